@@ -1,0 +1,84 @@
+# usertrace - ftrace for user-space programs
+#
+#   make            build usertrace and libusertrace.so
+#   make example    trace the bundled example and print its call graph
+#   make check      unit and end-to-end tests
+#   make asan       the tests again under AddressSanitizer + UBSan
+#   make bench      overhead against uftrace (not a test)
+
+CC       ?= gcc
+O        ?= build
+PREFIX   ?= /usr/local
+WARN     := -Wall -Wextra
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-strict-aliasing
+SANFLAGS :=
+
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+O        := build-san
+endif
+
+# The runtime runs inside traced programs: no instrumentation of its own,
+# no SSE registers (the trampolines then need not save them), a frame
+# pointer for the unwinder hooks, initial-exec TLS.
+RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
+	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
+
+RINGBUF_SRC := lib/ringbuf/ringbuf.c
+RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c $(RINGBUF_SRC)
+RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S
+CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
+	       utils/symtab.c utils/data.c utils/utils.c \
+	       lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
+	       lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
+
+RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
+CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
+LIBS    := -lelf -lzstd -ldl -lstdc++ -lm
+
+all: $(O)/usertrace $(O)/libusertrace.so
+
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c $< -o $@
+
+$(O)/rt/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) -fPIC -c $< -o $@
+
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h cmds/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -c $< -o $@
+
+# the runtime is never built with sanitizers: it runs inside the traced program
+$(O)/libusertrace.so: $(RT_OBJ)
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -ldl -lpthread
+
+$(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
+	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(LIBS)
+
+example: all
+	$(O)/usertrace live -- $(O)/examples/hello || true
+
+.PHONY: all example check asan bench clean deps install
+include tests/tests.mk
+include bench/bench.mk
+
+deps:
+	@sh tests/deps.sh
+
+clean:
+	rm -rf build build-san
+
+install: all
+	install -D -m 755 $(O)/usertrace $(DESTDIR)$(PREFIX)/bin/usertrace
+	install -D -m 755 $(O)/libusertrace.so $(DESTDIR)$(PREFIX)/lib/usertrace/libusertrace.so
+	install -D -m 644 doc/usertrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace.1
+	install -D -m 644 doc/usertrace-data.5 $(DESTDIR)$(PREFIX)/share/man/man5/usertrace-data.5
+
+$(O)/examples/hello: examples/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) -pg -mfentry -O2 -g -o $@ $< -lpthread
+
+example: $(O)/examples/hello

@@ -1,0 +1,1 @@
+# bench.mk - included by the top-level Makefile

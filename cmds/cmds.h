@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* cmds.h - one function per subcommand, dispatched from usertrace.c */
+#ifndef USERTRACE_CMDS_H
+#define USERTRACE_CMDS_H
+
+#include <stdio.h>
+
+int command_record(int argc, char **argv);
+int command_replay(int argc, char **argv);
+int command_report(int argc, char **argv);
+int command_live(int argc, char **argv);
+int command_dump(int argc, char **argv);
+
+/* replay the whole of @dir with the recorded tracer and default options into @out */
+int replay_dir(const char *dir, FILE *out);
+
+#endif

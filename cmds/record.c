@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c - usertrace record: run a program with the runtime and save
+ * its trace.
+ *
+ *   usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] -- PROG ARGS
+ *
+ * The recorder makes a private session directory on /dev/shm, starts PROG
+ * with LD_PRELOAD=libusertrace.so, and drains every thread's ring buffer
+ * into DIR while PROG runs.  It becomes a child subreaper, so that forked
+ * and daemonised descendants stay its children: the recording ends when
+ * the last of them has exited, and then whatever is left in the buffers
+ * (also of processes killed by SIGKILL) is saved.  PROG's stdin, stdout and
+ * stderr are its own: the recorder writes nothing to them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds/cmds.h"
+#include "cmds/record.h"
+#include "lib/trace/tracer.h"
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
+#include "usertrace/session.h"
+#include "utils/symtab.h"
+#include "utils/utils.h"
+
+#define DEFAULT_BUF_SIZE	(8u << 20)
+#define DRAIN_INTERVAL_MS	20
+
+struct buffer {
+	char name[256];
+	struct rb_reader r;
+	int out;		/* the .dat file */
+	uint64_t next;		/* next page to save */
+	int final;		/* no writer any more: save everything and close */
+	struct buffer *next_buf;
+};
+
+static volatile sig_atomic_t child_pid;
+
+static void forward_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static int invariant_tsc(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+	if (a < 0x80000007u)
+		return 0;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+	return (d >> 8) & 1;
+}
+
+/* a (tsc, monotonic) pair taken as close together as we can */
+static void calibrate(uint64_t *tsc, uint64_t *mono)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t t0 = rdtsc(), m = now_mono(), t1 = rdtsc();
+
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			*tsc = t0 + (t1 - t0) / 2;
+			*mono = m;
+		}
+	}
+}
+
+/* where libusertrace.so is: next to the binary, or installed beside it */
+static int find_runtime(char *out, size_t size)
+{
+	const char *env = getenv("USERTRACE_LIB");
+	char self[PATH_MAX - 64], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	snprintf(out, size, "%s/libusertrace.so", self);
+	if (access(out, R_OK) == 0)
+		return 0;
+	snprintf(out, size, "%s/../lib/usertrace/libusertrace.so", self);
+	return access(out, R_OK);
+}
+
+static int prepare_output(const char *dir)
+{
+	char info[PATH_MAX], old[PATH_MAX];
+	struct stat st;
+
+	if (stat(dir, &st) == 0) {
+		snprintf(info, sizeof(info), "%s/info", dir);
+		if (!S_ISDIR(st.st_mode) || access(info, F_OK) != 0) {
+			DIR *d = opendir(dir);
+			int entries = 0;
+			struct dirent *de;
+
+			while (d && (de = readdir(d)))
+				entries += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+			if (d)
+				closedir(d);
+			if (!S_ISDIR(st.st_mode) || entries) {
+				pr_err("%s exists and is not a usertrace data directory; not overwriting it", dir);
+				return -1;
+			}
+		} else {
+			/* keep the previous recording once, as DIR.old */
+			snprintf(old, sizeof(old), "%s.old", dir);
+			remove_tree(old);
+			if (rename(dir, old) < 0) {
+				pr_err("cannot rename %s to %s: %s", dir, old, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (mkdir_p(dir, 0755) < 0) {
+		pr_err("cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = read_file(from, &len);
+	int fd, ret = -1;
+
+	if (!buf)
+		return -1;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ret = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+		close(fd);
+	}
+	free(buf);
+	return ret;
+}
+
+/* save the pages [b->next, upto) and, if final, the partial head page */
+static int drain_buffer(struct buffer *b, int final)
+{
+	struct rb_header *h = b->r.hdr;
+	unsigned char page[RB_PAGE_SIZE];
+	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+	uint64_t upto = final ? head + 1 : head;
+
+	if (h->mode == RB_MODE_OVERWRITE) {
+		/* a flight recorder is read once, when it is over */
+		if (!final)
+			return 0;
+		if (head + 1 > h->nr_pages && b->next < head + 1 - h->nr_pages)
+			b->next = head + 1 - h->nr_pages;
+	}
+	while (b->next < upto) {
+		int n = rb_copy_page(h, b->next, page);
+
+		if (n >= 0 && (n > 0 || b->next != head)) {
+			memset(page + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
+			if (write(b->out, page, RB_PAGE_SIZE) != RB_PAGE_SIZE) {
+				pr_err("writing %s: %s", b->name, strerror(errno));
+				return -1;
+			}
+		}
+		b->next++;
+		if (h->mode == RB_MODE_CONSUMER)
+			__atomic_store_n(&h->tail, b->next, __ATOMIC_RELEASE);
+	}
+	if (final) {
+		/* the header page last: it carries the final accounting */
+		memcpy(page, h, sizeof(*h));
+		memset(page + sizeof(*h), 0, RB_PAGE_SIZE - sizeof(*h));
+		if (pwrite(b->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
+			pr_err("writing %s: %s", b->name, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct recorder {
+	const char *session;
+	const char *outdir;
+	struct ut_session_ctl *ctl;
+	struct buffer *bufs;
+	int error;
+};
+
+/* pick up buffers created since the last scan */
+static void scan_buffers(struct recorder *rec)
+{
+	struct dirent *de;
+	DIR *d = opendir(rec->session);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], out[PATH_MAX];
+		struct buffer *b;
+		int known = 0;
+
+		if (strncmp(de->d_name, "buf.", 4))
+			continue;
+		for (b = rec->bufs; b; b = b->next_buf)
+			known |= !strcmp(b->name, de->d_name);
+		if (known || strlen(de->d_name) >= sizeof(b->name))
+			continue;
+		b = xcalloc(1, sizeof(*b));
+		snprintf(b->name, sizeof(b->name), "%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", rec->session, de->d_name);
+		if (rb_open(path, &b->r) < 0) {
+			/* still being created: next time */
+			free(b);
+			continue;
+		}
+		/* buf.<pid>.<tid>.<image> -> <pid>.<tid>.<image>.dat */
+		snprintf(out, sizeof(out), "%s/%s.dat", rec->outdir, de->d_name + 4);
+		b->out = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (b->out < 0 || ftruncate(b->out, RB_PAGE_SIZE) < 0 ||
+		    lseek(b->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
+			pr_err("cannot create %s: %s", out, strerror(errno));
+			rec->error = 1;
+			rb_close(&b->r);
+			if (b->out >= 0)
+				close(b->out);
+			free(b);
+			continue;
+		}
+		b->next_buf = rec->bufs;
+		rec->bufs = b;
+	}
+	closedir(d);
+}
+
+static void drain_all(struct recorder *rec, int final)
+{
+	for (struct buffer *b = rec->bufs; b; b = b->next_buf) {
+		int closed;
+
+		if (b->final)
+			continue;
+		closed = final || __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
+		if (drain_buffer(b, closed) < 0)
+			rec->error = 1;
+		if (closed) {
+			char path[PATH_MAX];
+
+			b->final = 1;
+			close(b->out);
+			rb_close(&b->r);
+			snprintf(path, sizeof(path), "%s/%s", rec->session, b->name);
+			unlink(path);
+		}
+	}
+}
+
+static void wait_wake(struct recorder *rec, uint32_t seen)
+{
+	struct timespec to = { 0, DRAIN_INTERVAL_MS * 1000000L };
+
+	__atomic_store_n(&rec->ctl->sleeping, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&rec->ctl->wake, __ATOMIC_ACQUIRE) == seen)
+		syscall(SYS_futex, &rec->ctl->wake, FUTEX_WAIT, seen, &to, NULL, 0);
+	__atomic_store_n(&rec->ctl->sleeping, 0, __ATOMIC_SEQ_CST);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] -- PROG [ARGS...]\n"
+		"\n"
+		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
+		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 8M)\n"
+		"  -t, --tracer NAME    function_graph (default), function or nop\n"
+		"      --overwrite      flight recorder: keep the last SIZE per thread\n");
+}
+
+int record_options(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "tracer", required_argument, NULL, 't' },
+		{ "overwrite", no_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long long size;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "usertrace.data";
+	o->buf_size = DEFAULT_BUF_SIZE;
+	o->tracer = &function_graph_tracer;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:b:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'b':
+			size = parse_size(optarg);
+			if (size < 2 * (long long)RB_PAGE_SIZE || size > (1ll << 34)) {
+				pr_err("invalid buffer size '%s' (from 8K to 16G, e.g. 64K, 8M)", optarg);
+				return -1;
+			}
+			o->buf_size = (size_t)size;
+			break;
+		case 't':
+			o->tracer = tracer_find(optarg);
+			if (!o->tracer) {
+				pr_err("unknown tracer '%s' (available: function_graph function nop)", optarg);
+				return -1;
+			}
+			break;
+		case 'W':
+			o->overwrite = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		pr_err("no program to run: usertrace record [options] -- PROG [ARGS...]");
+		return -1;
+	}
+	o->argv = argv + optind;
+	return 0;
+}
+
+static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
+		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# usertrace data, see usertrace-data(5)\n");
+	fprintf(f, "version=1\ntracer=%s\nclock=%s\n", o->tracer->name,
+		clock == UT_CLOCK_TSC ? "tsc" : "mono");
+	fprintf(f, "tsc0=%llu\nmono0=%llu\ntsc1=%llu\nmono1=%llu\n", (unsigned long long)tsc0,
+		(unsigned long long)mono0, (unsigned long long)tsc1, (unsigned long long)mono1);
+	fprintf(f, "nr_cpus=%ld\n", sysconf(_SC_NPROCESSORS_CONF));
+	fprintf(f, "buffer_size=%zu\nbuffer_mode=%s\n", o->buf_size,
+		o->overwrite ? "overwrite" : "consumer");
+	fprintf(f, "exit_status=%d\ncmdline=", status);
+	for (char **a = o->argv; *a; a++)
+		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
+	fputc('\n', f);
+	return fclose(f);
+}
+
+/* copy the maps snapshots; the symbol tables are made from them */
+static void save_maps(const char *session, const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(session);
+
+	while (d && (de = readdir(d))) {
+		char from[PATH_MAX], to[PATH_MAX];
+
+		if (strncmp(de->d_name, "maps.", 5))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", session, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dir, de->d_name);
+		if (copy_file(from, to) < 0)
+			pr_warn("cannot save %s", de->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+/**
+ * record_run - run o->argv under the runtime and save its trace in o->outdir
+ * @status: PROG's exit status, as a shell would give it
+ *
+ * Returns 0, or -1 after a message when nothing could be recorded.
+ */
+int record_run(const struct record_opts *o, int *status)
+{
+	char session[] = "/dev/shm/usertrace.XXXXXX", path[PATH_MAX], lib[PATH_MAX];
+	char preload[PATH_MAX * 2];
+	struct recorder rec = { 0 };
+	struct ut_session_ctl *ctl;
+	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
+	int clock = invariant_tsc() ? UT_CLOCK_TSC : UT_CLOCK_MONO;
+	int fd, errpipe[2], wstatus = 0, main_status = -1;
+	struct sigaction sa = { 0 };
+	const char *old;
+	uint32_t seen;
+	pid_t pid;
+	ssize_t n;
+	int err;
+
+	if (find_runtime(lib, sizeof(lib)) < 0) {
+		pr_err("cannot find libusertrace.so (next to the usertrace binary; or set USERTRACE_LIB)");
+		return -1;
+	}
+	if (prepare_output(o->outdir) < 0)
+		return -1;
+	if (!mkdtemp(session)) {
+		pr_err("cannot create a session in /dev/shm: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/control", session);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, RB_PAGE_SIZE) < 0) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	ctl = mmap(NULL, RB_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (ctl == MAP_FAILED) {
+		pr_err("cannot map %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	memcpy(ctl->magic, UT_CTL_MAGIC, 8);
+	ctl->version = UT_CTL_VERSION;
+	ctl->rec_mode = (uint32_t)o->tracer->rec_mode;
+	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
+	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
+	ctl->clock = (uint32_t)clock;
+	ctl->tracing_on = 1;
+	rec.session = session;
+	rec.outdir = o->outdir;
+	rec.ctl = ctl;
+
+	if (pipe2(errpipe, O_CLOEXEC) < 0) {
+		pr_err("pipe: %s", strerror(errno));
+		goto fail;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	calibrate(&tsc0, &mono0);
+	pid = fork();
+	if (pid < 0) {
+		pr_err("fork: %s", strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		close(errpipe[0]);
+		old = getenv("LD_PRELOAD");
+		snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "",
+			 old ? old : "");
+		setenv("LD_PRELOAD", preload, 1);
+		setenv(UT_SESSION_ENV, session, 1);
+		execvp(o->argv[0], o->argv);
+		err = errno;
+		if (write(errpipe[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	child_pid = pid;
+	close(errpipe[1]);
+	n = read(errpipe[0], &err, sizeof(err));
+	close(errpipe[0]);
+	if (n == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		pr_err("cannot run '%s': %s", o->argv[0], strerror(err));
+		goto fail;
+	}
+	/* ^C and friends are for the program; we stop when it does */
+	sa.sa_handler = forward_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+
+	for (;;) {
+		pid_t w;
+
+		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
+		scan_buffers(&rec);
+		drain_all(&rec, 0);
+		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0)
+			if (w == pid)
+				main_status = wstatus;
+		if (w < 0 && errno == ECHILD)
+			break;
+		wait_wake(&rec, seen);
+	}
+	scan_buffers(&rec);
+	drain_all(&rec, 1);
+	/* a long enough interval makes a good TSC calibration */
+	while (now_mono() - mono0 < 20000000ull)
+		usleep(1000);
+	calibrate(&tsc1, &mono1);
+
+	if (WIFEXITED(main_status))
+		*status = WEXITSTATUS(main_status);
+	else if (WIFSIGNALED(main_status))
+		*status = 128 + WTERMSIG(main_status);
+	else
+		*status = 1;
+	save_maps(session, o->outdir);
+	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status) < 0) {
+		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
+		rec.error = 1;
+	}
+	ut_symtab_save(o->outdir);
+	remove_tree(session);
+	while (rec.bufs) {
+		struct buffer *b = rec.bufs;
+
+		rec.bufs = b->next_buf;
+		free(b);
+	}
+	munmap(ctl, RB_PAGE_SIZE);
+	return rec.error ? -1 : 0;
+fail:
+	remove_tree(session);
+	return -1;
+}
+
+int command_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int status = 0;
+
+	if (record_options(argc, argv, &o) < 0)
+		return 2;
+	if (record_run(&o, &status) < 0)
+		return status ? status : 1;
+	return status;
+}

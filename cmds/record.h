@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* record.h - the recorder, shared by record and live */
+#ifndef USERTRACE_CMD_RECORD_H
+#define USERTRACE_CMD_RECORD_H
+
+#include <stddef.h>
+
+struct tracer;
+
+struct record_opts {
+	const char *outdir;
+	size_t buf_size;
+	const struct tracer *tracer;
+	int overwrite;
+	char **argv;
+};
+
+/* parse [options] -- PROG ARGS; -1 after a message */
+int record_options(int argc, char **argv, struct record_opts *o);
+int record_run(const struct record_opts *o, int *status);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the shared state between a tracing session (the recorder)
+ * and the runtime loaded into every traced process.
+ *
+ * A session is a private directory (mode 0700) on a tmpfs, named by the
+ * environment variable USERTRACE_SESSION.  It holds:
+ *
+ *   control                 struct ut_session_ctl, mapped by everyone
+ *   buf.<pid>.<tid>.<img>   one ring buffer per thread and process image
+ *   maps.<pid>.<img>.<n>    /proc/<pid>/maps at start-up and after dlopen
+ *
+ * The control page is created by the recorder before the program starts
+ * and only read by the runtime, except for the wake-up word.
+ */
+#ifndef USERTRACE_SESSION_H
+#define USERTRACE_SESSION_H
+
+#include <stdint.h>
+
+#define UT_SESSION_ENV		"USERTRACE_SESSION"
+#define UT_CTL_MAGIC		"UTCTL\0\0\1"
+#define UT_CTL_VERSION		1
+
+enum ut_clock {
+	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
+	UT_CLOCK_MONO = 1,	/* clock_gettime(CLOCK_MONOTONIC) in ns */
+};
+
+struct ut_session_ctl {
+	char magic[8];
+	uint32_t version;
+	uint32_t rec_mode;		/* enum ut_rec_mode */
+	uint32_t nr_pages;		/* pages per thread buffer */
+	uint32_t buf_mode;		/* enum rb_mode */
+	uint32_t clock;			/* enum ut_clock */
+	volatile uint32_t tracing_on;
+	/*
+	 * Wake-up word: a writer whose buffer passes half full, or a new
+	 * buffer, bumps it and FUTEX_WAKEs the recorder if it sleeps.
+	 */
+	volatile uint32_t wake;
+	volatile uint32_t sleeping;
+};
+
+#endif /* USERTRACE_SESSION_H */

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ringbuf.c - per-thread lock-free ring buffer in shared memory.
+ *
+ * One writer (the traced thread), any number of readers in other
+ * processes.  The buffer is a file on a tmpfs mapped MAP_SHARED by both
+ * sides, so a reader sees the data live and keeps it after the writer's
+ * process has died (even by SIGKILL: nothing is kept in the writer's
+ * private memory).
+ *
+ *            tail                      head
+ *             |                         |
+ *   ... [seq 7][seq 8][seq 9][seq 10][seq 11] ...   endless page sequence
+ *         ^ consumed  ^----- full ------^ ^ being written
+ *
+ * Page `seq` lives in slot seq % nr_pages.  The writer fills page `head`;
+ * when a record does not fit it moves to head + 1:
+ *
+ *  - consumer mode: only if slot head + 1 is free, i.e. head + 1 - tail <
+ *    nr_pages.  Otherwise the record is dropped and counted in `lost`; the
+ *    next page that gets started carries the count in its flags, so the
+ *    reader prints [LOST N EVENTS] where the hole is.
+ *  - overwrite mode: always; the entries of the page it replaces are added
+ *    to `overrun`.  Readers detect the overwrite by the page's seq.
+ *
+ * Publishing rule: the writer stores the record, then stores the page's
+ * commit with release semantics.  A reader loads commit with acquire and
+ * may use the bytes below it.  Before reusing a slot the writer first
+ * stores seq = ~0 (release) and only then the new data and the new seq,
+ * so a reader that copies a slot and finds the same seq before and after
+ * the copy knows the copy is good.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "usertrace/ringbuf.h"
+
+#define SEQ_INVALID	(~0ull)
+
+static inline void rb_store_rel64(volatile uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t rb_load_acq64(const volatile uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void rb_start_page(struct rb_writer *w, uint64_t seq, uint64_t ts)
+{
+	struct rb_header *h = w->hdr;
+	struct rb_page *p = rb_page_slot(h, seq);
+	uint32_t lost = w->lost_pending;
+
+	if (h->mode == RB_MODE_OVERWRITE && seq >= h->nr_pages &&
+	    rb_load_acq64(&p->seq) == seq - h->nr_pages)
+		h->overrun += p->entries;
+
+	rb_store_rel64((volatile uint64_t *)&p->seq, SEQ_INVALID);
+	p->ts = ts;
+	p->commit = 0;
+	p->entries = 0;
+	p->cpu = w->cpu;
+	p->flags = lost > RB_PAGE_LOST_MASK ? RB_PAGE_LOST_MASK : lost;
+	rb_store_rel64((volatile uint64_t *)&p->seq, seq);
+	w->page = p;
+	w->last_ts = ts;
+	w->lost_pending = 0;
+	w->full = 0;
+	rb_store_rel64(&h->head, seq);
+	if (w->page_start)
+		w->page_start(w, ts);
+}
+
+/**
+ * rb_writer_init - attach the writer state to a freshly created buffer
+ * @w: writer state (thread-local)
+ * @h: the mapped buffer
+ * @now: timestamp base of the first page
+ */
+void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now)
+{
+	w->hdr = h;
+	w->full = 0;
+	w->lost_pending = 0;
+	rb_start_page(w, 0, now);
+}
+
+/* Move to the next page.  Returns -1 when the buffer is full in consumer mode. */
+static int rb_next_page(struct rb_writer *w, uint64_t ts)
+{
+	struct rb_header *h = w->hdr;
+	uint64_t next = h->head + 1;
+
+	if (h->mode == RB_MODE_CONSUMER) {
+		uint64_t used = next - rb_load_acq64(&h->tail);
+
+		if (used >= h->nr_pages) {
+			if (!w->full && w->wake)
+				w->wake(w);
+			w->full = 1;
+			return -1;
+		}
+		/* half full: make sure the consumer is awake */
+		if (used == h->nr_pages / 2 && w->wake)
+			w->wake(w);
+	}
+	rb_start_page(w, next, ts);
+	return 0;
+}
+
+/*
+ * Slow path of rb_reserve(): the record does not fit in the page, its
+ * delta does not fit in 28 bits, or the buffer was full.
+ */
+unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts)
+{
+	struct rb_page *p = w->page;
+	uint64_t delta;
+
+	if (w->full || p->commit + len > RB_DATA_SIZE) {
+		if (rb_next_page(w, *ts) < 0) {
+			w->hdr->lost++;
+			w->lost_pending++;
+			return NULL;
+		}
+		p = w->page;
+		/* page_start may have written records; it cannot have filled the page */
+		if (p->commit + len > RB_DATA_SIZE)
+			return NULL;
+	}
+	delta = *ts - w->last_ts;
+	if (delta > RB_DELTA_MAX) {
+		uint32_t h, hi;
+
+		if (p->commit + 8 + len > RB_DATA_SIZE) {
+			if (rb_next_page(w, *ts) < 0) {
+				w->hdr->lost++;
+				w->lost_pending++;
+				return NULL;
+			}
+			return w->page->data + w->page->commit;
+		}
+		h = RB_HDR(RB_TYPE_TIME_EXTEND, delta & RB_DELTA_MAX);
+		hi = (uint32_t)(delta >> RB_DELTA_BITS);
+		memcpy(p->data + p->commit, &h, 4);
+		memcpy(p->data + p->commit + 4, &hi, 4);
+		rb_commit(w, 8, *ts, 0);
+	}
+	return p->data + p->commit;
+}
+
+/* the writer is done: the thread exits */
+void rb_writer_close(struct rb_writer *w)
+{
+	if (!w->hdr)
+		return;
+	__atomic_store_n(&w->hdr->state, RB_STATE_CLOSED, __ATOMIC_RELEASE);
+}
+
+/**
+ * rb_create - create and map a buffer file
+ * @path: file to create (must not exist)
+ * @nr_pages: data pages, at least 2
+ * @mode: RB_MODE_CONSUMER or RB_MODE_OVERWRITE
+ * @out: the mapping
+ *
+ * Only system calls: safe to call from a signal handler and from a
+ * forked child.  Returns 0 or a negative errno.
+ */
+int rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, struct rb_header **out)
+{
+	struct rb_header *h;
+	size_t size;
+	int fd, err;
+
+	if (nr_pages < 2)
+		return -EINVAL;
+	size = rb_file_size(nr_pages);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)size) < 0)
+		goto error;
+	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (h == MAP_FAILED)
+		goto error;
+	close(fd);
+	memcpy(h->magic, RB_MAGIC, 8);
+	h->version = RB_VERSION;
+	h->page_size = RB_PAGE_SIZE;
+	h->nr_pages = nr_pages;
+	h->mode = mode;
+	h->state = RB_STATE_ACTIVE;
+	*out = h;
+	return 0;
+error:
+	err = -errno;
+	close(fd);
+	unlink(path);
+	return err;
+}
+
+static int rb_header_valid(const struct rb_header *h, size_t size)
+{
+	return memcmp(h->magic, RB_MAGIC, 8) == 0 && h->version == RB_VERSION &&
+	       h->page_size == RB_PAGE_SIZE && h->nr_pages >= 2 &&
+	       rb_file_size(h->nr_pages) <= size;
+}
+
+/**
+ * rb_open - map an existing buffer for reading and consuming
+ *
+ * Returns 0 or a negative errno (-EINVAL if the file is not a buffer).
+ */
+int rb_open(const char *path, struct rb_reader *r)
+{
+	struct stat st;
+	int err;
+
+	r->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	if (fstat(r->fd, &st) < 0)
+		goto error;
+	if ((size_t)st.st_size < rb_file_size(2)) {
+		errno = EINVAL;
+		goto error;
+	}
+	r->size = (size_t)st.st_size;
+	r->hdr = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->hdr == MAP_FAILED)
+		goto error;
+	if (!rb_header_valid(r->hdr, r->size)) {
+		munmap(r->hdr, r->size);
+		errno = EINVAL;
+		goto error;
+	}
+	return 0;
+error:
+	err = -errno;
+	close(r->fd);
+	r->fd = -1;
+	r->hdr = NULL;
+	return err;
+}
+
+void rb_close(struct rb_reader *r)
+{
+	if (r->hdr)
+		munmap(r->hdr, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
+	r->hdr = NULL;
+	r->fd = -1;
+}
+
+int rb_copy_page(struct rb_header *h, uint64_t seq, void *dst)
+{
+	struct rb_page *p = rb_page_slot(h, seq);
+	struct rb_page *d = dst;
+	uint32_t commit;
+
+	if (rb_load_acq64((volatile uint64_t *)&p->seq) != seq)
+		return -1;
+	commit = __atomic_load_n(&p->commit, __ATOMIC_ACQUIRE);
+	if (commit > RB_DATA_SIZE)
+		return -1;
+	memcpy(d, p, RB_PAGE_HDR + commit);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (rb_load_acq64((volatile uint64_t *)&p->seq) != seq)
+		return -1;
+	d->commit = commit;
+	return (int)commit;
+}
+
+void rb_iter_init(struct rb_iter *it, const struct rb_page *page, rb_len_fn len)
+{
+	it->page = page;
+	it->off = 0;
+	it->ts = page->ts;
+	it->len = len;
+}
+
+int rb_iter_next(struct rb_iter *it, const unsigned char **rec, uint32_t *len, uint64_t *ts)
+{
+	uint32_t commit = it->page->commit;
+
+	for (;;) {
+		const unsigned char *r;
+		uint32_t h, l;
+
+		if (it->off >= commit)
+			return 0;
+		if (commit > RB_DATA_SIZE || commit - it->off < 4)
+			return -1;
+		r = it->page->data + it->off;
+		memcpy(&h, r, 4);
+		if (RB_HDR_TYPE(h) == RB_TYPE_TIME_EXTEND) {
+			uint32_t hi;
+
+			if (commit - it->off < 8)
+				return -1;
+			memcpy(&hi, r + 4, 4);
+			it->ts += RB_HDR_DELTA(h) | ((uint64_t)hi << RB_DELTA_BITS);
+			it->off += 8;
+			continue;
+		}
+		l = it->len(r, commit - it->off);
+		if (l == 0)
+			return -1;
+		it->ts += RB_HDR_DELTA(h);
+		it->off += l;
+		*rec = r;
+		*len = l;
+		*ts = it->ts;
+		return 1;
+	}
+}

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * graph.c - the hot path: function entry and exit hooks, the shadow stack.
+ *
+ * Three kinds of compiler instrumentation reach the same two hooks:
+ *
+ *   -pg             call mcount after the prologue: the return address of
+ *                   the function is at 8(%rbp)       (arch/x86_64/mcount.S)
+ *   -pg -mfentry    call __fentry__ before the prologue: the return address
+ *                   is just above the fentry call's   (arch/x86_64/fentry.S)
+ *   -finstrument-functions
+ *                   __cyg_profile_func_enter/exit(fn, call_site) in C, below
+ *
+ * For mcount and fentry the exit is caught as the kernel's function_graph
+ * tracer does: the entry hook saves the return address on a per-thread
+ * shadow stack and replaces it with ut_return_trampoline; the function then
+ * "returns" into the trampoline, which calls ut_graph_return() for the
+ * original address.
+ *
+ * A frame of the shadow stack is found again by its slot (the address of the
+ * return address).  That is what keeps the depth right when the program
+ * leaves frames without returning:
+ *
+ *  - longjmp, or a signal handler that jumps out: the next entry sees that
+ *    the top frame's slot lies below the new caller's slot (the stack grows
+ *    down, so a live frame's slot is always above its callees' slots); such
+ *    frames are over and are closed with an EXIT at once.
+ *  - a tail call (jmp to another traced function) reuses the slot that
+ *    already holds the trampoline: the callee is pushed without hooking,
+ *    and both are closed when the trampoline fires for that slot.
+ *  - C++ exceptions: see interpose.c; the unwinder must see the real
+ *    return addresses.
+ *
+ * Frames popped without their function having returned through the
+ * trampoline are remembered in a small graveyard: should one of them return
+ * after all (another stack: swapcontext, sigaltstack), its original return
+ * address is still known and the program goes on unharmed.
+ *
+ * Nothing here takes a lock, makes a system call (except when a thread
+ * writes its very first record), allocates or formats.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+__thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
+
+/* record lengths by type, for the fixed-size ones */
+static const uint8_t ut_len[] = {
+	[UT_REC_ENTRY] = 10,
+	[UT_REC_EXIT] = 4,
+	[UT_REC_FUNC] = 16,
+	[UT_REC_ENTRY_PARENT] = 16,
+	[UT_REC_DEPTH] = 8,
+	[UT_REC_CPU] = 8,
+};
+
+static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip,
+			   uint64_t parent)
+{
+	struct rb_writer *w = &t->w;
+	uint32_t len = ut_len[type], h;
+	unsigned char *p;
+
+	p = rb_reserve(w, len, &ts);
+	if (unlikely(!p))
+		return 0;
+	h = RB_HDR(type, ts - w->last_ts);
+	memcpy(p, &h, 4);
+	switch (type) {
+	case UT_REC_ENTRY:
+		ut_put48(p + 4, ip);
+		break;
+	case UT_REC_FUNC:
+	case UT_REC_ENTRY_PARENT:
+		ut_put48(p + 4, ip);
+		ut_put48(p + 10, parent);
+		break;
+	case UT_REC_DEPTH:
+	case UT_REC_CPU: {
+		uint32_t v = (uint32_t)ip;
+
+		memcpy(p + 4, &v, 4);
+		break;
+	}
+	default:
+		break;
+	}
+	/* DEPTH and CPU describe the stream; they are not events */
+	rb_commit(w, len, ts, type < UT_REC_DEPTH);
+	return 1;
+}
+
+/* one record, with a CPU record first if the thread migrated */
+static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip,
+			 uint64_t parent)
+{
+	uint32_t cpu = ut_cpu();
+
+	if (unlikely(cpu != t->w.cpu)) {
+		t->w.cpu = cpu;
+		__ut_put(t, UT_REC_CPU, ts, cpu, 0);
+	}
+	return __ut_put(t, type, ts, ip, parent);
+}
+
+/* records parked by a signal handler that interrupted a write: write them now */
+static void ut_flush_pending(struct ut_thread *t)
+{
+	uint32_t i = 0;
+
+	t->busy = 1;
+	barrier();
+	for (;;) {
+		uint32_t n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED);
+
+		if (i == n) {
+			/* a handler may add one right now: retry unless still n */
+			if (__sync_bool_compare_and_swap(&t->npending, n, 0))
+				break;
+			continue;
+		}
+		ut_put(t, t->pending[i].type, t->pending[i].ts, t->pending[i].ip,
+		       t->pending[i].parent);
+		i++;
+	}
+	barrier();
+	t->busy = 0;
+}
+
+/**
+ * ut_write - write one record for the current thread
+ *
+ * Returns 1 if the record reached the buffer (or was parked to reach it
+ * right after the interrupted write), 0 if it was dropped.
+ *
+ * Context: the thread itself, or a signal handler on it.  A handler that
+ * finds the thread inside a write (busy) parks its record; the interrupted
+ * writer writes the parked records as soon as it is done, so they follow it
+ * in the buffer.
+ */
+int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent)
+{
+	int ret;
+
+	if (unlikely(t->busy)) {
+		uint32_t n = t->npending;
+
+		if (n >= UT_PENDING_MAX) {
+			t->w.hdr->lost++;
+			t->w.lost_pending++;
+			return 0;
+		}
+		t->pending[n] = (struct ut_pending){ type, ts, ip, parent };
+		barrier();
+		t->npending = n + 1;
+		return 1;
+	}
+	t->busy = 1;
+	barrier();
+	ret = ut_put(t, type, ts, ip, parent);
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
+	return ret;
+}
+
+/* first record of every page: the depth, so a reader can start anywhere */
+void ut_page_start(struct rb_writer *w, uint64_t ts)
+{
+	struct ut_thread *t = &ut_self;
+
+	__ut_put(t, UT_REC_DEPTH, ts, t->depth, 0);
+	(void)w;
+}
+
+/**
+ * ut_emit_stack - write the open frames (a forked child inherits them)
+ */
+void ut_emit_stack(struct ut_thread *t)
+{
+	uint32_t n = t->depth < UT_STACK_MAX ? t->depth : UT_STACK_MAX;
+	uint32_t len = 6 + 6 * n, h;
+	uint64_t ts = ut_clock();
+	uint16_t n16 = (uint16_t)n;
+	unsigned char *p;
+
+	t->busy = 1;
+	barrier();
+	p = rb_reserve(&t->w, len, &ts);
+	if (p) {
+		h = RB_HDR(UT_REC_STACK, ts - t->w.last_ts);
+		memcpy(p, &h, 4);
+		memcpy(p + 4, &n16, 2);
+		for (uint32_t i = 0; i < n; i++)
+			ut_put48(p + 6 + 6 * i, t->frames[t->depth - n + i].ip);
+		rb_commit(&t->w, len, ts, 0);
+	}
+	barrier();
+	t->busy = 0;
+}
+
+static inline int ut_ready(struct ut_thread *t)
+{
+	if (likely(t->state == UT_TS_READY))
+		return ut_ctl->tracing_on;
+	if (t->state != UT_TS_NEW)
+		return 0;
+	return ut_thread_setup(t) == 0 && ut_ctl->tracing_on;
+}
+
+static inline int ut_same_stack(struct ut_thread *t, uintptr_t a, uintptr_t b)
+{
+	if (!t->stack_hi)
+		return 1;
+	return (a - t->stack_lo < t->stack_hi - t->stack_lo) ==
+	       (b - t->stack_lo < t->stack_hi - t->stack_lo);
+}
+
+static void ut_bury(struct ut_thread *t, struct ut_frame *f)
+{
+	if (!f->orig)
+		return;
+	t->grave[t->grave_next % UT_GRAVE_MAX] = (struct ut_grave){ f->slot, f->orig };
+	t->grave_next++;
+}
+
+/*
+ * Close frames [to, depth) that ended without returning through us
+ * (longjmp, exception, tail call): one EXIT each, at @ts.
+ */
+static void ut_close_frames(struct ut_thread *t, uint32_t to, uint64_t ts, int bury)
+{
+	uint32_t d = t->depth;
+
+	t->depth = to;
+	barrier();
+	while (d-- > to) {
+		struct ut_frame *f = &t->frames[d];
+
+		if (bury)
+			ut_bury(t, f);
+		if (f->recorded)
+			ut_write(t, UT_REC_EXIT, ts, 0, 0);
+	}
+}
+
+/*
+ * Frames whose slot lies below @slot on the same stack are over; so is a
+ * frame with the very same slot when @inclusive (the new call was not a
+ * tail call, so nothing can still own that slot).
+ */
+static inline void ut_drop_stale(struct ut_thread *t, uintptr_t slot, int inclusive, uint64_t ts)
+{
+	uint32_t d = t->depth;
+
+	while (d && t->frames[d - 1].valid &&
+	       (t->frames[d - 1].slot < slot || (inclusive && t->frames[d - 1].slot == slot)) &&
+	       ut_same_stack(t, t->frames[d - 1].slot, slot))
+		d--;
+	if (d != t->depth)
+		ut_close_frames(t, d, ts, 1);
+}
+
+/**
+ * ut_unwind_to - the stack is about to be cut back to @sp (longjmp)
+ *
+ * Frames below @sp on the same stack end now.
+ */
+void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
+{
+	uint32_t d = t->depth;
+
+	while (d && t->frames[d - 1].valid && t->frames[d - 1].slot < sp &&
+	       ut_same_stack(t, t->frames[d - 1].slot, sp))
+		d--;
+	if (d != t->depth)
+		ut_close_frames(t, d, ts, 1);
+}
+
+static inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
+			   uint64_t ts, uint64_t parent)
+{
+	uint32_t d = t->depth;
+	struct ut_frame *f;
+
+	if (unlikely(d >= UT_SHADOW_MAX)) {
+		t->skipped++;
+		return;
+	}
+	f = &t->frames[d];
+	f->valid = 0;
+	barrier();
+	t->depth = d + 1;
+	barrier();
+	f->slot = slot;
+	f->orig = orig;
+	f->ip = ip;
+	f->recorded = ut_write(t, d ? UT_REC_ENTRY : UT_REC_ENTRY_PARENT, ts, ip, parent);
+	barrier();
+	f->valid = 1;
+}
+
+/**
+ * ut_graph_entry - called by mcount and __fentry__
+ * @slot: where the function's return address is
+ * @ip: an address inside the function (the return address of the hook call)
+ */
+void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
+{
+	struct ut_thread *t = &ut_self;
+	uintptr_t ret;
+	uint64_t ts;
+
+	if (unlikely(!ut_ready(t)))
+		return;
+	ts = ut_clock();
+	ret = *slot;
+	if (ut_rec_mode == UT_MODE_FUNC) {
+		if (ret == (uintptr_t)ut_return_trampoline && t->depth)
+			ret = t->frames[t->depth - 1].orig;
+		ut_write(t, UT_REC_FUNC, ts, ip, ret);
+		return;
+	}
+	if (ut_rec_mode != UT_MODE_GRAPH)
+		return;
+	if (t->depth && t->frames[t->depth - 1].slot <= (uintptr_t)slot)
+		ut_drop_stale(t, (uintptr_t)slot, ret != (uintptr_t)ut_return_trampoline, ts);
+	if (unlikely(t->depth >= UT_SHADOW_MAX)) {
+		t->skipped++;
+		return;
+	}
+	if (ret == (uintptr_t)ut_return_trampoline) {
+		/* tail call: the frame below owns this slot */
+		ut_push(t, (uintptr_t)slot, 0, ip, ts, 0);
+		return;
+	}
+	*slot = (uintptr_t)ut_return_trampoline;
+	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
+}
+
+static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
+{
+	for (uint32_t i = 0; i < UT_GRAVE_MAX; i++) {
+		struct ut_grave *g = &t->grave[(t->grave_next - 1 - i) % UT_GRAVE_MAX];
+
+		if (g->slot == slot && g->orig) {
+			uintptr_t orig = g->orig;
+
+			g->orig = 0;
+			return orig;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ut_graph_return - called by ut_return_trampoline
+ * @slot: where the return address was (the function has just returned)
+ *
+ * Returns the original return address.
+ */
+uintptr_t ut_graph_return(uintptr_t slot)
+{
+	struct ut_thread *t = &ut_self;
+	uint64_t ts = ut_clock();
+	uint32_t d = t->depth;
+	uintptr_t orig;
+
+	/* the innermost frame that hooked this slot; frames above it are over */
+	while (d && !(t->frames[d - 1].slot == slot && t->frames[d - 1].orig))
+		d--;
+	if (unlikely(!d)) {
+		orig = ut_grave_find(t, slot);
+		if (!orig)
+			ut_fatal_lost_return(slot);
+		return orig;
+	}
+	orig = t->frames[d - 1].orig;
+	ut_close_frames(t, d - 1, ts, 0);
+	return orig;
+}
+
+/* -finstrument-functions: called by the compiled code itself, no hooking */
+EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	struct ut_thread *t = &ut_self;
+	/* the instrumented function's stack pointer when it called us */
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
+	uint64_t ts;
+
+	if (unlikely(!ut_ready(t)))
+		return;
+	ts = ut_clock();
+	if (ut_rec_mode == UT_MODE_FUNC) {
+		ut_write(t, UT_REC_FUNC, ts, (uintptr_t)fn, (uintptr_t)call_site);
+		return;
+	}
+	if (ut_rec_mode != UT_MODE_GRAPH)
+		return;
+	/* a caller's frame is strictly above its callee's */
+	if (t->depth && t->frames[t->depth - 1].slot <= sp)
+		ut_drop_stale(t, sp, 1, ts);
+	ut_push(t, sp, 0, (uintptr_t)fn, ts, (uintptr_t)call_site);
+}
+
+EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	struct ut_thread *t = &ut_self;
+	uint32_t d;
+	uint64_t ts;
+
+	(void)call_site;
+	if (unlikely(t->state != UT_TS_READY) || ut_rec_mode != UT_MODE_GRAPH)
+		return;
+	ts = ut_clock();
+	d = t->depth;
+	while (d && t->frames[d - 1].ip != (uintptr_t)fn)
+		d--;
+	if (d)
+		ut_close_frames(t, d - 1, ts, 0);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * interpose.c - library functions the runtime must see: they change the
+ * stack behind the shadow stack's back, or change what is mapped.
+ *
+ *   _Unwind_RaiseException, _Unwind_Resume_or_Rethrow
+ *                    the unwinder reads return addresses from the stack; it
+ *                    must find the real ones, not ut_return_trampoline
+ *   __cxa_begin_catch
+ *                    the exception has landed: close the frames it unwound,
+ *                    hook the survivors again
+ *   pthread_exit     unwinds the thread's stack (forced unwinding)
+ *   pthread_create   learns the new thread's stack bounds
+ *   dlopen           new code: snapshot the maps
+ *   vfork            the child would share our thread state: use fork
+ *   longjmp          frames below the target are over (also needed for
+ *                    -finstrument-functions, where no slot tells)
+ *
+ * Each wrapper finds the next definition with dlsym(RTLD_NEXT) the first
+ * time it is called.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+#define NEXT(name)							\
+	static __typeof__(name) *next_##name;				\
+	if (!next_##name)						\
+		next_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
+/* put the real return addresses back on the stack; the frames stay open */
+void ut_shadow_restore_all(struct ut_thread *t)
+{
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct ut_frame *f = &t->frames[i];
+
+		if (f->orig && *(uintptr_t *)f->slot == (uintptr_t)ut_return_trampoline)
+			*(uintptr_t *)f->slot = f->orig;
+	}
+}
+
+/*
+ * The exception lands in the frame that called __cxa_begin_catch: frames
+ * below its stack pointer were unwound.  Close them, hook the others again.
+ */
+static void ut_shadow_landed(struct ut_thread *t, uintptr_t sp)
+{
+	uint32_t old = t->depth, d = old;
+	uint64_t ts = ut_clock();
+
+	while (d && t->frames[d - 1].slot < sp)
+		d--;
+	t->depth = d;
+	barrier();
+	while (old-- > d)
+		if (t->frames[old].recorded)
+			ut_write(t, UT_REC_EXIT, ts, 0, 0);
+	for (uint32_t i = 0; i < d; i++) {
+		struct ut_frame *f = &t->frames[i];
+
+		if (f->orig && *(uintptr_t *)f->slot == f->orig)
+			*(uintptr_t *)f->slot = (uintptr_t)ut_return_trampoline;
+	}
+}
+
+struct _Unwind_Exception;
+int _Unwind_RaiseException(struct _Unwind_Exception *e);
+int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e);
+void *__cxa_begin_catch(void *e);
+
+EXPORT int _Unwind_RaiseException(struct _Unwind_Exception *e)
+{
+	struct ut_thread *t = &ut_self;
+	NEXT(_Unwind_RaiseException);
+
+	if (t->state == UT_TS_READY && t->depth)
+		ut_shadow_restore_all(t);
+	return next__Unwind_RaiseException(e);
+}
+
+EXPORT int _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
+{
+	struct ut_thread *t = &ut_self;
+	NEXT(_Unwind_Resume_or_Rethrow);
+
+	if (t->state == UT_TS_READY && t->depth)
+		ut_shadow_restore_all(t);
+	return next__Unwind_Resume_or_Rethrow(e);
+}
+
+EXPORT void *__cxa_begin_catch(void *e)
+{
+	struct ut_thread *t = &ut_self;
+	/* the catching frame's stack pointer: just above our return address */
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
+	NEXT(__cxa_begin_catch);
+
+	if (t->state == UT_TS_READY && t->depth)
+		ut_shadow_landed(t, sp);
+	return next___cxa_begin_catch(e);
+}
+
+EXPORT void pthread_exit(void *ret)
+{
+	struct ut_thread *t = &ut_self;
+	NEXT(pthread_exit);
+
+	if (t->state == UT_TS_READY && t->depth) {
+		uint64_t ts = ut_clock();
+
+		ut_shadow_restore_all(t);
+		while (t->depth) {
+			t->depth--;
+			if (t->frames[t->depth].recorded)
+				ut_write(t, UT_REC_EXIT, ts, 0, 0);
+		}
+	}
+	next_pthread_exit(ret);
+	__builtin_unreachable();
+}
+
+struct ut_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *ut_thread_start(void *p)
+{
+	struct ut_start s = *(struct ut_start *)p;
+	struct ut_thread *t = &ut_self;
+	pthread_attr_t a;
+
+	free(p);
+	if (pthread_getattr_np(pthread_self(), &a) == 0) {
+		void *addr;
+		size_t size;
+
+		if (pthread_attr_getstack(&a, &addr, &size) == 0) {
+			t->stack_lo = (uintptr_t)addr;
+			t->stack_hi = (uintptr_t)addr + size;
+		}
+		pthread_attr_destroy(&a);
+	}
+	return s.fn(s.arg);
+}
+
+EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct ut_start *s;
+	int ret;
+	NEXT(pthread_create);
+
+	if (!ut_ctl || !(s = malloc(sizeof(*s))))
+		return next_pthread_create(th, attr, fn, arg);
+	s->fn = fn;
+	s->arg = arg;
+	ret = next_pthread_create(th, attr, ut_thread_start, s);
+	if (ret)
+		free(s);
+	return ret;
+}
+
+EXPORT void *dlopen(const char *file, int flags)
+{
+	void *h;
+	NEXT(dlopen);
+
+	h = next_dlopen(file, flags);
+	if (h)
+		ut_write_maps();
+	return h;
+}
+
+EXPORT pid_t vfork(void)
+{
+	return fork();
+}
+
+/*
+ * longjmp and friends: the frames below the target's stack pointer are
+ * over.  glibc stores the stack pointer in the jmp_buf mangled with the
+ * thread's pointer guard (PTR_MANGLE: xor with %fs:0x30, rotate left 17).
+ */
+#define JB_RSP	6
+
+static uintptr_t ut_jmpbuf_sp(const void *env)
+{
+	uintptr_t v = ((const uintptr_t *)env)[JB_RSP], guard;
+
+	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
+	v = (v >> 17) | (v << (64 - 17));
+	return v ^ guard;
+}
+
+static void ut_longjmp_prepare(const void *env)
+{
+	struct ut_thread *t = &ut_self;
+
+	if (t->state == UT_TS_READY && t->depth)
+		ut_unwind_to(t, ut_jmpbuf_sp(env), ut_clock());
+}
+
+#define LONGJMP_WRAPPER(name)						\
+	EXPORT void name(struct __jmp_buf_tag env[1], int val)		\
+	{								\
+		NEXT(name);						\
+		ut_longjmp_prepare(env);				\
+		next_##name(env, val);					\
+		__builtin_unreachable();				\
+	}
+
+LONGJMP_WRAPPER(longjmp)
+LONGJMP_WRAPPER(_longjmp)
+LONGJMP_WRAPPER(siglongjmp)
+
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
+LONGJMP_WRAPPER(__longjmp_chk)

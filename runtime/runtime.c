@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * runtime.c - start-up of libusertrace.so and per-thread state.
+ *
+ * The recorder starts the program with LD_PRELOAD=libusertrace.so and
+ * USERTRACE_SESSION=<dir>.  The constructor maps the session's control
+ * page and snapshots /proc/self/maps; each thread gets its ring buffer the
+ * first time it writes a record.  Without USERTRACE_SESSION the runtime
+ * stays inert: every hook returns at its first test.
+ *
+ * The slow paths here (thread set-up, fork) use system calls only: no
+ * malloc, no stdio, so that a program whose own traced malloc calls into
+ * us, or a signal handler that is a thread's first traced code, is safe.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* set by ut_runtime_init() before main; read-only afterwards */
+struct ut_session_ctl *ut_ctl;
+int ut_rec_mode;
+int ut_use_tsc = 1;
+int ut_have_rseq;
+static char ut_session[512];
+static uint64_t ut_image;
+static unsigned int ut_maps_seq;
+static pthread_key_t ut_key;
+extern void *__libc_stack_end;
+
+uint64_t ut_clock_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* async-signal-safe message on stderr; the runtime keeps going */
+void ut_log(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	memcpy(buf, "usertrace: ", 11);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + 11, sizeof(buf) - 12, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	n += 11;
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	buf[n++] = '\n';
+	if (write(2, buf, (size_t)n) < 0)
+		return;
+}
+
+void ut_fatal_lost_return(uintptr_t slot)
+{
+	ut_log("return address for slot %#lx lost; aborting", (unsigned long)slot);
+	abort();
+}
+
+static size_t ut_fmt_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* "<session>/<prefix><a>.<b>.<c>" without stdio */
+static void ut_path(char *out, size_t size, const char *prefix, uint64_t a, uint64_t b, uint64_t c)
+{
+	size_t n = strlen(ut_session), pl = strlen(prefix);
+
+	if (n + pl + 80 > size) {
+		out[0] = 0;
+		return;
+	}
+	memcpy(out, ut_session, n);
+	out[n++] = '/';
+	memcpy(out + n, prefix, pl);
+	n += pl;
+	n += ut_fmt_u64(out + n, a);
+	out[n++] = '.';
+	n += ut_fmt_u64(out + n, b);
+	out[n++] = '.';
+	n += ut_fmt_u64(out + n, c);
+	out[n] = 0;
+}
+
+static void ut_wake(struct rb_writer *w)
+{
+	(void)w;
+	__atomic_add_fetch(&ut_ctl->wake, 1, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&ut_ctl->sleeping, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &ut_ctl->wake, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/**
+ * ut_write_maps - snapshot /proc/self/maps into the session
+ *
+ * Called at start-up, after fork in the child, and after every dlopen, so
+ * that replay can name addresses of every library that was ever mapped.
+ */
+void ut_write_maps(void)
+{
+	char path[600], buf[4096];
+	unsigned int seq = __atomic_fetch_add(&ut_maps_seq, 1, __ATOMIC_RELAXED);
+	int in, out;
+	ssize_t n;
+
+	if (!ut_ctl)
+		return;
+	ut_path(path, sizeof(path), "maps.", (uint64_t)getpid(), ut_image, seq);
+	in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return;
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				break;
+		close(out);
+	}
+	close(in);
+}
+
+static void ut_stack_bounds(struct ut_thread *t)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	struct rlimit rl;
+
+	if (getpid() == (pid_t)syscall(SYS_gettid) && __libc_stack_end) {
+		uintptr_t top = ((uintptr_t)__libc_stack_end + 0xfffff) & ~(uintptr_t)0xfffff;
+		uintptr_t size = 64ul << 20;
+
+		if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < size)
+			size = rl.rlim_cur;
+		if (sp < top && top - sp < size) {
+			t->stack_hi = top;
+			t->stack_lo = top - size;
+			return;
+		}
+	}
+	/* other threads: set by the pthread_create wrapper (interpose.c), or unknown */
+}
+
+/**
+ * ut_thread_setup - give the current thread its ring buffer
+ *
+ * Returns 0, or -1 if the thread cannot be traced (it then stays
+ * untraced; the program is not affected).
+ */
+int ut_thread_setup(struct ut_thread *t)
+{
+	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	struct rb_header *h;
+	char path[600];
+	int err;
+
+	if (!ut_ctl) {
+		t->state = UT_TS_DISABLED;
+		return -1;
+	}
+	t->state = UT_TS_DISABLED;	/* recursion guard while we set up */
+	if (!t->frames) {
+		void *m = mmap(NULL, UT_SHADOW_MAX * sizeof(struct ut_frame),
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			return -1;
+		t->frames = m;
+		t->depth = 0;
+	}
+	ut_path(path, sizeof(path), "buf.", (uint64_t)pid, (uint64_t)tid, ut_image);
+	err = rb_create(path, ut_ctl->nr_pages, ut_ctl->buf_mode, &h);
+	if (err) {
+		ut_log("cannot create %s: %s", path, strerror(-err));
+		return -1;
+	}
+	h->pid = pid;
+	h->tid = tid;
+	h->image = ut_image;
+	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
+	if (!t->stack_hi)
+		ut_stack_bounds(t);
+	t->w.wake = ut_wake;
+	t->w.page_start = ut_page_start;
+	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
+	t->busy = 0;
+	t->npending = 0;
+	rb_writer_init(&t->w, h, ut_clock());
+	t->state = UT_TS_READY;
+	/* a new buffer: tell the recorder */
+	ut_wake(&t->w);
+	if (ut_key)
+		pthread_setspecific(ut_key, t);
+	return 0;
+}
+
+/* the thread exits: its buffer is complete */
+static void ut_thread_exit(void *arg)
+{
+	struct ut_thread *t = arg;
+
+	if (t->state != UT_TS_READY)
+		return;
+	prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
+	t->state = UT_TS_DISABLED;
+	rb_writer_close(&t->w);
+	ut_wake(&t->w);
+}
+
+/*
+ * In a forked child, the thread that called fork goes on with the parent's
+ * shadow stack (its frames return through our trampoline) but must not
+ * write into the parent's buffer.  It gets a new buffer, whose first record
+ * lists the frames it inherited.
+ */
+static void ut_atfork_child(void)
+{
+	struct ut_thread *t = &ut_self;
+	int was_ready = t->state == UT_TS_READY;
+
+	if (!ut_ctl)
+		return;
+	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
+	ut_maps_seq = 0;
+	ut_write_maps();
+	t->state = UT_TS_NEW;
+	t->w.hdr = NULL;
+	if (was_ready || t->depth) {
+		if (ut_thread_setup(t) == 0 && t->depth)
+			ut_emit_stack(t);
+	}
+}
+
+/* the program ends: record the final thread name */
+static void ut_runtime_fini(void)
+{
+	struct ut_thread *t = &ut_self;
+
+	if (t->state == UT_TS_READY)
+		prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
+}
+
+__attribute__((constructor(101))) static void ut_runtime_init(void)
+{
+	const char *s = getenv(UT_SESSION_ENV);
+	char path[600];
+	void *m;
+	int fd;
+
+	if (!s || !*s || strlen(s) >= sizeof(ut_session))
+		return;
+	strcpy(ut_session, s);
+	snprintf(path, sizeof(path), "%s/control", ut_session);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ut_log("cannot open session %s: %s; not tracing", path, strerror(errno));
+		return;
+	}
+	m = mmap(NULL, sizeof(struct ut_session_ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	if (memcmp(((struct ut_session_ctl *)m)->magic, UT_CTL_MAGIC, 8) ||
+	    ((struct ut_session_ctl *)m)->version != UT_CTL_VERSION) {
+		ut_log("%s is not a usertrace session; not tracing", path);
+		munmap(m, sizeof(struct ut_session_ctl));
+		return;
+	}
+	ut_rec_mode = (int)((struct ut_session_ctl *)m)->rec_mode;
+	/* the recorder chose the clock (it converts the timestamps) */
+	ut_use_tsc = ((struct ut_session_ctl *)m)->clock == UT_CLOCK_TSC;
+	ut_have_rseq = &__rseq_size && __rseq_size >= 8 &&
+		       (int32_t)*(volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset + 4) >= 0;
+	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
+	pthread_key_create(&ut_key, ut_thread_exit);
+	pthread_atfork(NULL, NULL, ut_atfork_child);
+	atexit(ut_runtime_fini);
+	ut_ctl = m;
+	ut_write_maps();
+}
+
+/*
+ * gcc -pg links gcrt1.o, which starts and stops gprof's profiler; the
+ * profile (gmon.out) is not ours to write.
+ */
+EXPORT void __monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	(void)lowpc;
+	(void)highpc;
+}
+
+EXPORT void _mcleanup(void)
+{
+}

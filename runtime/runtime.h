@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runtime.h - private header of libusertrace.so, the in-process runtime.
+ *
+ * Threading: the globals below are set once by ut_runtime_init() (a
+ * constructor, before main and before any thread of the program exists)
+ * and only read afterwards.  struct ut_thread is thread-local and touched
+ * by its own thread only, including by signal handlers running on it.
+ */
+#ifndef USERTRACE_RUNTIME_H
+#define USERTRACE_RUNTIME_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
+#include "usertrace/session.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+#define UT_SHADOW_MAX	4096	/* deepest call chain we hook */
+#define UT_PENDING_MAX	32	/* records a signal handler can park */
+
+/* one hooked (or observed) function call */
+struct ut_frame {
+	uintptr_t slot;		/* address of the return address (mcount/fentry), or sp */
+	uintptr_t orig;		/* original return address; 0 if we did not hook it */
+	uintptr_t ip;		/* the function */
+	uint32_t valid;		/* 0 while being filled: a signal handler must not trust it */
+	uint32_t recorded;	/* its ENTRY reached the buffer, so it needs an EXIT */
+};
+
+/* a popped hooked frame whose function may still return through us */
+struct ut_grave {
+	uintptr_t slot;
+	uintptr_t orig;
+};
+#define UT_GRAVE_MAX	256
+
+struct ut_pending {
+	uint32_t type;
+	uint64_t ts;
+	uint64_t ip, parent;
+};
+
+enum ut_thread_state {
+	UT_TS_NEW = 0,		/* no buffer yet */
+	UT_TS_READY = 1,
+	UT_TS_DISABLED = 2,	/* cannot trace (no session, buffer creation failed) */
+};
+
+struct ut_thread {
+	uint32_t state;
+	uint32_t busy;		/* inside a write: a nested writer parks its record */
+	uint32_t depth;		/* frames in use */
+	uint32_t npending;
+	struct rb_writer w;
+	struct ut_frame *frames;	/* UT_SHADOW_MAX frames, mmap'ed */
+	uintptr_t stack_lo, stack_hi;	/* the thread's own stack */
+	uint64_t skipped;	/* calls too deep to hook */
+	uint32_t grave_next;
+	struct ut_grave grave[UT_GRAVE_MAX];
+	struct ut_pending pending[UT_PENDING_MAX];
+};
+
+extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
+extern struct ut_session_ctl *ut_ctl;
+extern int ut_rec_mode;		/* enum ut_rec_mode, fixed at init */
+extern int ut_use_tsc;
+extern int ut_have_rseq;
+
+/* runtime.c */
+int ut_thread_setup(struct ut_thread *t);
+void ut_write_maps(void);
+void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* graph.c */
+int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent);
+void ut_page_start(struct rb_writer *w, uint64_t ts);
+void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));
+void ut_shadow_restore_all(struct ut_thread *t);
+void ut_emit_stack(struct ut_thread *t);
+void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts);
+extern char ut_return_trampoline[];
+
+/* clock and cpu: the two reads of the hot path */
+extern ptrdiff_t __rseq_offset __attribute__((weak));
+extern unsigned int __rseq_size __attribute__((weak));
+
+uint64_t ut_clock_mono(void);
+
+static inline uint32_t ut_cpu(void)
+{
+	/* glibc registers rseq: cpu_id is kept current by the kernel, one load */
+	if (likely(ut_have_rseq)) {
+		uintptr_t tp;
+
+		__asm__("mov %%fs:0, %0" : "=r"(tp));
+		return *(volatile uint32_t *)(tp + __rseq_offset + 4);
+	}
+	return ut_self.w.cpu;
+}
+
+static inline uint64_t ut_clock(void)
+{
+	if (likely(ut_use_tsc)) {
+		uint32_t lo, hi;
+
+		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+		return ((uint64_t)hi << 32) | lo;
+	}
+	return ut_clock_mono();
+}
+
+#endif /* USERTRACE_RUNTIME_H */

@@ -1,0 +1,1 @@
+# tests.mk - included by the top-level Makefile

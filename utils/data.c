@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: MIT
+/*
+ * data.c - decode a usertrace data directory into events, merged by time.
+ *
+ * Each DIR/<pid>.<tid>.<image>.dat file is read through a cursor that
+ * walks its pages and turns records into struct ut_event.  The cursor
+ * keeps the thread's open calls, so an EXIT learns which function it
+ * closes and at what depth, and it resynchronises on the DEPTH record that
+ * starts every page (after lost or overwritten pages) and on the STACK
+ * record a forked child starts with.
+ *
+ * A merge is a binary heap of cursors ordered by their next event's
+ * timestamp (ties by thread order, so the output is deterministic).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "usertrace/session.h"
+#include "utils/data.h"
+#include "utils/symtab.h"
+#include "utils/utils.h"
+
+#define DATA_VERSION	1
+#define MAX_OPEN	4096
+
+static uint32_t rec_len(const unsigned char *rec, uint32_t avail)
+{
+	return ut_rec_len(rec, avail);
+}
+
+static int parse_info(struct ut_data *d, const char *path)
+{
+	char *buf = read_file(path, NULL), *line, *save = NULL;
+	int version = -1;
+
+	if (!buf) {
+		pr_err("%s: not a usertrace data directory (%s: %s)", d->dir, path, strerror(errno));
+		return -1;
+	}
+	d->nr_cpus = 1;
+	d->clock = UT_CLOCK_MONO;
+	strcpy(d->tracer, "function_graph");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+		const char *k = line, *v;
+
+		if (line[0] == '#' || !eq)
+			continue;
+		*eq = 0;
+		v = eq + 1;
+		if (!strcmp(k, "version"))
+			version = atoi(v);
+		else if (!strcmp(k, "tracer"))
+			snprintf(d->tracer, sizeof(d->tracer), "%s", v);
+		else if (!strcmp(k, "clock"))
+			d->clock = strcmp(v, "tsc") ? UT_CLOCK_MONO : UT_CLOCK_TSC;
+		else if (!strcmp(k, "tsc0"))
+			d->tsc0 = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "tsc1"))
+			d->tsc1 = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "mono0"))
+			d->mono0 = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "mono1"))
+			d->mono1 = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "nr_cpus"))
+			d->nr_cpus = atoi(v) > 0 ? atoi(v) : 1;
+		else if (!strcmp(k, "exit_status"))
+			d->exit_status = atoi(v);
+		else if (!strcmp(k, "cmdline"))
+			snprintf(d->cmdline, sizeof(d->cmdline), "%s", v);
+	}
+	free(buf);
+	if (version != DATA_VERSION) {
+		pr_err("%s: unsupported data version %d (this usertrace reads version %d)", path,
+		       version, DATA_VERSION);
+		return -1;
+	}
+	if (d->clock == UT_CLOCK_TSC && (d->tsc1 <= d->tsc0 || d->mono1 <= d->mono0)) {
+		pr_err("%s: bad clock calibration", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* read the header page of a .dat file and count its entries */
+static int scan_thread(struct ut_thread_info *ti, const char *path)
+{
+	unsigned char page[RB_PAGE_SIZE];
+	struct rb_header h;
+	struct stat st;
+	uint64_t nr, i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		pr_warn("%s: %s; skipped", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_size < (off_t)RB_PAGE_SIZE || pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
+	    memcmp(h.magic, RB_MAGIC, 8) || h.version != RB_VERSION) {
+		pr_warn("%s: not a usertrace buffer file; skipped", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size % RB_PAGE_SIZE)
+		pr_warn("%s: truncated (%lld bytes past the last whole page ignored)", path,
+			(long long)(st.st_size % RB_PAGE_SIZE));
+	nr = (uint64_t)st.st_size / RB_PAGE_SIZE - 1;
+	ti->pid = h.pid;
+	ti->tid = h.tid;
+	ti->image = h.image;
+	memcpy(ti->comm, h.comm, 16);
+	ti->comm[16] = 0;
+	for (char *c = ti->comm; *c; c++)
+		if (*c < ' ' || *c > '~')
+			*c = '?';
+	ti->lost = h.lost;
+	ti->overrun = h.overrun;
+	ti->entries = 0;
+	for (i = 0; i < nr; i++) {
+		const struct rb_page *p = (const void *)page;
+
+		if (pread(fd, page, RB_PAGE_HDR, (off_t)((i + 1) * RB_PAGE_SIZE)) != RB_PAGE_HDR)
+			break;
+		if (p->commit <= RB_DATA_SIZE)
+			ti->entries += p->entries;
+	}
+	ti->written = ti->entries + ti->overrun;
+	close(fd);
+	if (strlen(path) >= sizeof(ti->path))
+		return -1;
+	memcpy(ti->path, path, strlen(path) + 1);
+	return 0;
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct ut_thread_info *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->image < y->image ? -1 : x->image > y->image;
+}
+
+/**
+ * ut_data_open - open a data directory written by usertrace record
+ *
+ * Returns 0, or -1 after printing why the directory cannot be read.
+ */
+int ut_data_open(struct ut_data *d, const char *dir)
+{
+	char path[4200];
+	struct dirent *de;
+	DIR *dh;
+	int cap = 0;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "%s", dir);
+	dh = opendir(dir);
+	if (!dh) {
+		pr_err("cannot open data directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/info", dir);
+	if (parse_info(d, path) < 0) {
+		closedir(dh);
+		return -1;
+	}
+	while ((de = readdir(dh))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 5 || strcmp(de->d_name + n - 4, ".dat"))
+			continue;
+		if (d->nr_threads == cap)
+			d->threads = xrealloc(d->threads, sizeof(*d->threads) * (cap = cap ? 2 * cap : 16));
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (scan_thread(&d->threads[d->nr_threads], path) == 0)
+			d->nr_threads++;
+	}
+	closedir(dh);
+	qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
+	d->symtab = ut_symtab_load(dir);
+	return 0;
+}
+
+void ut_data_close(struct ut_data *d)
+{
+	free(d->threads);
+	d->threads = NULL;
+	if (d->symtab)
+		ut_symtab_free(d->symtab);
+	d->symtab = NULL;
+}
+
+uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw)
+{
+	__int128 t;
+
+	if (d->clock != UT_CLOCK_TSC)
+		return raw;
+	t = (__int128)((int64_t)(raw - d->tsc0)) * (int64_t)(d->mono1 - d->mono0);
+	t /= (int64_t)(d->tsc1 - d->tsc0);
+	return (uint64_t)((__int128)d->mono0 + t);
+}
+
+/*
+ * One thread's events.
+ */
+struct cursor {
+	struct ut_data *d;
+	struct ut_thread_info *ti;
+	int index;			/* thread order, for ties */
+	const unsigned char *map;
+	size_t size;
+	uint64_t nr_pages, page;	/* next page to open */
+	int in_page;
+	uint64_t last_seq;
+	struct rb_iter it;
+	uint32_t cpu;
+	uint32_t depth;
+	uint64_t stack[MAX_OPEN];	/* ips of open calls; 0 = unknown */
+	struct ut_event ev[2];		/* decoded, not yet returned */
+	int nev;
+	int done, error;
+	int heap_pos;
+	uint64_t pending_lost;
+};
+
+struct ut_merge {
+	struct ut_data *d;
+	struct cursor *cur;
+	int nr;
+	struct cursor **heap;
+	int heap_n;
+	struct cursor *last;
+};
+
+static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type type, uint64_t ts)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->pid = c->ti->pid;
+	ev->tid = c->ti->tid;
+	ev->image = c->ti->image;
+	ev->cpu = c->cpu;
+	ev->ts = ut_data_ns(c->d, ts);
+	ev->thread = c->ti;
+}
+
+static void cursor_set_depth(struct cursor *c, uint32_t depth)
+{
+	if (depth > MAX_OPEN)
+		depth = MAX_OPEN;
+	while (c->depth < depth)
+		c->stack[c->depth++] = 0;
+	c->depth = depth;
+}
+
+static int cursor_open_page(struct cursor *c)
+{
+	const struct rb_page *p;
+
+	for (;;) {
+		if (c->page >= c->nr_pages)
+			return 0;
+		p = (const void *)(c->map + (c->page + 1) * RB_PAGE_SIZE);
+		c->page++;
+		if (p->commit > RB_DATA_SIZE) {
+			pr_err("%s: page %" PRIu64 " is corrupt (commit %u)", c->ti->path, c->page - 1,
+			       p->commit);
+			c->error = 1;
+			return -1;
+		}
+		rb_iter_init(&c->it, p, rec_len);
+		c->cpu = p->cpu;
+		if (p->flags & RB_PAGE_LOST_MASK)
+			c->pending_lost += p->flags & RB_PAGE_LOST_MASK;
+		c->last_seq = p->seq;
+		c->in_page = 1;
+		return 1;
+	}
+}
+
+/* decode the next event into *ev; 1, 0 at the end, -1 on corruption */
+static int cursor_decode(struct cursor *c, struct ut_event *ev)
+{
+	const unsigned char *r;
+	uint32_t len, h, v;
+	uint64_t ts;
+	int ret;
+
+	for (;;) {
+		if (!c->in_page) {
+			ret = cursor_open_page(c);
+			if (ret <= 0)
+				return ret;
+		}
+		if (c->pending_lost) {
+			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
+			ev->count = c->pending_lost;
+			c->pending_lost = 0;
+			return 1;
+		}
+		ret = rb_iter_next(&c->it, &r, &len, &ts);
+		if (ret < 0) {
+			pr_err("%s: corrupt record in page %" PRIu64, c->ti->path, c->page - 1);
+			c->error = 1;
+			return -1;
+		}
+		if (ret == 0) {
+			c->in_page = 0;
+			continue;
+		}
+		memcpy(&h, r, 4);
+		switch (RB_HDR_TYPE(h)) {
+		case UT_REC_ENTRY:
+		case UT_REC_ENTRY_PARENT:
+			cursor_ev(c, ev, UT_EV_ENTRY, ts);
+			ev->ip = ut_get48(r + 4);
+			if (RB_HDR_TYPE(h) == UT_REC_ENTRY_PARENT)
+				ev->parent = ut_get48(r + 10);
+			else if (c->depth)
+				ev->parent = c->stack[c->depth - 1];
+			ev->depth = c->depth;
+			if (c->depth < MAX_OPEN)
+				c->stack[c->depth] = ev->ip;
+			c->depth++;
+			if (c->depth > MAX_OPEN)
+				c->depth = MAX_OPEN;
+			return 1;
+		case UT_REC_EXIT:
+			cursor_ev(c, ev, UT_EV_EXIT, ts);
+			if (c->depth) {
+				c->depth--;
+				ev->ip = c->stack[c->depth];
+			}
+			ev->depth = c->depth;
+			return 1;
+		case UT_REC_FUNC:
+			cursor_ev(c, ev, UT_EV_FUNC, ts);
+			ev->ip = ut_get48(r + 4);
+			ev->parent = ut_get48(r + 10);
+			return 1;
+		case UT_REC_DEPTH:
+			memcpy(&v, r + 4, 4);
+			cursor_set_depth(c, v);
+			break;
+		case UT_REC_CPU:
+			memcpy(&v, r + 4, 4);
+			c->cpu = v;
+			break;
+		case UT_REC_STACK: {
+			uint16_t n;
+
+			memcpy(&n, r + 4, 2);
+			cursor_set_depth(c, n);
+			for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
+				c->stack[i] = ut_get48(r + 6 + 6 * i);
+			break;
+		}
+		case UT_REC_DATA: {
+			uint16_t n;
+
+			memcpy(&n, r + 4, 2);
+			cursor_ev(c, ev, UT_EV_MARKER, ts);
+			ev->data = (const char *)r + 6;
+			ev->data_len = n;
+			ev->depth = c->depth;
+			return 1;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* make sure c->ev[0] holds the next event (or c->done) */
+static void cursor_fill(struct cursor *c, int want)
+{
+	while (c->nev < want && !c->done) {
+		int ret = cursor_decode(c, &c->ev[c->nev]);
+
+		if (ret <= 0) {
+			c->done = 1;
+			if (ret < 0)
+				c->error = 1;
+			break;
+		}
+		c->nev++;
+	}
+}
+
+static void cursor_pop(struct cursor *c)
+{
+	if (c->nev > 1)
+		c->ev[0] = c->ev[1];
+	if (c->nev)
+		c->nev--;
+}
+
+static int cursor_less(const struct cursor *a, const struct cursor *b)
+{
+	if (a->ev[0].ts != b->ev[0].ts)
+		return a->ev[0].ts < b->ev[0].ts;
+	return a->index < b->index;
+}
+
+static void heap_swap(struct ut_merge *m, int i, int j)
+{
+	struct cursor *t = m->heap[i];
+
+	m->heap[i] = m->heap[j];
+	m->heap[j] = t;
+	m->heap[i]->heap_pos = i;
+	m->heap[j]->heap_pos = j;
+}
+
+static void heap_down(struct ut_merge *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, s = i;
+
+		if (l < m->heap_n && cursor_less(m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->heap_n && cursor_less(m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		heap_swap(m, i, s);
+		i = s;
+	}
+}
+
+static void heap_up(struct ut_merge *m, int i)
+{
+	while (i > 0 && cursor_less(m->heap[i], m->heap[(i - 1) / 2])) {
+		heap_swap(m, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_remove(struct ut_merge *m, int i)
+{
+	m->heap_n--;
+	if (i == m->heap_n)
+		return;
+	heap_swap(m, i, m->heap_n);
+	heap_down(m, i);
+	heap_up(m, i);
+}
+
+/* the cursor's head event changed: fix its place, or drop it if done */
+static void heap_fix(struct ut_merge *m, struct cursor *c)
+{
+	cursor_fill(c, 1);
+	if (!c->nev) {
+		heap_remove(m, c->heap_pos);
+		return;
+	}
+	heap_down(m, c->heap_pos);
+	heap_up(m, c->heap_pos);
+}
+
+struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
+{
+	struct ut_merge *m = xcalloc(1, sizeof(*m));
+
+	m->d = d;
+	m->cur = xcalloc((size_t)d->nr_threads + 1, sizeof(*m->cur));
+	m->heap = xcalloc((size_t)d->nr_threads + 1, sizeof(*m->heap));
+	for (int i = 0; i < d->nr_threads; i++) {
+		struct ut_thread_info *ti = &d->threads[i];
+		struct cursor *c = &m->cur[m->nr];
+		struct stat st;
+		int fd, keep = !tids;
+
+		for (int k = 0; tids && k < nr_tids; k++)
+			keep |= tids[k] == ti->tid;
+		if (!keep)
+			continue;
+		fd = open(ti->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < (off_t)RB_PAGE_SIZE) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		c->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (c->map == MAP_FAILED)
+			continue;
+		madvise((void *)c->map, (size_t)st.st_size, MADV_SEQUENTIAL);
+		c->size = (size_t)st.st_size;
+		c->nr_pages = c->size / RB_PAGE_SIZE - 1;
+		c->d = d;
+		c->ti = ti;
+		c->index = m->nr;
+		m->nr++;
+		cursor_fill(c, 1);
+		if (c->nev) {
+			c->heap_pos = m->heap_n;
+			m->heap[m->heap_n++] = c;
+			heap_up(m, c->heap_pos);
+		}
+	}
+	return m;
+}
+
+static int merge_error(struct ut_merge *m)
+{
+	for (int i = 0; i < m->nr; i++)
+		if (m->cur[i].error)
+			return 1;
+	return 0;
+}
+
+int ut_merge_next(struct ut_merge *m, struct ut_event *ev)
+{
+	struct cursor *c;
+
+	if (!m->heap_n) {
+		m->last = NULL;
+		return merge_error(m) ? -1 : 0;
+	}
+	c = m->heap[0];
+	*ev = c->ev[0];
+	cursor_pop(c);
+	m->last = c;
+	heap_fix(m, c);
+	return 1;
+}
+
+int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev)
+{
+	struct cursor *c = m->last;
+
+	if (!c)
+		return 0;
+	cursor_fill(c, 1);
+	if (!c->nev)
+		return 0;
+	*ev = c->ev[0];
+	return 1;
+}
+
+void ut_merge_skip_same(struct ut_merge *m)
+{
+	struct cursor *c = m->last;
+
+	if (!c || !c->nev)
+		return;
+	cursor_pop(c);
+	if (c->heap_pos < m->heap_n && m->heap[c->heap_pos] == c)
+		heap_fix(m, c);
+}
+
+void ut_merge_free(struct ut_merge *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nr; i++)
+		if (m->cur[i].map)
+			munmap((void *)m->cur[i].map, m->cur[i].size);
+	free(m->cur);
+	free(m->heap);
+	free(m);
+}

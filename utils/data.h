@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data.h - reading a usertrace data directory (see doc/usertrace-data.5).
+ *
+ *   DIR/info                        key=value lines (version, tracer, clock
+ *                                   calibration, command line, exit status)
+ *   DIR/<pid>.<tid>.<image>.dat     one per thread and process image: the
+ *                                   final struct rb_header (one page), then
+ *                                   the ring-buffer pages in write order
+ *   DIR/maps.<pid>.<image>.<n>      /proc/<pid>/maps snapshots
+ *   DIR/sym/                        symbol tables of every mapped ELF file
+ *
+ * Events are decoded per thread by a cursor and merged by time.
+ */
+#ifndef USERTRACE_DATA_H
+#define USERTRACE_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "usertrace/record.h"
+
+struct ut_symtab;
+
+enum ut_ev_type {
+	UT_EV_ENTRY = 1,	/* function_graph entry */
+	UT_EV_EXIT,		/* function_graph return: ip = the function it closes (0 if unknown) */
+	UT_EV_FUNC,		/* function tracer: ip, parent */
+	UT_EV_MARKER,		/* text in ev->data */
+	UT_EV_LOST,		/* ev->count records lost here */
+};
+
+struct ut_event {
+	enum ut_ev_type type;
+	int pid, tid;
+	uint32_t cpu;
+	uint32_t depth;		/* graph depth of the call (entry and exit alike) */
+	uint64_t ts;		/* CLOCK_MONOTONIC ns */
+	uint64_t ip, parent;	/* parent: return address into the caller, if known */
+	uint64_t count;
+	uint64_t image;
+	const char *data;	/* UT_EV_MARKER */
+	uint32_t data_len;
+	struct ut_thread_info *thread;
+};
+
+struct ut_thread_info {
+	int pid, tid;
+	uint64_t image;
+	char comm[17];
+	uint64_t entries;	/* records in the file */
+	uint64_t written;	/* records the writer committed, incl. overwritten */
+	uint64_t lost;		/* dropped because the buffer was full */
+	uint64_t overrun;	/* overwritten (overwrite mode) */
+	char path[4096];
+};
+
+struct ut_data {
+	char dir[4096];
+	char tracer[32];	/* tracer used at record time */
+	int clock;		/* enum ut_clock */
+	uint64_t tsc0, mono0, tsc1, mono1;
+	int nr_cpus;
+	int exit_status;
+	char cmdline[1024];
+	struct ut_thread_info *threads;
+	int nr_threads;
+	struct ut_symtab *symtab;
+};
+
+/* open DIR; prints a message and returns -1 if it is not a readable data dir */
+int ut_data_open(struct ut_data *d, const char *dir);
+void ut_data_close(struct ut_data *d);
+uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw);
+
+/* iterate all events of all selected threads in time order */
+struct ut_merge;
+struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids);
+/* returns 1 and fills *ev, 0 at the end, -1 on a corrupt file (message printed) */
+int ut_merge_next(struct ut_merge *m, struct ut_event *ev);
+/* the next event of the same thread as the last returned one, without consuming it */
+int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev);
+/* consume the peeked event */
+void ut_merge_skip_same(struct ut_merge *m);
+void ut_merge_free(struct ut_merge *m);
+
+#endif

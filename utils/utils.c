@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/* utils.c - messages, allocation that cannot fail, sizes, files */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "utils/utils.h"
+
+int debug;
+
+static void vpr(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "usertrace: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpr("", fmt, ap);
+	va_end(ap);
+}
+
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpr("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void pr_dbg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!debug)
+		return;
+	va_start(ap, fmt);
+	vpr("debug: ", fmt, ap);
+	va_end(ap);
+}
+
+static void *oom(void)
+{
+	fputs("usertrace: out of memory\n", stderr);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	return p ? p : oom();
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	return p ? p : oom();
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom();
+}
+
+long long parse_size(const char *s)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || v < 0 || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	return *end ? -1 : v;
+}
+
+long long parse_time(const char *s)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || v < 0 || end == s)
+		return -1;
+	if (!*end || !strcmp(end, "us"))
+		return v * 1000;
+	if (!strcmp(end, "ns"))
+		return v;
+	if (!strcmp(end, "ms"))
+		return v * 1000000;
+	if (!strcmp(end, "s"))
+		return v * 1000000000;
+	return -1;
+}
+
+int mkdir_p(const char *path, int mode)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, mode) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int ret = 0;
+
+	if (!d)
+		return unlink(path);
+	while ((de = readdir(d))) {
+		char sub[4096];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		if (de->d_type == DT_DIR)
+			ret |= remove_tree(sub);
+		else if (unlink(sub) < 0)
+			ret = -1;
+	}
+	closedir(d);
+	if (rmdir(path) < 0)
+		ret = -1;
+	return ret;
+}
+
+char *read_file(const char *path, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
+}

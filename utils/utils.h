@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* utils.h - helpers of the command-line tool (never linked into the runtime) */
+#ifndef USERTRACE_UTILS_H
+#define USERTRACE_UTILS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* messages: "usertrace: <what>" on stderr */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int debug;
+void pr_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* "64K", "1M", "4096": bytes, or -1 */
+long long parse_size(const char *s);
+/* "10us", "1ms", "5" (us), "2s": ns, or -1 */
+long long parse_time(const char *s);
+/* mkdir -p; 0 or -1 */
+int mkdir_p(const char *path, int mode);
+/* rm -rf; 0 or -1 */
+int remove_tree(const char *path);
+/* whole file into a NUL-terminated buffer; NULL on error (errno set) */
+char *read_file(const char *path, size_t *len);
+
+#endif
