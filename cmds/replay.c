@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * replay.c - usertrace replay: print a recording in the kernel's ftrace
+ * formats, with the recorded tracer or another one.
+ *
+ *   usertrace replay [-i DIR] [-t TRACER] [--tid LIST] [-O OPTION]... [-o FILE]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds/cmds.h"
+#include "lib/trace/tracer.h"
+#include "utils/data.h"
+#include "utils/utils.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: usertrace replay [options]\n"
+		"  -i, --input DIR      the recording (default usertrace.data)\n"
+		"  -t, --tracer NAME    print as function_graph, function or nop\n"
+		"                       (default: the tracer it was recorded with)\n"
+		"      --tid LIST       only these threads (comma-separated tids)\n"
+		"  -O, --option OPT     a trace option, or noOPT to turn it off:\n"
+		"                       print-parent sym-offset sym-addr irq-info\n"
+		"                       context-info record-tgid markers, and for\n"
+		"                       function_graph funcgraph-{overrun,cpu,overhead,\n"
+		"                       proc,duration,abstime,irqs,tail}\n"
+		"  -o, --output FILE    write to FILE instead of standard output\n"
+		"  -h, --help           this help\n");
+}
+
+/* "1234,1235": 0, or -1 after a message */
+static int parse_tids(const char *s, int **tids, int *nr)
+{
+	const char *p = s;
+	char *end;
+	long v;
+	int n = 0, i;
+
+	*tids = NULL;
+	*nr = 0;
+	if (!*s)
+		goto bad;
+	for (p = s; *p; p++)
+		if (*p == ',')
+			n++;
+	*tids = xcalloc((size_t)n + 1, sizeof(**tids));
+	n = 0;
+	p = s;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || v <= 0 || v > INT_MAX)
+			goto bad;
+		for (i = 0; i < n; i++)
+			if ((*tids)[i] == (int)v)
+				break;
+		if (i == n)
+			(*tids)[n++] = (int)v;
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	*nr = n;
+	return 0;
+bad:
+	pr_err("invalid thread list '%s' (expected tids separated by commas, e.g. 1234,1235)", s);
+	free(*tids);
+	*tids = NULL;
+	return -1;
+}
+
+static int check_tids(const struct ut_data *d, const int *tids, int nr)
+{
+	int i, j;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < d->nr_threads; j++)
+			if (d->threads[j].tid == tids[i])
+				break;
+		if (j == d->nr_threads) {
+			pr_err("%s: no thread %d in the recording", d->dir, tids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const struct tracer *recorded_tracer(const struct ut_data *d)
+{
+	const struct tracer *t = tracer_find(d->tracer);
+
+	if (!t)
+		pr_err("%s: recorded with an unknown tracer '%s'", d->dir, d->tracer);
+	return t;
+}
+
+struct replay_opts {
+	const char *dir;
+	const char *tracer;
+	const char *output;
+	const char **options;
+	int nr_options;
+	int *tids;
+	int nr_tids;
+};
+
+/*
+ * open, check, print, close: 0, or -1 after a message.  Prints to @out,
+ * or to o->output, created only once the recording and options are known good.
+ */
+static int replay(const struct replay_opts *o, FILE *out)
+{
+	const struct tracer *t = NULL;
+	struct trace_iter iter;
+	struct ut_data d;
+	FILE *file = NULL;
+	int i, ret = -1;
+
+	if (o->tracer) {
+		t = tracer_find(o->tracer);
+		if (!t) {
+			pr_err("unknown tracer '%s' (available: function_graph function nop)",
+			       o->tracer);
+			return -1;
+		}
+	}
+	memset(&d, 0, sizeof(d));
+	if (ut_data_open(&d, o->dir) < 0)
+		return -1;
+	if (!t)
+		t = recorded_tracer(&d);
+	if (!t)
+		goto out;
+	if (check_tids(&d, o->tids, o->nr_tids) < 0)
+		goto out;
+
+	trace_iter_init(&iter, &d, t, out);
+	for (i = 0; i < o->nr_options; i++) {
+		if (tracer_set_option(&iter, o->options[i]) < 0) {
+			pr_err("unknown option '%s' for the %s tracer", o->options[i], t->name);
+			goto out;
+		}
+	}
+	if (o->nr_tids) {
+		iter.tids = o->tids;
+		iter.nr_tids = o->nr_tids;
+	}
+	if (o->output) {
+		file = fopen(o->output, "w");
+		if (!file) {
+			pr_err("cannot create %s: %s", o->output, strerror(errno));
+			goto out;
+		}
+		iter.out = out = file;
+	}
+	ret = trace_print_all(&iter);
+	if (fflush(out) || ferror(out)) {
+		pr_err("cannot write %s: %s", o->output ? o->output : "the output",
+		       strerror(errno));
+		ret = -1;
+	}
+	if (file && fclose(file) && !ret) {
+		pr_err("cannot write %s: %s", o->output, strerror(errno));
+		ret = -1;
+	}
+out:
+	ut_data_close(&d);
+	return ret;
+}
+
+int replay_dir(const char *dir, FILE *out)
+{
+	struct replay_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.dir = dir;
+	return replay(&o, out);
+}
+
+int command_replay(int argc, char **argv)
+{
+	enum { OPT_TID = 256 };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "tracer", required_argument, NULL, 't' },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "option", required_argument, NULL, 'O' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct replay_opts o;
+	int c, ret = 1;
+
+	memset(&o, 0, sizeof(o));
+	o.dir = "usertrace.data";
+	o.options = xcalloc((size_t)argc + 1, sizeof(*o.options));
+	optind = 0;	/* full re-initialisation of getopt */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:i:t:O:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.dir = optarg;
+			break;
+		case 't':
+			if (!tracer_find(optarg)) {
+				pr_err("unknown tracer '%s' (available: function_graph function nop)",
+				       optarg);
+				goto out;
+			}
+			o.tracer = optarg;
+			break;
+		case OPT_TID:
+			free(o.tids);
+			if (parse_tids(optarg, &o.tids, &o.nr_tids) < 0)
+				goto out;
+			break;
+		case 'O':
+			o.options[o.nr_options++] = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto out;
+		case ':':
+			pr_err("option '%s' needs an argument (see usertrace replay -h)",
+			       argv[optind - 1]);
+			goto out;
+		default:
+			if (optopt && optopt < 256)
+				pr_err("unknown option '-%c' (see usertrace replay -h)", optopt);
+			else
+				pr_err("unknown option '%s' (see usertrace replay -h)",
+				       argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		pr_err("unexpected argument '%s' (see usertrace replay -h)", argv[optind]);
+		goto out;
+	}
+	if (replay(&o, stdout) == 0)
+		ret = 0;
+out:
+	free(o.options);
+	free(o.tids);
+	return ret;
+}

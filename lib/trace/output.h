@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output.h - the pieces of the kernel's ftrace output formats shared by
+ * the tracers (lib/trace/tracer.c), and the per-thread state they keep.
+ *
+ * Only the tracers, replay and the unit tests include this; the plugin
+ * interface itself is tracer.h.
+ */
+#ifndef USERTRACE_OUTPUT_H
+#define USERTRACE_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/trace/tracer.h"
+
+/* width of a function_graph depth level, as TRACE_GRAPH_INDENT */
+#define TRACE_GRAPH_INDENT	2
+/* width of the TASK/PID column of function_graph */
+#define TRACE_GRAPH_PROCINFO_LENGTH 14
+/* deepest frame the per-thread state tracks (deeper ones print, untracked) */
+#define TRACE_MAX_TRACKED_DEPTH	(1u << 20)
+
+/* overhead mark of a duration: '$' > 1 s, '@' > 100 ms, ... ' ' <= 10 us */
+char trace_find_mark(uint64_t ns);
+/*
+ * the number part of the graph duration column: "0.512 us    ",
+ * "1234.567 us ", "12345678 us " (at least 8 characters before " us ")
+ */
+void trace_print_graph_duration(FILE *out, uint64_t ns);
+/* "comm-tid" centred in 14 columns, comm cut at 7 characters */
+void trace_print_graph_proc(FILE *out, const char *comm, int tid);
+/* " %*d) " */
+void trace_print_graph_cpu(FILE *out, int width, int cpu);
+/* @n spaces */
+void trace_print_spaces(FILE *out, uint64_t n);
+
+/* the comm of @ev's thread, "<...>" if unknown (as trace_find_cmdline) */
+const char *trace_comm(const struct ut_event *ev);
+/* the marker text without its trailing newline (and cut at a NUL) */
+void trace_print_marker_text(FILE *out, const struct ut_event *ev);
+
+/* a trace_marker write as nop and function print it: "<context>tracing_mark_write: text" */
+void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev);
+/* the column header of nop and function (trace_default_header) */
+void trace_default_header(struct trace_iter *iter);
+/* "            bash-1977    [000] .....    17284.993652: " per the flags */
+void trace_print_context(struct trace_iter *iter, const struct ut_event *ev);
+/*
+ * a symbol: @sym_flags are the TRACE_ITER_SYM_OFFSET/TRACE_ITER_SYM_ADDR
+ * bits to honour, or TRACE_SYM_PS alone for the kernel's "%ps" (the name
+ * only, "0x%lx" if unknown), which function_graph prints
+ */
+#define TRACE_SYM_PS		(1u << 31)
+void trace_print_sym_flags(struct trace_iter *iter, const struct ut_event *ev,
+			   uint64_t addr, uint32_t sym_flags);
+
+/* per-thread state of the tracers, keyed by (tid, image), freed by trace_print_all */
+struct trace_frame {
+	uint64_t ip;		/* 0: no open entry seen at this depth */
+	uint64_t ts;
+};
+
+struct trace_thread {
+	int tid;
+	uint64_t image;
+	int used;
+	struct trace_frame *frames;
+	uint32_t nr_frames;
+	int comment_depth;	/* function_graph: fgraph_cpu_data.depth */
+};
+
+struct trace_thread *trace_thread_get(struct trace_iter *iter, const struct ut_event *ev);
+/* the frame at @depth, grown on demand; NULL if @depth is too deep */
+struct trace_frame *trace_thread_frame(struct trace_thread *t, uint32_t depth);
+void trace_threads_free(struct trace_iter *iter);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * function.c - the function tracer: one line per traced call,
+ *
+ *             bash-1977    [000] .....    17284.993652: sys_close <-system_call_fastpath
+ *
+ * Function records print as they are.  A function_graph recording prints
+ * the same way: its entries become function lines, the caller being the
+ * recorded parent or else the enclosing open entry of the thread, and its
+ * exits print nothing.
+ */
+#include "lib/trace/output.h"
+#include "lib/trace/tracer.h"
+#include "usertrace/record.h"
+
+/* trace_fn_trace() */
+static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t parent)
+{
+	FILE *out = iter->out;
+
+	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+		trace_print_context(iter, ev);
+	trace_print_sym(iter, ev, ev->ip);
+	if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && parent) {
+		fputs(" <-", out);
+		trace_print_sym(iter, ev, parent);
+	}
+	fputc('\n', out);
+}
+
+static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct trace_thread *t;
+	struct trace_frame *f;
+	uint64_t parent;
+
+	switch (ev->type) {
+	case UT_EV_FUNC:
+		print_fn_line(iter, ev, ev->parent);
+		break;
+	case UT_EV_ENTRY:
+		t = trace_thread_get(iter, ev);
+		f = trace_thread_frame(t, ev->depth);
+		if (f)
+			f->ip = ev->ip;
+		parent = ev->parent;
+		if (!parent && ev->depth > 0 && ev->depth - 1 < t->nr_frames)
+			parent = t->frames[ev->depth - 1].ip;
+		print_fn_line(iter, ev, parent);
+		break;
+	case UT_EV_EXIT:
+		t = trace_thread_get(iter, ev);
+		if (ev->depth < t->nr_frames)
+			t->frames[ev->depth].ip = 0;
+		break;
+	case UT_EV_MARKER:
+		trace_print_marker_line(iter, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+const struct tracer function_tracer = {
+	.name		= "function",
+	.rec_mode	= UT_MODE_FUNC,
+	.opts		= NULL,
+	.default_flags	= 0,
+	.print_header	= trace_default_header,
+	.print_event	= function_print_event,
+	.finish		= NULL,
+};

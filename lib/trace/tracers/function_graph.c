@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * function_graph.c - the function_graph tracer: calls and returns drawn
+ * as C code, in the format of the kernel's trace_functions_graph.c:
+ *
+ *   # tracer: function_graph
+ *   #
+ *   # CPU  DURATION                  FUNCTION CALLS
+ *   # |     |   |                     |   |   |   |
+ *    0)               |  main() {
+ *    0)   0.512 us    |    foo();
+ *    0) + 12.345 us   |  }
+ *
+ * A call whose return is the next event of its thread is a leaf, printed
+ * on one line.  The state the kernel keeps per cpu (the depth comments
+ * are indented at, the function open at each depth) is kept per thread;
+ * the context-switch banners are per cpu, as in the kernel.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/trace/output.h"
+#include "lib/trace/tracer.h"
+#include "usertrace/record.h"
+#include "utils/utils.h"
+
+enum {
+	GRAPH_OVERRUN	= 1u << 0,
+	GRAPH_CPU	= 1u << 1,
+	GRAPH_OVERHEAD	= 1u << 2,
+	GRAPH_PROC	= 1u << 3,
+	GRAPH_DURATION	= 1u << 4,
+	GRAPH_ABS_TIME	= 1u << 5,
+	GRAPH_IRQS	= 1u << 6,
+	GRAPH_TAIL	= 1u << 7,
+};
+
+static const struct tracer_opt graph_opts[] = {
+	{ "funcgraph-overrun",	GRAPH_OVERRUN },
+	{ "funcgraph-cpu",	GRAPH_CPU },
+	{ "funcgraph-overhead",	GRAPH_OVERHEAD },
+	{ "funcgraph-proc",	GRAPH_PROC },
+	{ "funcgraph-duration",	GRAPH_DURATION },
+	{ "funcgraph-abstime",	GRAPH_ABS_TIME },
+	{ "funcgraph-irqs",	GRAPH_IRQS },	/* user space has no irqs: accepted */
+	{ "funcgraph-tail",	GRAPH_TAIL },
+	{ NULL, 0 },
+};
+
+struct graph_cpu {
+	int last_tid;		/* -1: nothing printed on this cpu yet */
+	char comm[17];
+};
+
+struct graph_state {
+	int cpu_width;		/* max_bytes_for_cpu */
+	struct graph_cpu cpus[TRACE_MAX_CPUS];
+};
+
+enum dur_fill { DUR_TIME, DUR_FILL };
+
+static struct graph_state *graph_state(struct trace_iter *iter)
+{
+	struct graph_state *g = iter->priv;
+	int i, n;
+
+	if (g)
+		return g;
+	g = iter->priv = xcalloc(1, sizeof(*g));
+	n = iter->data && iter->data->nr_cpus > 0 ? iter->data->nr_cpus : 1;
+	g->cpu_width = snprintf(NULL, 0, "%d", n - 1);
+	for (i = 0; i < TRACE_MAX_CPUS; i++)
+		g->cpus[i].last_tid = -1;
+	return g;
+}
+
+/* several threads recorded: show who runs each line */
+static void graph_init(struct trace_iter *iter)
+{
+	const struct ut_data *d = iter->data;
+	int i;
+
+	if (!d)
+		return;
+	for (i = 1; i < d->nr_threads; i++) {
+		if (d->threads[i].tid != d->threads[0].tid) {
+			iter->tracer_flags |= GRAPH_PROC;
+			return;
+		}
+	}
+}
+
+/* __print_graph_headers_flags() */
+static void graph_print_header(struct trace_iter *iter)
+{
+	uint32_t fl = iter->tracer_flags;
+	FILE *out = iter->out;
+
+	graph_state(iter);
+	if (!(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	fputc('#', out);
+	if (fl & GRAPH_ABS_TIME)
+		fputs("     TIME       ", out);
+	if (fl & GRAPH_CPU)
+		fputs(" CPU", out);
+	if (fl & GRAPH_PROC)
+		fputs("  TASK/PID       ", out);
+	if (fl & GRAPH_DURATION)
+		fputs("  DURATION   ", out);
+	fputs("               FUNCTION CALLS\n", out);
+
+	fputc('#', out);
+	if (fl & GRAPH_ABS_TIME)
+		fputs("      |         ", out);
+	if (fl & GRAPH_CPU)
+		fputs(" |  ", out);
+	if (fl & GRAPH_PROC)
+		fputs("   |    |        ", out);
+	if (fl & GRAPH_DURATION)
+		fputs("   |   |      ", out);
+	fputs("               |   |   |   |\n", out);
+}
+
+/* verif_pid(): a banner when another thread runs on this cpu */
+static void verif_tid(struct trace_iter *iter, const struct ut_event *ev)
+{
+	struct graph_state *g = graph_state(iter);
+	struct graph_cpu *c;
+	FILE *out = iter->out;
+
+	if (ev->cpu >= TRACE_MAX_CPUS)
+		return;
+	c = &g->cpus[ev->cpu];
+	if (c->last_tid == ev->tid)
+		return;
+	if (c->last_tid != -1) {
+		fputs(" ------------------------------------------\n", out);
+		trace_print_graph_cpu(out, g->cpu_width, (int)ev->cpu);
+		trace_print_graph_proc(out, c->comm, c->last_tid);
+		fputs(" => ", out);
+		trace_print_graph_proc(out, trace_comm(ev), ev->tid);
+		fputs("\n ------------------------------------------\n\n", out);
+	}
+	c->last_tid = ev->tid;
+	snprintf(c->comm, sizeof(c->comm), "%s", trace_comm(ev));
+}
+
+/* print_graph_prologue() */
+static void graph_prologue(struct trace_iter *iter, const struct ut_event *ev)
+{
+	struct graph_state *g = graph_state(iter);
+	uint32_t fl = iter->tracer_flags;
+	FILE *out = iter->out;
+
+	verif_tid(iter, ev);
+	if (!(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	/* print_graph_abs_time(): truncated to the microsecond */
+	if (fl & GRAPH_ABS_TIME)
+		fprintf(out, "%5lu.%06lu |  ", (unsigned long)(ev->ts / 1000000000u),
+			(unsigned long)(ev->ts % 1000000000u / 1000u));
+	if (fl & GRAPH_CPU)
+		trace_print_graph_cpu(out, g->cpu_width, (int)ev->cpu);
+	if (fl & GRAPH_PROC) {
+		trace_print_graph_proc(out, trace_comm(ev), ev->tid);
+		fputs(" | ", out);
+	}
+}
+
+/* print_graph_duration() */
+static void graph_duration(struct trace_iter *iter, uint64_t ns, enum dur_fill fill)
+{
+	FILE *out = iter->out;
+
+	if (!(iter->tracer_flags & GRAPH_DURATION) ||
+	    !(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
+		return;
+	if (fill == DUR_FILL) {
+		fputs("              |  ", out);
+		return;
+	}
+	if (iter->tracer_flags & GRAPH_OVERHEAD)
+		fprintf(out, "%c ", trace_find_mark(ns));
+	else
+		fputs("  ", out);
+	trace_print_graph_duration(out, ns);
+	fputs("|  ", out);
+}
+
+static int clamp_depth(uint32_t depth)
+{
+	return depth > INT_MAX - 2 ? INT_MAX - 2 : (int)depth;
+}
+
+static void graph_print_func(struct trace_iter *iter, const struct ut_event *ev, uint64_t func)
+{
+	trace_print_sym_flags(iter, ev, func, TRACE_SYM_PS);
+}
+
+static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct trace_thread *t = trace_thread_get(iter, ev);
+	struct trace_frame *f = trace_thread_frame(t, ev->depth);
+	struct ut_event next;
+	FILE *out = iter->out;
+	int leaf;
+
+	graph_prologue(iter, ev);
+
+	/* get_return_for_leaf(): the thread's next event returns from this call */
+	leaf = ut_merge_peek_same(iter->merge, &next) > 0 && next.type == UT_EV_EXIT &&
+	       next.depth == ev->depth && (!next.ip || next.ip == ev->ip);
+	if (leaf) {
+		ut_merge_skip_same(iter->merge);
+		/* comments display at depth + 1: keep them at this depth */
+		t->comment_depth = clamp_depth(ev->depth) - 1;
+		if (f)
+			f->ip = 0;
+		graph_duration(iter, next.ts > ev->ts ? next.ts - ev->ts : 0, DUR_TIME);
+		trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+		graph_print_func(iter, ev, ev->ip);
+		fputs("();\n", out);
+		return;
+	}
+
+	t->comment_depth = clamp_depth(ev->depth);
+	if (f) {
+		f->ip = ev->ip;
+		f->ts = ev->ts;
+	}
+	graph_duration(iter, 0, DUR_FILL);
+	trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	graph_print_func(iter, ev, ev->ip);
+	fputs("() {\n", out);
+}
+
+/* print_graph_return() */
+static void graph_return(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct trace_thread *t = trace_thread_get(iter, ev);
+	struct trace_frame *f = ev->depth < t->nr_frames ? &t->frames[ev->depth] : NULL;
+	uint64_t func = ev->ip;
+	FILE *out = iter->out;
+	int match = 0, timed = 0;
+	uint64_t ns = 0;
+
+	/* comments display at the level of the closing brace */
+	t->comment_depth = clamp_depth(ev->depth) - 1;
+	if (f && f->ip) {
+		if (!func)
+			func = f->ip;
+		match = f->ip == func;
+		if (match) {
+			timed = 1;
+			ns = ev->ts > f->ts ? ev->ts - f->ts : 0;
+		}
+	}
+	if (f)
+		f->ip = 0;
+
+	graph_prologue(iter, ev);
+	/* the entry is not in the trace (lost, or before a fork): no duration */
+	graph_duration(iter, ns, timed ? DUR_TIME : DUR_FILL);
+	trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	/* a closing brace without its entry names its function */
+	if (!func || (match && !(iter->tracer_flags & GRAPH_TAIL))) {
+		fputs("}\n", out);
+	} else {
+		fputs("} /* ", out);
+		graph_print_func(iter, ev, func);
+		fputs(" */\n", out);
+	}
+}
+
+/* print_graph_comment(): trace_marker text, and events of other tracers */
+static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct trace_thread *t = trace_thread_get(iter, ev);
+	int depth = t->comment_depth;
+	FILE *out = iter->out;
+
+	graph_prologue(iter, ev);
+	graph_duration(iter, 0, DUR_FILL);
+	if (depth > 0)
+		trace_print_spaces(out, ((uint64_t)depth + 1) * TRACE_GRAPH_INDENT);
+	fputs("/* ", out);
+	if (ev->type == UT_EV_MARKER) {
+		trace_print_marker_text(out, ev);
+	} else {
+		/* a function record, as trace_fn_trace() prints it */
+		trace_print_sym(iter, ev, ev->ip);
+		if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && ev->parent) {
+			fputs(" <-", out);
+			trace_print_sym(iter, ev, ev->parent);
+		}
+	}
+	fputs(" */\n", out);
+}
+
+static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
+{
+	switch (ev->type) {
+	case UT_EV_ENTRY:
+		graph_entry(iter, ev);
+		break;
+	case UT_EV_EXIT:
+		graph_return(iter, ev);
+		break;
+	case UT_EV_MARKER:
+	case UT_EV_FUNC:
+		graph_comment(iter, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static void graph_finish(struct trace_iter *iter)
+{
+	free(iter->priv);
+	iter->priv = NULL;
+}
+
+const struct tracer function_graph_tracer = {
+	.name		= "function_graph",
+	.rec_mode	= UT_MODE_GRAPH,
+	.opts		= graph_opts,
+	.default_flags	= GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS,
+	.print_header	= graph_print_header,
+	.print_event	= graph_print_event,
+	.finish		= graph_finish,
+	.init		= graph_init,
+};

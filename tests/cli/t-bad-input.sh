@@ -1,0 +1,57 @@
+#!/bin/bash
+# description: bad commands, options and data give a message and a non-zero status, never a crash
+SUITE=bad-input
+. "$(dirname "$0")/lib.sh"
+
+expect 2 'usage' -- "$UT"
+expect 2 "unknown command 'frobnicate'" -- "$UT" frobnicate
+expect 2 'no program to run' -- "$UT" record
+expect 2 'no program to run' -- "$UT" record -o "$W/d" --
+expect 2 "invalid buffer size 'lots'" -- "$UT" record -b lots -- true
+expect 2 "invalid buffer size '1'" -- "$UT" record -b 1 -- true
+expect 2 "unknown tracer 'bogus'" -- "$UT" record -t bogus -- true
+expect 1 "cannot run '/nonexistent/prog': No such file or directory" -- "$UT" record -o "$W/d" -- /nonexistent/prog
+expect 1 "cannot run '$W': Permission denied" -- "$UT" record -o "$W/d2" -- "$W"
+expect 1 'cannot open data directory' -- "$UT" replay -i "$W/none"
+expect 1 'cannot open data directory' -- "$UT" report -i "$W/none"
+mkdir -p "$W/empty"
+expect 1 'not a usertrace data directory' -- "$UT" replay -i "$W/empty"
+echo hello > "$W/file"
+expect 1 '' -- "$UT" replay -i "$W/file"
+printf 'x' > "$W/notdir"
+expect 1 'is not a usertrace data directory' -- "$UT" record -o "$W/notdir" -- true
+
+# a good recording to corrupt
+cat > "$W/p.c" <<'C'
+__attribute__((noinline)) int f(int x) { return x + 1; }
+int main(void) { return f(1) - 2; }
+C
+gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
+"$UT" record -o "$W/good" -- "$W/p" > /dev/null 2>&1
+expect 1 "unknown tracer 'bogus'" -- "$UT" replay -i "$W/good" -t bogus
+expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
+expect 1 "invalid thread id list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
+expect 1 "invalid sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
+
+dat=$(ls "$W"/good/*.dat | head -1)
+cp -r "$W/good" "$W/version" && sed -i 's/^version=1/version=99/' "$W/version/info"
+expect 1 'unsupported data version 99' -- "$UT" replay -i "$W/version"
+cp -r "$W/good" "$W/noinfo" && rm "$W/noinfo/info"
+expect 1 'not a usertrace data directory' -- "$UT" replay -i "$W/noinfo"
+cp -r "$W/good" "$W/trunc" && t=$(ls "$W"/trunc/*.dat | head -1) && truncate -s 5000 "$t"
+expect 0 'truncated' -- "$UT" replay -i "$W/trunc"
+cp -r "$W/good" "$W/badhdr" && t=$(ls "$W"/badhdr/*.dat | head -1) && printf 'garbage!' | dd of="$t" conv=notrunc 2>/dev/null
+expect 0 'not a usertrace buffer file' -- "$UT" replay -i "$W/badhdr"
+# records overwritten with random bytes: an error message, no crash
+for seed in 1 2 3 4 5 6 7 8; do
+	cp -r "$W/good" "$W/rand$seed"
+	t=$(ls "$W"/rand$seed/*.dat | head -1)
+	perl -e 'srand($ARGV[0]); print map { chr(int(rand(256))) } 1..4064' $seed | dd of="$t" bs=1 seek=4128 conv=notrunc 2>/dev/null
+	expect nonzero 'corrupt' -- "$UT" replay -i "$W/rand$seed"
+	expect nonzero '' -- "$UT" report -i "$W/rand$seed"
+done
+# a commit count past the page: corrupt page
+cp -r "$W/good" "$W/commit"
+t=$(ls "$W"/commit/*.dat | head -1)
+printf '\377\377\377\377' | dd of="$t" bs=1 seek=$((4096 + 16)) conv=notrunc 2>/dev/null
+expect 1 'corrupt' -- "$UT" replay -i "$W/commit"

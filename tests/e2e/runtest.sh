@@ -1,0 +1,96 @@
+#!/bin/bash
+# runtest.sh - end-to-end tests: build each s-*.c program with every
+# instrumentation flag at -O0 and -O2, trace it, and compare the replay
+# with the expected output kept in the test file.
+#
+#   tests/e2e/runtest.sh BUILD_DIR [PATTERN]
+#
+# A test file tNNN_name.t holds shell assignments, a line "---", then the
+# expected output:
+#   src=s-abc.c            program (in tests/e2e/src)
+#   args="1 2"             its arguments
+#   status=0               its expected exit status
+#   flags="pg fentry cyg"  instrumentation (default all three)
+#   opts="-O0 -O2"         optimisation levels (default both)
+#   cmd="replay -O ..."    usertrace command run on the data (default: the
+#                          call graph without the cpu and duration columns)
+#   filter=sed-expression  applied to the output before comparing
+#   lib=lib-foo.c          a shared library built with the same flags as
+#                          $WORK/libfoo.so; linked when link=1 (default),
+#                          else only built (for dlopen; $LIBDIR in args)
+# Thread ids in the output are replaced by T1, T2, ... in order of
+# appearance, process ids by P1, P2, ...
+#
+# Prints "ok N - ..." / "not ok N - ..." lines and a summary.
+
+B=$(cd "$1" && pwd) || exit 2
+PAT=${2:-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+UT=$B/usertrace
+WORK=$(mktemp -d /tmp/usertrace-e2e.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-functions")
+pass=0 fail=0 n=0
+
+# number thread and process ids by first appearance
+normalize() {
+	perl -e '
+		my (%t, %p, $nt, $np);
+		while (<STDIN>) {
+			s/\b([A-Za-z_][\w.]*)-(\d+)\b/$1 . "-" . ($t{$2} //= "T" . ++$nt)/ge;
+			print;
+		}'
+}
+
+for t in "$HERE"/t*.t; do
+	name=$(basename "$t" .t)
+	[ -n "$PAT" ] && [[ $name != *$PAT* ]] && continue
+	src= args= status=0 flags="pg fentry cyg" opts="-O0 -O2" filter= cmd= lib= link=1
+	eval "$(sed '/^---$/,$d' "$t")"
+	[ -n "$cmd" ] || cmd="replay -O nofuncgraph-cpu -O nofuncgraph-duration"
+	sed '1,/^---$/d' "$t" > "$WORK/expect"
+	for f in $flags; do
+		for o in $opts; do
+			n=$((n + 1))
+			id="$name $f $o"
+			exe=$WORK/$name-$f$o
+			case $src in
+			*.cc) cc=${CXX:-g++} ;;
+			*) cc=${CC:-gcc} ;;
+			esac
+			libflags=
+			LIBDIR=$WORK/lib-$f$o
+			if [ -n "$lib" ]; then
+				mkdir -p "$LIBDIR"
+				soname=$(basename "$lib" .c); soname=lib${soname#lib-}.so
+				$cc ${FLAG[$f]} $o -g -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$lib" 2> "$WORK/cc.err"
+				[ "$link" = 1 ] && libflags="$LIBDIR/$soname -Wl,-rpath,$LIBDIR"
+			fi
+			if ! $cc ${FLAG[$f]} $o -g -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
+				echo "not ok $n - $id: does not compile"; sed 's/^/# /' "$WORK/cc.err"
+				fail=$((fail + 1)); continue
+			fi
+			rm -rf "$WORK/data"
+			(cd "$WORK" && eval "\"$UT\" record -o \"$WORK/data\" -- \"$exe\" $args") > "$WORK/prog.out" 2> "$WORK/prog.err"
+			got=$?
+			if [ "$got" != "$status" ]; then
+				echo "not ok $n - $id: exit status $got, expected $status"; sed 's/^/# /' "$WORK/prog.err"
+				fail=$((fail + 1)); continue
+			fi
+			eval "\"$UT\" $cmd -i \"$WORK/data\"" 2> "$WORK/err" | normalize > "$WORK/out"
+			if [ -n "$filter" ]; then
+				sed -e "$filter" "$WORK/out" > "$WORK/out.f" && mv "$WORK/out.f" "$WORK/out"
+			fi
+			if diff -u "$WORK/expect" "$WORK/out" > "$WORK/diff"; then
+				echo "ok $n - $id"
+				pass=$((pass + 1))
+			else
+				echo "not ok $n - $id"; sed 's/^/# /' "$WORK/diff" "$WORK/err"
+				fail=$((fail + 1))
+			fi
+		done
+	done
+done
+echo "# e2e: $pass passed, $fail failed"
+[ "$fail" = 0 ]

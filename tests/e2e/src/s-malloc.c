@@ -1,0 +1,36 @@
+/* s-malloc.c - the program replaces malloc and free with traced ones */
+#include <stddef.h>
+#include <string.h>
+#define noinline __attribute__((noinline))
+
+static char arena[1 << 20];
+static size_t used;
+volatile int sink;
+
+noinline void *malloc(size_t n)
+{
+	void *p = arena + used;
+
+	used += (n + 15) & ~(size_t)15;
+	return used <= sizeof(arena) ? p : NULL;
+}
+noinline void free(void *p) { sink += p != NULL; }
+noinline void *calloc(size_t n, size_t m) { void *p = malloc(n * m); if (p) memset(p, 0, n * m); return p; }
+noinline void *realloc(void *old, size_t n) { void *p = malloc(n); if (p && old) memcpy(p, old, n); return p; }
+
+noinline int use(void)
+{
+	char *p = malloc(32);
+
+	int ok;
+
+	strcpy(p, "abc");
+	ok = p[0] == 'a';
+	free(p);
+	return ok;
+}
+
+int main(void)
+{
+	return use() ? 0 : 1;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# run-all.sh - run every test suite and print one summary line for CI.
+#   tests/run-all.sh BUILD_DIR
+B=${1:-build}
+T=$(dirname "$0")
+pass=0 fail=0
+log=$(mktemp /tmp/usertrace-tests.XXXXXX)
+trap 'rm -f "$log"' EXIT
+
+# count the "ok" / "not ok" lines of the suite output in $log
+tally() {
+	grep -E '^(not )?ok |^#' "$log"
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^not ok ' "$log")
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+for t in "$B"/tests/test_*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	if ! CMOCKA_MESSAGE_OUTPUT=TAP "$t" > "$log.raw" 2>&1; then
+		grep -q '^not ok' "$log.raw" || echo "not ok - $name crashed or failed" >> "$log.raw"
+	fi
+	sed "s/^ok /ok $name: /; s/^not ok /not ok $name: /" "$log.raw" > "$log"
+	rm -f "$log.raw"
+	tally
+done
+bash "$T/e2e/runtest.sh" "$B" > "$log" 2>&1
+tally
+for t in "$T"/cli/*.sh; do
+	[ -f "$t" ] || continue
+	bash "$t" "$B" > "$log" 2>&1
+	tally
+done
+echo "$pass passed, $fail failed"
+if [ "$fail" = 0 ] && [ "$pass" -gt 0 ]; then
+	echo "Result: PASS"
+	exit 0
+fi
+echo "Result: FAIL"
+exit 1

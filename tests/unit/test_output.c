@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_output.c - the ftrace output formats, byte for byte.
+ *
+ * The formatting helpers are tested directly; the tracers are run over a
+ * scripted event list through stand-ins of the merge iterator and the
+ * symbol table defined below (so this links with the lib/trace sources and
+ * utils/utils.c, without utils/data.c and utils/symtab.c).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/trace/output.h"
+#include "lib/trace/tracer.h"
+#include "utils/data.h"
+#include "utils/symtab.h"
+
+/* ---- stand-ins for utils/data.c and utils/symtab.c ---- */
+
+struct ut_merge {
+	struct ut_event *ev;
+	int nr, last;
+	int *used;
+};
+
+static struct ut_event *script;
+static int script_len;
+
+struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
+{
+	struct ut_merge *m = calloc(1, sizeof(*m));
+	int i, k, keep;
+
+	(void)d;
+	m->ev = calloc((size_t)script_len + 1, sizeof(*m->ev));
+	m->used = calloc((size_t)script_len + 1, sizeof(*m->used));
+	for (i = 0; i < script_len; i++) {
+		keep = !tids;
+		for (k = 0; tids && k < nr_tids; k++)
+			keep |= tids[k] == script[i].tid;
+		if (keep)
+			m->ev[m->nr++] = script[i];
+	}
+	m->last = -1;
+	return m;
+}
+
+int ut_merge_next(struct ut_merge *m, struct ut_event *ev)
+{
+	int i;
+
+	for (i = m->last + 1; i < m->nr; i++) {
+		if (!m->used[i]) {
+			m->used[i] = 1;
+			m->last = i;
+			*ev = m->ev[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int peek_index(struct ut_merge *m)
+{
+	int i;
+
+	if (m->last < 0)
+		return -1;
+	for (i = m->last + 1; i < m->nr; i++)
+		if (!m->used[i] && m->ev[i].tid == m->ev[m->last].tid)
+			return i;
+	return -1;
+}
+
+int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev)
+{
+	int i = peek_index(m);
+
+	if (i < 0)
+		return 0;
+	*ev = m->ev[i];
+	return 1;
+}
+
+void ut_merge_skip_same(struct ut_merge *m)
+{
+	int i = peek_index(m);
+
+	if (i >= 0)
+		m->used[i] = 1;
+}
+
+void ut_merge_free(struct ut_merge *m)
+{
+	if (!m)
+		return;
+	free(m->ev);
+	free(m->used);
+	free(m);
+}
+
+static const struct ut_sym syms[] = {
+	{ 0x401000, 0x100, "main", "app" },
+	{ 0x402000, 0x40, "foo", "app" },
+	{ 0x403000, 0x80, "bar", "app" },
+	{ 0x404000, 0x20, "baz", "app" },
+	{ 0x405000, 0x60, "worker", "app" },
+	{ 0x406000, 0x30, "qux", "app" },
+};
+
+const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr)
+{
+	size_t i;
+
+	(void)st;
+	(void)pid;
+	(void)image;
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (addr >= syms[i].addr && addr < syms[i].addr + syms[i].size)
+			return &syms[i];
+	return NULL;
+}
+
+/* ---- helpers ---- */
+
+static char *buf;
+static size_t buf_len;
+
+static FILE *mem_open(void)
+{
+	FILE *f = open_memstream(&buf, &buf_len);
+
+	assert_non_null(f);
+	return f;
+}
+
+/* close the stream and return its text (valid until the next mem_open) */
+static const char *mem_text(FILE *f)
+{
+	static char *last;
+
+	fclose(f);
+	free(last);
+	last = buf;
+	return buf;
+}
+
+static const char *duration_str(uint64_t ns)
+{
+	FILE *f = mem_open();
+
+	trace_print_graph_duration(f, ns);
+	return mem_text(f);
+}
+
+static const char *proc_str(const char *comm, int tid)
+{
+	FILE *f = mem_open();
+
+	trace_print_graph_proc(f, comm, tid);
+	return mem_text(f);
+}
+
+/* ---- formatting helpers ---- */
+
+static void test_find_mark(void **state)
+{
+	(void)state;
+	assert_int_equal(trace_find_mark(0), ' ');
+	assert_int_equal(trace_find_mark(10000), ' ');		/* strictly greater */
+	assert_int_equal(trace_find_mark(10001), '+');
+	assert_int_equal(trace_find_mark(100000), '+');
+	assert_int_equal(trace_find_mark(100001), '!');
+	assert_int_equal(trace_find_mark(1000000), '!');
+	assert_int_equal(trace_find_mark(1000001), '#');
+	assert_int_equal(trace_find_mark(10000001), '*');
+	assert_int_equal(trace_find_mark(100000001), '@');
+	assert_int_equal(trace_find_mark(1000000000), '@');
+	assert_int_equal(trace_find_mark(1000000001), '$');
+	assert_int_equal(trace_find_mark(UINT64_MAX), '$');
+}
+
+static void test_graph_duration(void **state)
+{
+	(void)state;
+	assert_string_equal(duration_str(0), "0.000 us    ");
+	assert_string_equal(duration_str(512), "0.512 us    ");
+	assert_string_equal(duration_str(999), "0.999 us    ");
+	assert_string_equal(duration_str(1000), "1.000 us    ");
+	assert_string_equal(duration_str(1234), "1.234 us    ");
+	assert_string_equal(duration_str(12345), "12.345 us   ");
+	assert_string_equal(duration_str(123456), "123.456 us  ");
+	assert_string_equal(duration_str(1234567), "1234.567 us ");
+	/* 5 and 6 digits of us: the nsecs are cut to keep 7 digits */
+	assert_string_equal(duration_str(12345678), "12345.67 us ");
+	assert_string_equal(duration_str(12345006), "12345.00 us ");
+	assert_string_equal(duration_str(123456789), "123456.7 us ");
+	assert_string_equal(duration_str(999999999), "999999.9 us ");
+	/* 7 digits and more: no nsecs */
+	assert_string_equal(duration_str(1000000000), "1000000 us  ");
+	assert_string_equal(duration_str(9999999000ull), "9999999 us  ");
+	assert_string_equal(duration_str(9999999999ull), "9999999 us  ");
+	assert_string_equal(duration_str(12345678000ull), "12345678 us ");
+	assert_string_equal(duration_str(123456789000ull), "123456789 us ");
+}
+
+static void test_graph_proc(void **state)
+{
+	(void)state;
+	assert_string_equal(proc_str("app", 1234), "   app-1234   ");
+	assert_string_equal(proc_str("hello", 6515), "  hello-6515  ");
+	assert_string_equal(proc_str("ab", 12), "    ab-12     ");	/* odd: one more after */
+	assert_string_equal(proc_str("a", 1), "     a-1      ");
+	/* comm cut at 7 characters */
+	assert_string_equal(proc_str("verylongname", 12345), "verylon-12345 ");
+	assert_string_equal(proc_str("abcdefg", 123456), "abcdefg-123456");
+	assert_string_equal(proc_str("abcdefgh", 1234567), "abcdefg-1234567");
+	assert_string_equal(proc_str(NULL, 5), "   <...>-5    ");
+}
+
+static void test_graph_cpu(void **state)
+{
+	FILE *f;
+
+	(void)state;
+	f = mem_open();
+	trace_print_graph_cpu(f, 1, 0);
+	assert_string_equal(mem_text(f), " 0) ");
+	f = mem_open();
+	trace_print_graph_cpu(f, 2, 3);
+	assert_string_equal(mem_text(f), "  3) ");
+	f = mem_open();
+	trace_print_graph_cpu(f, 2, 15);
+	assert_string_equal(mem_text(f), " 15) ");
+}
+
+/* ---- whole outputs over a scripted trace ---- */
+
+static struct ut_thread_info threads[3] = {
+	{ .pid = 100, .tid = 100, .comm = "app", .entries = 30, .written = 40 },
+	{ .pid = 100, .tid = 101, .comm = "app", .entries = 5, .written = 5 },
+	{ .pid = 100, .tid = 102, .comm = "worker", .entries = 2, .written = 2 },
+};
+
+/* never dereferenced: the stand-in ut_symtab_find() ignores it */
+static char fake_symtab;
+
+static struct ut_data data = {
+	.tracer = "function_graph",
+	.symtab = (struct ut_symtab *)&fake_symtab,
+	.nr_cpus = 4,
+	.threads = threads,
+	.nr_threads = 3,
+};
+
+#define EV(ty, t, c, d, time, addr) \
+	{ .type = (ty), .pid = 100, .tid = (t), .cpu = (c), .depth = (d), .ts = (time), \
+	  .ip = (addr), .thread = &threads[(t) - 100] }
+
+static struct ut_event graph_script[] = {
+	EV(UT_EV_ENTRY, 100, 0, 0, 1000000000ull, 0x401000),	/* main */
+	EV(UT_EV_ENTRY, 100, 0, 1, 1000001000ull, 0x402000),	/* foo (leaf) */
+	EV(UT_EV_EXIT, 100, 0, 1, 1000001512ull, 0x402000),
+	{ .type = UT_EV_MARKER, .pid = 100, .tid = 100, .cpu = 0, .ts = 1000002000ull,
+	  .data = "hello\n", .data_len = 6, .thread = &threads[0] },
+	EV(UT_EV_ENTRY, 100, 0, 1, 1000003000ull, 0x403000),	/* bar */
+	EV(UT_EV_ENTRY, 100, 0, 2, 1000004000ull, 0x404000),	/* baz */
+	{ .type = UT_EV_MARKER, .pid = 100, .tid = 100, .cpu = 0, .ts = 1000004500ull,
+	  .data = "in baz", .data_len = 6, .thread = &threads[0] },
+	EV(UT_EV_ENTRY, 101, 0, 0, 1000005000ull, 0x405000),	/* worker on cpu 0 */
+	EV(UT_EV_EXIT, 101, 0, 0, 1000017345ull, 0x405000),
+	EV(UT_EV_EXIT, 100, 0, 2, 1000150000ull, 0x404000),	/* baz: 146 us */
+	{ .type = UT_EV_LOST, .pid = 100, .tid = 100, .cpu = 0, .ts = 1000200000ull,
+	  .count = 7, .thread = &threads[0] },
+	EV(UT_EV_EXIT, 100, 0, 1, 1002237567ull, 0x403000),	/* bar */
+	EV(UT_EV_EXIT, 102, 1, 0, 1003000000ull, 0x406000),	/* qux: entry never seen */
+	EV(UT_EV_EXIT, 100, 0, 0, 1012345678ull, 0x401000),	/* main */
+};
+
+static const char *run(struct ut_event *ev, int n, const char *tracer, const char **opts)
+{
+	struct trace_iter iter;
+	FILE *f = mem_open();
+
+	script = ev;
+	script_len = n;
+	trace_iter_init(&iter, &data, tracer_find(tracer), f);
+	for (; opts && *opts; opts++)
+		assert_int_equal(tracer_set_option(&iter, *opts), 0);
+	assert_int_equal(trace_print_all(&iter), 0);
+	return mem_text(f);
+}
+
+static void test_graph_default(void **state)
+{
+	const char *expect =
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+		"# |     |    |           |   |                     |   |   |   |\n"
+		" 0)    app-100     |               |  main() {\n"
+		" 0)    app-100     |   0.512 us    |    foo();\n"
+		" 0)    app-100     |               |  /* hello */\n"
+		" 0)    app-100     |               |    bar() {\n"
+		" 0)    app-100     |               |      baz() {\n"
+		" 0)    app-100     |               |        /* in baz */\n"
+		" ------------------------------------------\n"
+		" 0)    app-100     =>    app-101    \n"
+		" ------------------------------------------\n"
+		"\n"
+		" 0)    app-101     | + 12.345 us   |  worker();\n"
+		" ------------------------------------------\n"
+		" 0)    app-101     =>    app-100    \n"
+		" ------------------------------------------\n"
+		"\n"
+		" 0)    app-100     | ! 146.000 us  |      }\n"
+		"CPU:0 [LOST 7 EVENTS]\n"
+		" 0)    app-100     | # 2234.567 us |    }\n"
+		" 1)   worker-102   |               |  } /* qux */\n"
+		" 0)    app-100     | * 12345.67 us |  }\n";
+
+	(void)state;
+	assert_string_equal(run(graph_script, (int)(sizeof(graph_script) / sizeof(graph_script[0])),
+				"function_graph", NULL), expect);
+}
+
+static void test_graph_options(void **state)
+{
+	static const char *opts[] = { "nofuncgraph-proc", "funcgraph-abstime", "funcgraph-tail",
+				      "nofuncgraph-overhead", NULL };
+	const char *expect =
+		"# tracer: function_graph\n"
+		"#\n"
+		"#     TIME        CPU  DURATION                  FUNCTION CALLS\n"
+		"#      |          |     |   |                     |   |   |   |\n"
+		"    1.000000 |   0)               |  main() {\n"
+		"    1.000001 |   0)   0.512 us    |    foo();\n"
+		"    1.000002 |   0)               |  /* hello */\n"
+		"    1.000003 |   0)               |    bar() {\n"
+		"    1.000004 |   0)               |      baz() {\n"
+		"    1.000004 |   0)               |        /* in baz */\n"
+		"    1.000150 |   0)   146.000 us  |      } /* baz */\n"
+		"CPU:0 [LOST 7 EVENTS]\n"
+		"    1.002237 |   0)   2234.567 us |    } /* bar */\n"
+		"    1.012345 |   0)   12345.67 us |  } /* main */\n";
+
+	(void)state;
+	/* only thread 100: no context switch */
+	script = graph_script;
+	{
+		struct trace_iter iter;
+		static const int tids[] = { 100 };
+		FILE *f = mem_open();
+
+		script_len = (int)(sizeof(graph_script) / sizeof(graph_script[0]));
+		trace_iter_init(&iter, &data, &function_graph_tracer, f);
+		for (const char **o = opts; *o; o++)
+			assert_int_equal(tracer_set_option(&iter, *o), 0);
+		iter.tids = tids;
+		iter.nr_tids = 1;
+		assert_int_equal(trace_print_all(&iter), 0);
+		assert_string_equal(mem_text(f), expect);
+	}
+}
+
+static void test_graph_no_context(void **state)
+{
+	static const char *opts[] = { "nocontext-info", NULL };
+	static struct ut_event ev[] = {
+		EV(UT_EV_ENTRY, 100, 0, 0, 1000, 0x401000),
+		EV(UT_EV_ENTRY, 100, 0, 1, 2000, 0x402000),
+		EV(UT_EV_EXIT, 100, 0, 1, 3000, 0x402000),
+		EV(UT_EV_EXIT, 100, 0, 0, 4000, 0x401000),
+	};
+
+	(void)state;
+	assert_string_equal(run(ev, 4, "function_graph", opts),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "main() {\n"
+			    "  foo();\n"
+			    "}\n");
+}
+
+static void test_function(void **state)
+{
+	static struct ut_event ev[] = {
+		{ .type = UT_EV_FUNC, .pid = 100, .tid = 100, .cpu = 2, .ts = 17284993652400ull,
+		  .ip = 0x402010, .parent = 0x401020, .thread = &threads[0] },
+		{ .type = UT_EV_FUNC, .pid = 100, .tid = 101, .cpu = 1, .ts = 17284993652500ull,
+		  .ip = 0x405000, .parent = 0x7f0000001234ull, .thread = &threads[1] },
+		{ .type = UT_EV_MARKER, .pid = 100, .tid = 100, .cpu = 2, .ts = 17284993653000ull,
+		  .data = "mark\n", .data_len = 5, .thread = &threads[0] },
+		{ .type = UT_EV_LOST, .cpu = 3, .count = 12 },
+	};
+	const char *expect =
+		"# tracer: function\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: 37/47   #P:4\n"
+		"#\n"
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n"
+		"             app-100     [002] ..... 17284.993652: foo <-main\n"
+		"             app-101     [001] ..... 17284.993653: worker <-0x7f0000001234\n"
+		"             app-100     [002] ..... 17284.993653: tracing_mark_write: mark\n"
+		"CPU:3 [LOST 12 EVENTS]\n";
+	static const char *o1[] = { "sym-offset", "sym-addr", "noirq-info", "record-tgid", NULL };
+	const char *expect1 =
+		"# tracer: function\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: 37/47   #P:4\n"
+		"#\n"
+		"#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+		"#              | |           |       |         |         |\n"
+		"             app-100     (    100) [002]  17284.993652: foo+0x10/0x40 <0000000000402010>"
+		" <-main+0x20/0x100 <0000000000401020>\n"
+		"             app-101     (    100) [001]  17284.993653: worker+0x0/0x60 <0000000000405000>"
+		" <-0x7f0000001234 <00007f0000001234>\n"
+		"             app-100     (    100) [002]  17284.993653: tracing_mark_write: mark\n"
+		"CPU:3 [LOST 12 EVENTS]\n";
+	static const char *o2[] = { "noprint-parent", "nocontext-info", "nomarkers", NULL };
+
+	(void)state;
+	assert_string_equal(run(ev, 4, "function", NULL), expect);
+	assert_string_equal(run(ev, 4, "ftrace", o1), expect1);
+	assert_string_equal(run(ev, 4, "function", o2),
+			    "# tracer: function\n"
+			    "#\n"
+			    "foo\n"
+			    "worker\n"
+			    "CPU:3 [LOST 12 EVENTS]\n");
+}
+
+/* a function_graph recording printed by the function tracer */
+static void test_function_from_graph(void **state)
+{
+	static const char *opts[] = { "nocontext-info", NULL };
+	static struct ut_event ev[] = {
+		EV(UT_EV_ENTRY, 100, 0, 0, 1000, 0x401000),
+		EV(UT_EV_ENTRY, 100, 0, 1, 2000, 0x402000),
+		EV(UT_EV_EXIT, 100, 0, 1, 3000, 0x402000),
+		EV(UT_EV_ENTRY, 100, 0, 1, 3500, 0x403000),
+		EV(UT_EV_EXIT, 100, 0, 1, 3600, 0x403000),
+		EV(UT_EV_EXIT, 100, 0, 0, 4000, 0x401000),
+	};
+
+	(void)state;
+	ev[0].parent = 0x7f0000000010ull;
+	assert_string_equal(run(ev, 6, "function", opts),
+			    "# tracer: function\n"
+			    "#\n"
+			    "main <-0x7f0000000010\n"
+			    "foo <-main\n"
+			    "bar <-main\n");
+}
+
+static void test_nop(void **state)
+{
+	static const char *opts[] = { "nocontext-info", NULL };
+
+	(void)state;
+	assert_string_equal(run(graph_script, 4, "nop", opts),
+			    "# tracer: nop\n"
+			    "#\n"
+			    "tracing_mark_write: hello\n");
+}
+
+static void test_options(void **state)
+{
+	struct trace_iter iter;
+
+	(void)state;
+	trace_iter_init(&iter, &data, &function_graph_tracer, stdout);
+	assert_int_equal(tracer_set_option(&iter, "bogus"), -EINVAL);
+	assert_int_equal(tracer_set_option(&iter, "no"), -EINVAL);
+	assert_int_equal(tracer_set_option(&iter, ""), -EINVAL);
+	assert_int_equal(tracer_set_option(&iter, "funcgraph-irqs"), 0);
+	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-overrun"), 0);
+	assert_int_equal(tracer_set_option(&iter, "noprint-parent"), 0);
+	assert_false(iter.iter_flags & TRACE_ITER_PRINT_PARENT);
+	trace_iter_init(&iter, &data, &function_tracer, stdout);
+	assert_int_equal(tracer_set_option(&iter, "funcgraph-proc"), -EINVAL);
+	assert_ptr_equal(tracer_find("ftrace"), &function_tracer);
+	assert_ptr_equal(tracer_find("function_graph"), &function_graph_tracer);
+	assert_ptr_equal(tracer_find("nop"), &nop_tracer);
+	assert_null(tracer_find("graph"));
+	assert_null(tracer_find(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_find_mark),
+		cmocka_unit_test(test_graph_duration),
+		cmocka_unit_test(test_graph_proc),
+		cmocka_unit_test(test_graph_cpu),
+		cmocka_unit_test(test_graph_default),
+		cmocka_unit_test(test_graph_options),
+		cmocka_unit_test(test_graph_no_context),
+		cmocka_unit_test(test_function),
+		cmocka_unit_test(test_function_from_graph),
+		cmocka_unit_test(test_nop),
+		cmocka_unit_test(test_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
