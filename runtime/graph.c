@@ -91,6 +91,10 @@ static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint
 	}
 	/* DEPTH and CPU describe the stream; they are not events */
 	rb_commit(w, len, ts, type < UT_REC_DEPTH);
+	if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT)
+		t->rec_depth++;
+	else if (type == UT_REC_EXIT && t->rec_depth)
+		t->rec_depth--;
 	return 1;
 }
 
@@ -170,12 +174,75 @@ int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint6
 	return ret;
 }
 
-/* first record of every page: the depth, so a reader can start anywhere */
+/*
+ * ut_write_fast - ENTRY or EXIT, the two records of the hot path
+ *
+ * The common case inline: no migration, room in the page, a delta that
+ * fits, nobody inside a write.  Anything else goes through ut_write().
+ * `busy` is set before the page offset is read, so a signal handler that
+ * arrives in between writes its record first and we append after it.
+ */
+static __attribute__((always_inline)) inline int
+ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uint64_t ip)
+{
+	struct rb_writer *w = &t->w;
+	struct rb_page *p;
+	uint64_t delta, v;
+	uint32_t off;
+
+	if (unlikely(t->busy))
+		return ut_write(t, type, ts, ip, 0);
+	t->busy = 1;
+	barrier();
+	p = w->page;
+	off = p->commit;
+	delta = ts - w->last_ts;
+	if (unlikely((off + len > RB_DATA_SIZE) | (delta > RB_DELTA_MAX) | w->full |
+		     (ut_cpu() != w->cpu))) {
+		int ret = ut_put(t, type, ts, ip, 0);
+
+		barrier();
+		t->busy = 0;
+		barrier();
+		if (unlikely(t->npending))
+			ut_flush_pending(t);
+		return ret;
+	}
+	/* header and the low half of the address in one store */
+	v = RB_HDR(type, delta) | (ip << 32);
+	if (len == 10) {
+		uint16_t hi = (uint16_t)(ip >> 32);
+
+		memcpy(p->data + off, &v, 8);
+		memcpy(p->data + off + 8, &hi, 2);
+		t->rec_depth++;
+	} else {
+		uint32_t h = (uint32_t)v;
+
+		memcpy(p->data + off, &h, 4);
+		t->rec_depth--;
+	}
+	w->last_ts = ts;
+	p->entries++;
+	__atomic_store_n(&p->commit, off + len, __ATOMIC_RELEASE);
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
+	return 1;
+}
+
+/*
+ * First record of every page: the depth of the stream (open ENTRYs), so a
+ * reader can start at any page.  Not t->depth: the shadow stack already
+ * counts the call whose ENTRY is being written.
+ */
 void ut_page_start(struct rb_writer *w, uint64_t ts)
 {
 	struct ut_thread *t = &ut_self;
 
-	__ut_put(t, UT_REC_DEPTH, ts, t->depth, 0);
+	__ut_put(t, UT_REC_DEPTH, ts, t->rec_depth, 0);
 	(void)w;
 }
 
@@ -200,6 +267,7 @@ void ut_emit_stack(struct ut_thread *t)
 		for (uint32_t i = 0; i < n; i++)
 			ut_put48(p + 6 + 6 * i, t->frames[t->depth - n + i].ip);
 		rb_commit(&t->w, len, ts, 0);
+		t->rec_depth = n;
 	}
 	barrier();
 	t->busy = 0;
@@ -246,7 +314,7 @@ static void ut_close_frames(struct ut_thread *t, uint32_t to, uint64_t ts, int b
 		if (bury)
 			ut_bury(t, f);
 		if (f->recorded)
-			ut_write(t, UT_REC_EXIT, ts, 0, 0);
+			ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
 	}
 }
 
@@ -283,7 +351,7 @@ void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 		ut_close_frames(t, d, ts, 1);
 }
 
-static inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
+static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
 			   uint64_t ts, uint64_t parent)
 {
 	uint32_t d = t->depth;
@@ -301,7 +369,10 @@ static inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, 
 	f->slot = slot;
 	f->orig = orig;
 	f->ip = ip;
-	f->recorded = ut_write(t, d ? UT_REC_ENTRY : UT_REC_ENTRY_PARENT, ts, ip, parent);
+	if (likely(d))
+		f->recorded = ut_write_fast(t, UT_REC_ENTRY, 10, ts, ip);
+	else
+		f->recorded = ut_write(t, UT_REC_ENTRY_PARENT, ts, ip, parent);
 	barrier();
 	f->valid = 1;
 }
@@ -370,8 +441,20 @@ uintptr_t ut_graph_return(uintptr_t slot)
 	struct ut_thread *t = &ut_self;
 	uint64_t ts = ut_clock();
 	uint32_t d = t->depth;
+	struct ut_frame *f = &t->frames[d - 1];
 	uintptr_t orig;
 
+	/* the common case: the top frame returns */
+	if (likely(d && f->slot == slot && f->orig)) {
+		int rec = f->recorded;
+
+		orig = f->orig;
+		t->depth = d - 1;
+		barrier();
+		if (rec)
+			ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		return orig;
+	}
 	/* the innermost frame that hooked this slot; frames above it are over */
 	while (d && !(t->frames[d - 1].slot == slot && t->frames[d - 1].orig))
 		d--;

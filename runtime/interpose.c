@@ -22,6 +22,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <string.h>
+#include <ucontext.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -221,3 +223,65 @@ LONGJMP_WRAPPER(siglongjmp)
 
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
 LONGJMP_WRAPPER(__longjmp_chk)
+
+/*
+ * swapcontext and setcontext switch stacks.  Each context keeps its own
+ * part of the shadow stack: swapcontext puts the frames of the context it
+ * leaves aside (on the heap, owned by this call) and starts the other
+ * context with an empty shadow stack; when a context is resumed, it is
+ * resumed inside its own swapcontext call, which puts its frames back.
+ * A STACK record at each switch tells the reader the depth and the open
+ * calls of the context that runs now.
+ *
+ * setcontext never comes back: the frames of the context it leaves are
+ * given their real return addresses, so that should that context ever be
+ * resumed (it was saved with getcontext), its functions still return.
+ */
+int swapcontext(ucontext_t *oucp, const ucontext_t *ucp);
+int setcontext(const ucontext_t *ucp);
+
+EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_frame *saved = NULL;
+	uint32_t depth = 0;
+	int ret;
+	NEXT(swapcontext);
+
+	if (t->state == UT_TS_READY && t->depth) {
+		depth = t->depth;
+		saved = malloc(depth * sizeof(*saved));
+		if (!saved) {
+			/* cannot keep them: make the frames safe to abandon */
+			ut_shadow_restore_all(t);
+			depth = 0;
+		} else {
+			memcpy(saved, t->frames, depth * sizeof(*saved));
+		}
+		t->depth = 0;
+		ut_emit_stack(t);
+	}
+	ret = next_swapcontext(oucp, ucp);
+	/* back in this context */
+	if (saved && t->state == UT_TS_READY) {
+		ut_shadow_restore_all(t);
+		memcpy(t->frames, saved, depth * sizeof(*saved));
+		t->depth = depth;
+		ut_emit_stack(t);
+	}
+	free(saved);
+	return ret;
+}
+
+EXPORT int setcontext(const ucontext_t *ucp)
+{
+	struct ut_thread *t = &ut_self;
+	NEXT(setcontext);
+
+	if (t->state == UT_TS_READY && t->depth) {
+		ut_shadow_restore_all(t);
+		t->depth = 0;
+		ut_emit_stack(t);
+	}
+	return next_setcontext(ucp);
+}

@@ -214,6 +214,7 @@ int ut_thread_setup(struct ut_thread *t)
 	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	t->busy = 0;
 	t->npending = 0;
+	t->rec_depth = 0;
 	rb_writer_init(&t->w, h, ut_clock());
 	t->state = UT_TS_READY;
 	/* a new buffer: tell the recorder */

@@ -57,6 +57,7 @@ struct ut_thread {
 	uint32_t busy;		/* inside a write: a nested writer parks its record */
 	uint32_t depth;		/* frames in use */
 	uint32_t npending;
+	uint32_t rec_depth;	/* ENTRYs in the stream not yet closed by an EXIT */
 	struct rb_writer w;
 	struct ut_frame *frames;	/* UT_SHADOW_MAX frames, mmap'ed */
 	uintptr_t stack_lo, stack_hi;	/* the thread's own stack */

@@ -3,8 +3,7 @@
 # check: unit tests (cmocka), end-to-end tests (tests/e2e), bad-input
 # tests; tests/run-all.sh prints one summary line for CI.
 
-UNIT_TESTS := test_ringbuf test_symtab test_output test_data
-UNIT_BIN   := $(patsubst %,$(O)/tests/%,$(UNIT_TESTS))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
 $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c
 	@mkdir -p $(dir $@)
@@ -12,16 +11,13 @@ $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c
 
 $(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -lstdc++
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++
 
 $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/tracers/nop.c \
 		lib/trace/tracers/function.c lib/trace/tracers/function_graph.c utils/utils.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka
 
-$(O)/tests/test_data: tests/unit/test_data.c $(filter-out usertrace.c,$(CLI_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka $(LIBS)
 
 check: deps all $(UNIT_BIN)
 	@sh tests/run-all.sh $(O)

@@ -60,6 +60,7 @@ struct ut_data {
 	char tracer[32];	/* tracer used at record time */
 	int clock;		/* enum ut_clock */
 	uint64_t tsc0, mono0, tsc1, mono1;
+	uint64_t mult;		/* ns per TSC tick, 32.32 fixed point */
 	int nr_cpus;
 	int exit_status;
 	char cmdline[1024];

@@ -30,8 +30,8 @@ gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
 "$UT" record -o "$W/good" -- "$W/p" > /dev/null 2>&1
 expect 1 "unknown tracer 'bogus'" -- "$UT" replay -i "$W/good" -t bogus
 expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
-expect 1 "invalid thread id list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
-expect 1 "invalid sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
+expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
+expect 1 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
 
 dat=$(ls "$W"/good/*.dat | head -1)
 cp -r "$W/good" "$W/version" && sed -i 's/^version=1/version=99/' "$W/version/info"

@@ -58,7 +58,7 @@ for how in kill segv abort; do
 	case $how in kill) want=137 ;; segv) want=139 ;; abort) want=134 ;; esac
 	[ "$st" = "$want" ] && ok "$how: status $st" || not_ok "$how: status $st, expected $want"
 	"$UT" replay -i "$W/$how" -O nofuncgraph-cpu -O nofuncgraph-duration > "$W/r" 2> "$W/e"
-	if grep -q '^ *|  main() {$' "$W/r" && grep -q '^ *|    work();$' "$W/r" && grep -q '^ *|    die() {$' "$W/r" &&
+	if grep -q '^main() {$' "$W/r" && grep -q '^  work();$' "$W/r" && grep -q '^  die() {$' "$W/r" &&
 	   [ "$(grep -c 'work();' "$W/r")" = 2 ]; then
 		ok "$how: all calls up to the crash are in the trace"
 	else

@@ -33,14 +33,8 @@ trap 'rm -rf "$WORK"' EXIT
 declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-functions")
 pass=0 fail=0 n=0
 
-# number thread and process ids by first appearance
 normalize() {
-	perl -e '
-		my (%t, %p, $nt, $np);
-		while (<STDIN>) {
-			s/\b([A-Za-z_][\w.]*)-(\d+)\b/$1 . "-" . ($t{$2} //= "T" . ++$nt)/ge;
-			print;
-		}'
+	perl "$HERE/normalize.pl"
 }
 
 for t in "$HERE"/t*.t; do
@@ -54,7 +48,8 @@ for t in "$HERE"/t*.t; do
 		for o in $opts; do
 			n=$((n + 1))
 			id="$name $f $o"
-			exe=$WORK/$name-$f$o
+			mkdir -p "$WORK/$f$o"
+			exe=$WORK/$f$o/${src%.*}
 			case $src in
 			*.cc) cc=${CXX:-g++} ;;
 			*) cc=${CC:-gcc} ;;

@@ -6,6 +6,7 @@
 static char arena[1 << 20];
 static size_t used;
 volatile int sink;
+char *volatile keep;
 
 noinline void *malloc(size_t n)
 {
@@ -24,6 +25,7 @@ noinline int use(void)
 
 	int ok;
 
+	keep = p;
 	strcpy(p, "abc");
 	ok = p[0] == 'a';
 	free(p);

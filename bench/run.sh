@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# bench/run.sh - usertrace's cost against uftrace's: recording overhead per
+# traced call, bytes per call, lost events, replay and report throughput.
+# What is measured and how to read the output: bench/README.md.
+#
+#   make bench                    or    O=build CC=cc bash bench/run.sh
+#
+# Environment:
+#   BENCH_ROUNDS=5            recording rounds; each number is a median
+#   BENCH_REPLAY_ROUNDS=3     replay/report rounds
+#   BENCH_LOOP_N=10000000     calls of empty() in the loop program
+#   BENCH_FIB_N=30            the fib program computes fib(N)
+#   BENCH_DIR=${TMPDIR:-/tmp} where the recordings go (removed at the end)
+#   BENCH_STRICT=1            exit 1 when the bar is not met, too
+#   UFTRACE=uftrace           the uftrace to compare with
+#
+# Exit status: 0, or 1 if a build or a run failed (or, with BENCH_STRICT=1,
+# the bar is not met).  The log of every run's stderr is $O/bench/log.
+
+set -u
+export LC_ALL=C			# EPOCHREALTIME and printf with a '.'
+
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+O=${O:-build}
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+CC=${CC:-cc}
+UT=$O/usertrace
+UFTRACE=${UFTRACE:-uftrace}
+ROUNDS=${BENCH_ROUNDS:-5}
+REPLAY_ROUNDS=${BENCH_REPLAY_ROUNDS:-3}
+LOOP_N=${BENCH_LOOP_N:-10000000}
+FIB_N=${BENCH_FIB_N:-30}
+BIN=$O/bench
+LOG=$BIN/log
+
+PROGS=(loop fib)
+FLAGS=("-pg" "-pg -mfentry" "-finstrument-functions")
+TAGS=(pg fentry cyg)		# binary suffix of each entry of FLAGS
+TOOLS=(native usertrace uftrace)
+REPLAY_SET=fib.fentry		# the recordings replay and report read
+
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; }
+
+[ -x "$UT" ] || die "$UT not found: run make first"
+command -v "$UFTRACE" >/dev/null || die "uftrace not found (set UFTRACE=/path/to/uftrace)"
+
+# ---- build ----------------------------------------------------------------
+
+mkdir -p "$BIN" || exit 1
+: >"$LOG"
+for prog in "${PROGS[@]}"; do
+	$CC -O2 -o "$BIN/$prog.plain" "bench/src/$prog.c" || die "cannot build $prog"
+	for i in "${!FLAGS[@]}"; do
+		# shellcheck disable=SC2086 # the flags are words
+		$CC -O2 ${FLAGS[i]} -o "$BIN/$prog.${TAGS[i]}" "bench/src/$prog.c" ||
+			die "cannot build $prog with ${FLAGS[i]}"
+	done
+done
+$CC -O2 -std=gnu11 -Iinclude -o "$BIN/utstat" bench/src/utstat.c || die "cannot build utstat"
+
+# arguments and traced calls per run of each program (main is traced too)
+declare -A ARGS CALLS
+ARGS[loop]=$LOOP_N
+CALLS[loop]=$((LOOP_N + 1))
+ARGS[fib]=$FIB_N
+fa=1 fb=1
+for ((i = 2; i < FIB_N; i++)); do ((t = fa + fb, fa = fb, fb = t)); done
+CALLS[fib]=$((2 * fb - 1 + 1))	# fib(n) makes 2 * fib(n) - 1 calls (n >= 1)
+
+# ---- helpers --------------------------------------------------------------
+
+WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/usertrace-bench.XXXXXX") ||
+	die "cannot create a work directory"
+trap 'rm -rf "$WORK"' EXIT
+# -pg binaries write gmon.out into the current directory
+cd "$WORK" || exit 1
+
+FAILED=0
+
+# timed CMD...: run CMD, its stdout to /dev/null; T = wall time in microseconds
+timed() {
+	local t0 t1 rc
+	t0=${EPOCHREALTIME/./}
+	"$@" >/dev/null 2>>"$LOG"
+	rc=$?
+	t1=${EPOCHREALTIME/./}
+	T=$((t1 - t0))
+	return $rc
+}
+
+median() {
+	# shellcheck disable=SC2086 # a list of numbers
+	printf '%s\n' $1 | sort -n |
+		awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# calc EXPR: floating-point arithmetic
+calc() { awk "BEGIN { print ($1) }"; }
+
+declare -A TIMES UT_BYTES UT_LOST UF_BYTES WARN
+
+# record PROG TAG TOOL: one timed run; sizes and lost events of the recording
+record() {
+	local prog=$1 tag=$2 tool=$3 dir=$WORK/$1.$2.$3 bin=$BIN/$1.$2
+	local bytes recs lost
+
+	rm -rf "$dir"
+	echo "== $prog $tag $tool" >>"$LOG"
+	case $tool in
+	native)    timed "$BIN/$prog.plain" "${ARGS[$prog]}" ;;
+	usertrace) timed "$UT" record -o "$dir" -- "$bin" "${ARGS[$prog]}" ;;
+	uftrace)   timed "$UFTRACE" record --no-libcall -d "$dir" "$bin" "${ARGS[$prog]}" ;;
+	esac || {
+		note "$tool failed on $prog ${tag} (exit $?), see $LOG"
+		FAILED=1
+		WARN[$prog.$tag]+="$tool failed; "
+		return
+	}
+	TIMES[$prog.$tag.$tool]+="$T "
+	case $tool in
+	usertrace)
+		read -r bytes recs lost _ < <("$BIN/utstat" "$dir")
+		UT_BYTES[$prog.$tag]=${bytes:-0}
+		((${lost:-0} > ${UT_LOST[$prog.$tag]:-0})) && UT_LOST[$prog.$tag]=$lost
+		: "${UT_LOST[$prog.$tag]:=0}"
+		# every call is one entry and one exit record
+		if [ "${recs:-0}" != $((2 * CALLS[$prog])) ]; then
+			WARN[$prog.$tag]+="usertrace: ${recs:-0} records, expected $((2 * CALLS[$prog])); "
+		fi
+		;;
+	uftrace)
+		UF_BYTES[$prog.$tag]=$(find "$dir" -name '*.dat' -printf '%s\n' |
+				       awk '{ s += $1 } END { print s + 0 }')
+		;;
+	esac
+	[ "$prog.$tag" = "$REPLAY_SET" ] || rm -rf "$dir"
+}
+
+# ---- recording ------------------------------------------------------------
+
+note "$ROUNDS rounds of ${#PROGS[@]} programs x ${#FLAGS[@]} flags x (native, usertrace, uftrace)"
+for ((r = 0; r < ROUNDS; r++)); do
+	note "round $((r + 1))/$ROUNDS"
+	for prog in "${PROGS[@]}"; do
+		for tag in "${TAGS[@]}"; do
+			# rotate the order, so no tool always runs after the same one
+			for ((k = 0; k < 3; k++)); do
+				record "$prog" "$tag" "${TOOLS[(r + k) % 3]}"
+			done
+		done
+	done
+done
+
+# ---- replay and report ----------------------------------------------------
+
+declare -A RTIMES
+note "$REPLAY_ROUNDS rounds of replay and report on ${REPLAY_SET/./ }"
+for ((r = 0; r < REPLAY_ROUNDS; r++)); do
+	for cmd in replay report; do
+		echo "== usertrace $cmd" >>"$LOG"
+		if timed "$UT" "$cmd" -i "$WORK/$REPLAY_SET.usertrace"; then
+			RTIMES[$cmd.usertrace]+="$T "
+		else
+			note "usertrace $cmd failed (exit $?), see $LOG"
+			FAILED=1
+		fi
+		echo "== uftrace $cmd" >>"$LOG"
+		if timed "$UFTRACE" "$cmd" -d "$WORK/$REPLAY_SET.uftrace"; then
+			RTIMES[$cmd.uftrace]+="$T "
+		else
+			note "uftrace $cmd failed (exit $?), see $LOG"
+			FAILED=1
+		fi
+	done
+done
+
+# ---- results --------------------------------------------------------------
+
+flag_of() { # tag -> flags
+	local i
+	for i in "${!TAGS[@]}"; do [ "${TAGS[i]}" = "$1" ] && echo "${FLAGS[i]}"; done
+}
+
+echo
+echo "usertrace vs uftrace $("$UFTRACE" --version 2>/dev/null | awk '{ print $2 }'), $(nproc) cpus," \
+     "median of $ROUNDS alternated runs; wall times in seconds"
+echo "uftrace records with --no-libcall (both tracers then trace only the instrumented"
+echo "functions); usertrace records with its defaults.  native = the uninstrumented -O2 build."
+echo "loop: ${CALLS[loop]} calls, fib: ${CALLS[fib]} calls per run (main included)"
+echo
+printf '%-8s %-24s %8s %10s %9s %11s %11s %6s %10s %10s %8s\n' program flag native usertrace \
+	uftrace "ut ns/call" "uf ns/call" ratio "ut B/call" "uf B/call" "ut lost"
+
+worst=0 worst_at="" bar_fail=""
+for prog in "${PROGS[@]}"; do
+	native=$(median "${TIMES[$prog.pg.native]:-} ${TIMES[$prog.fentry.native]:-} ${TIMES[$prog.cyg.native]:-}")
+	for tag in "${TAGS[@]}"; do
+		flag=$(flag_of "$tag")
+		ut=$(median "${TIMES[$prog.$tag.usertrace]:-}")
+		uf=$(median "${TIMES[$prog.$tag.uftrace]:-}")
+		if [ -z "$native" ] || [ -z "$ut" ] || [ -z "$uf" ]; then
+			printf '%-8s %-24s  no result: %s\n' "$prog" "$flag" "${WARN[$prog.$tag]:-}"
+			bar_fail+="$prog $flag failed; "
+			continue
+		fi
+		calls=${CALLS[$prog]}
+		ut_ns=$(calc "($ut - $native) * 1000 / $calls")
+		uf_ns=$(calc "($uf - $native) * 1000 / $calls")
+		ratio=$(calc "$uf_ns > 0 ? $ut_ns / $uf_ns : -1")	# -1: uftrace cost nothing?
+		ut_b=$(calc "${UT_BYTES[$prog.$tag]:-0} / $calls")
+		uf_b=$(calc "${UF_BYTES[$prog.$tag]:-0} / $calls")
+		lost=${UT_LOST[$prog.$tag]:-0}
+		printf '%-8s %-24s %8.3f %10.3f %9.3f %11.1f %11.1f %6s %10.2f %10.2f %8s\n' \
+			"$prog" "$flag" "$(calc "$native / 1e6")" "$(calc "$ut / 1e6")" \
+			"$(calc "$uf / 1e6")" "$ut_ns" "$uf_ns" \
+			"$([ "$ratio" = -1 ] && echo n/a || printf %.2f "$ratio")" "$ut_b" "$uf_b" "$lost"
+		[ -n "${WARN[$prog.$tag]:-}" ] && echo "         ^ ${WARN[$prog.$tag]}"
+
+		if [ "$ratio" = -1 ]; then
+			bar_fail+="no uftrace overhead measured ($prog $flag); "
+		elif [ "$(calc "$ratio > $worst")" = 1 ]; then
+			worst=$ratio worst_at="$prog $flag"
+		fi
+		[ "$(calc "$ratio > 0.5")" = 1 ] &&
+			bar_fail+="ratio $(printf %.2f "$ratio") > 0.5 ($prog $flag); "
+		[ "$(calc "$ut_b > 16")" = 1 ] &&
+			bar_fail+="$(printf %.2f "$ut_b") B/call > 16 ($prog $flag); "
+		[ "$lost" != 0 ] && bar_fail+="$lost lost ($prog $flag); "
+	done
+done
+
+echo
+for cmd in replay report; do
+	ut=$(median "${RTIMES[$cmd.usertrace]:-}")
+	uf=$(median "${RTIMES[$cmd.uftrace]:-}")
+	if [ -z "$ut" ] || [ -z "$uf" ]; then
+		printf '%-8s %-24s  no result\n' "$cmd" "${REPLAY_SET/./ }"
+		continue
+	fi
+	calls=${CALLS[${REPLAY_SET%%.*}]}
+	ut_rate=$(calc "$calls / $ut")	# calls per microsecond = Mcalls/s
+	uf_rate=$(calc "$calls / $uf")
+	printf '%-8s %-24s usertrace %6.2f Mcalls/s (%.2fs)  uftrace %6.2f Mcalls/s (%.2fs)  ratio %.2f\n' \
+		"$cmd" "${REPLAY_SET%%.*} $(flag_of "${REPLAY_SET#*.}")" "$ut_rate" "$(calc "$ut / 1e6")" \
+		"$uf_rate" "$(calc "$uf / 1e6")" "$(calc "$ut_rate / $uf_rate")"
+done
+
+echo
+if [ -z "$bar_fail" ]; then
+	verdict="MET"
+else
+	verdict="NOT MET: ${bar_fail%; }"
+fi
+printf 'summary: worst overhead ratio usertrace/uftrace %.2f (%s); bar (ratio <= 0.5 for every flag, <= 16 B/call, 0 lost): %s\n' \
+	"$worst" "$worst_at" "$verdict"
+
+[ "$FAILED" = 0 ] || exit 1
+[ "${BENCH_STRICT:-0}" = 1 ] && [ -n "$bar_fail" ] && exit 1
+exit 0

@@ -1,0 +1,19 @@
+#!/usr/bin/perl
+# normalize.pl - make replay output comparable between runs: thread ids
+# become T1, T2, ... in order of appearance, and the context-switch
+# banners (which depend on the CPUs the threads happened to share) go.
+use strict;
+use warnings;
+
+my (%tid, $n);
+my @lines = <STDIN>;
+for (my $i = 0; $i < @lines; $i++) {
+	if ($lines[$i] =~ /^ -{42}$/ && $i + 2 < @lines && $lines[$i + 2] =~ /^ -{42}$/) {
+		$i += 2;
+		$i++ if $i + 1 < @lines && $lines[$i + 1] eq "\n";
+		next;
+	}
+	my $l = $lines[$i];
+	$l =~ s{\b([A-Za-z_][\w.]*)-(\d+)\b}{$1 . "-" . ($tid{$2} //= "T" . ++$n)}ge;
+	print $l;
+}

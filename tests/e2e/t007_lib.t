@@ -1,0 +1,15 @@
+# description: calls into an instrumented shared library
+src=s-lib.c
+lib=lib-foo.c
+---
+# tracer: function_graph
+#
+#               FUNCTION CALLS
+#               |   |   |   |
+main() {
+  local() {
+    foo() {
+      foo_inner();
+    }
+  }
+}
