@@ -2,6 +2,7 @@
 # normalize.pl - make replay output comparable between runs: thread ids
 # become T1, T2, ... in order of appearance, and the context-switch
 # banners (which depend on the CPUs the threads happened to share) go.
+# The TASK/PID column loses its centring, which depends on the tid's length.
 use strict;
 use warnings;
 
@@ -15,5 +16,7 @@ for (my $i = 0; $i < @lines; $i++) {
 	}
 	my $l = $lines[$i];
 	$l =~ s{\b([A-Za-z_][\w.]*)-(\d+)\b}{$1 . "-" . ($tid{$2} //= "T" . ++$n)}ge;
+	# the funcgraph-proc column is centred on the length of the real tid
+	$l =~ s{^ *(\S+-T\d+) *\| }{$1 | };
 	print $l;
 }

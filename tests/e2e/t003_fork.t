@@ -5,9 +5,9 @@ src=s-fork.c
 #
 #  TASK/PID                      FUNCTION CALLS
 #   |    |                       |   |   |   |
- s-fork-T1  | main() {
- s-fork-T1  |   split() {
- s-fork-T2  |     work();
- s-fork-T1  |     work();
- s-fork-T1  |   }
- s-fork-T1  | }
+s-fork-T1 | main() {
+s-fork-T1 |   split() {
+s-fork-T2 |     work();
+s-fork-T1 |     work();
+s-fork-T1 |   }
+s-fork-T1 | }

@@ -5,9 +5,9 @@ src=s-thread.c
 #
 #  TASK/PID                      FUNCTION CALLS
 #   |    |                       |   |   |   |
-s-threa-T1  | main() {
-s-threa-T2  | worker() {
-s-threa-T2  |   leaf();
-s-threa-T2  | }
-s-threa-T1  |   leaf();
-s-threa-T1  | }
+s-threa-T1 | main() {
+s-threa-T2 | worker() {
+s-threa-T2 |   leaf();
+s-threa-T2 | }
+s-threa-T1 |   leaf();
+s-threa-T1 | }

@@ -5,13 +5,13 @@ src=s-exec.c
 #
 #  TASK/PID                      FUNCTION CALLS
 #   |    |                       |   |   |   |
- s-exec-T1  | main() {
- s-exec-T1  |   run();
- s-exec-T2  | main() {
- s-exec-T2  |   child_work();
- s-exec-T2  | }
- s-exec-T1  |   run();
- s-exec-T3  | main() {
- s-exec-T3  |   child_work();
- s-exec-T3  | }
- s-exec-T1  | }
+s-exec-T1 | main() {
+s-exec-T1 |   run();
+s-exec-T2 | main() {
+s-exec-T2 |   child_work();
+s-exec-T2 | }
+s-exec-T1 |   run();
+s-exec-T3 | main() {
+s-exec-T3 |   child_work();
+s-exec-T3 | }
+s-exec-T1 | }

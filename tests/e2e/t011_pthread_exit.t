@@ -5,9 +5,9 @@ src=s-pthread-exit.c
 #
 #  TASK/PID                      FUNCTION CALLS
 #   |    |                       |   |   |   |
-s-pthre-T1  | main() {
-s-pthre-T2  | worker() {
-s-pthre-T2  |   leave();
-s-pthre-T2  | }
-s-pthre-T1  |   after();
-s-pthre-T1  | }
+s-pthre-T1 | main() {
+s-pthre-T2 | worker() {
+s-pthre-T2 |   leave();
+s-pthre-T2 | }
+s-pthre-T1 |   after();
+s-pthre-T1 | }

@@ -5,6 +5,6 @@ src=s-daemon.c
 #
 #  TASK/PID                      FUNCTION CALLS
 #   |    |                       |   |   |   |
-s-daemo-T1  | main() {
-s-daemo-T2  |   in_daemon();
-s-daemo-T2  | } /* main */
+s-daemo-T1 | main() {
+s-daemo-T2 |   in_daemon();
+s-daemo-T2 | } /* main */
