@@ -11,7 +11,7 @@ O        ?= build
 PREFIX   ?= /usr/local
 WARN     := -Wall -Wextra
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-strict-aliasing
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-strict-aliasing
 SANFLAGS :=
 
 ifeq ($(SAN),1)
@@ -35,9 +35,12 @@ CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
-LIBS    := -lelf -lzstd -ldl -lstdc++ -lm
+LIBS    := -lelf -ldl -lstdc++
 
 all: $(O)/usertrace $(O)/libusertrace.so
+
+deps:
+	@sh tests/deps.sh
 
 $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
 	@mkdir -p $(dir $@)
@@ -58,15 +61,12 @@ $(O)/libusertrace.so: $(RT_OBJ)
 $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(LIBS)
 
-example: all
-	$(O)/usertrace live -- $(O)/examples/hello || true
+example: deps all $(O)/examples/hello
+	$(O)/usertrace live -- $(O)/examples/hello
 
 .PHONY: all example check asan bench clean deps install
 include tests/tests.mk
 include bench/bench.mk
-
-deps:
-	@sh tests/deps.sh
 
 clean:
 	rm -rf build build-san
@@ -80,5 +80,3 @@ install: all
 $(O)/examples/hello: examples/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) -pg -mfentry -O2 -g -o $@ $< -lpthread
-
-example: $(O)/examples/hello

@@ -6,12 +6,17 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static int square(int x)
+#define noinline __attribute__((noinline))
+
+static volatile int sink;
+
+noinline static int square(int x)
 {
+	sink++;
 	return x * x;
 }
 
-static int sum_squares(int n)
+noinline static int sum_squares(int n)
 {
 	int s = 0;
 
@@ -20,7 +25,7 @@ static int sum_squares(int n)
 	return s;
 }
 
-static void *worker(void *arg)
+noinline static void *worker(void *arg)
 {
 	int *n = arg;
 

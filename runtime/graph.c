@@ -112,7 +112,7 @@ static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64
 }
 
 /* records parked by a signal handler that interrupted a write: write them now */
-static void ut_flush_pending(struct ut_thread *t)
+static __attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
 {
 	uint32_t i = 0;
 
@@ -174,6 +174,20 @@ int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint6
 	return ret;
 }
 
+/* ut_write_fast() found something unusual; busy is held */
+static __attribute__((noinline)) int ut_write_held(struct ut_thread *t, uint32_t type, uint64_t ts,
+						  uint64_t ip)
+{
+	int ret = ut_put(t, type, ts, ip, 0);
+
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
+	return ret;
+}
+
 /*
  * ut_write_fast - ENTRY or EXIT, the two records of the hot path
  *
@@ -198,16 +212,8 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 	off = p->commit;
 	delta = ts - w->last_ts;
 	if (unlikely((off + len > RB_DATA_SIZE) | (delta > RB_DELTA_MAX) | w->full |
-		     (ut_cpu() != w->cpu))) {
-		int ret = ut_put(t, type, ts, ip, 0);
-
-		barrier();
-		t->busy = 0;
-		barrier();
-		if (unlikely(t->npending))
-			ut_flush_pending(t);
-		return ret;
-	}
+		     (ut_cpu() != w->cpu)))
+		return ut_write_held(t, type, ts, ip);
 	/* header and the low half of the address in one store */
 	v = RB_HDR(type, delta) | (ip << 32);
 	if (len == 10) {
@@ -382,24 +388,18 @@ static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, u
  * @slot: where the function's return address is
  * @ip: an address inside the function (the return address of the hook call)
  */
-void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
+/* everything but the common case: other tracers, depth 0, stale frames, tail calls */
+static __attribute__((noinline)) void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
+							  uintptr_t ip, uintptr_t ret, uint64_t ts)
 {
-	struct ut_thread *t = &ut_self;
-	uintptr_t ret;
-	uint64_t ts;
-
-	if (unlikely(!ut_ready(t)))
-		return;
-	ts = ut_clock();
-	ret = *slot;
-	if (ut_rec_mode == UT_MODE_FUNC) {
+	if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
+		if (ut_rec_mode != UT_MODE_FUNC)
+			return;
 		if (ret == (uintptr_t)ut_return_trampoline && t->depth)
 			ret = t->frames[t->depth - 1].orig;
 		ut_write(t, UT_REC_FUNC, ts, ip, ret);
 		return;
 	}
-	if (ut_rec_mode != UT_MODE_GRAPH)
-		return;
 	if (t->depth && t->frames[t->depth - 1].slot <= (uintptr_t)slot)
 		ut_drop_stale(t, (uintptr_t)slot, ret != (uintptr_t)ut_return_trampoline, ts);
 	if (unlikely(t->depth >= UT_SHADOW_MAX)) {
@@ -409,6 +409,29 @@ void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 	if (ret == (uintptr_t)ut_return_trampoline) {
 		/* tail call: the frame below owns this slot */
 		ut_push(t, (uintptr_t)slot, 0, ip, ts, 0);
+		return;
+	}
+	*slot = (uintptr_t)ut_return_trampoline;
+	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
+}
+
+void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
+{
+	struct ut_thread *t = &ut_self;
+	uintptr_t ret;
+	uint32_t d;
+	uint64_t ts;
+
+	if (unlikely(!ut_ready(t)))
+		return;
+	ts = ut_clock();
+	ret = *slot;
+	d = t->depth;
+	/* common case: function_graph, 0 < depth < max, caller's frame above, not a tail call */
+	if (unlikely(ut_rec_mode != UT_MODE_GRAPH || d - 1 >= UT_SHADOW_MAX - 1 ||
+		     t->frames[d - 1].slot <= (uintptr_t)slot ||
+		     ret == (uintptr_t)ut_return_trampoline)) {
+		ut_graph_entry_slow(t, slot, ip, ret, ts);
 		return;
 	}
 	*slot = (uintptr_t)ut_return_trampoline;
@@ -436,25 +459,12 @@ static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
  *
  * Returns the original return address.
  */
-uintptr_t ut_graph_return(uintptr_t slot)
+static __attribute__((noinline)) uintptr_t ut_graph_return_slow(struct ut_thread *t, uintptr_t slot,
+								  uint64_t ts)
 {
-	struct ut_thread *t = &ut_self;
-	uint64_t ts = ut_clock();
 	uint32_t d = t->depth;
-	struct ut_frame *f = &t->frames[d - 1];
 	uintptr_t orig;
 
-	/* the common case: the top frame returns */
-	if (likely(d && f->slot == slot && f->orig)) {
-		int rec = f->recorded;
-
-		orig = f->orig;
-		t->depth = d - 1;
-		barrier();
-		if (rec)
-			ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
-		return orig;
-	}
 	/* the innermost frame that hooked this slot; frames above it are over */
 	while (d && !(t->frames[d - 1].slot == slot && t->frames[d - 1].orig))
 		d--;
@@ -467,6 +477,30 @@ uintptr_t ut_graph_return(uintptr_t slot)
 	orig = t->frames[d - 1].orig;
 	ut_close_frames(t, d - 1, ts, 0);
 	return orig;
+}
+
+uintptr_t ut_graph_return(uintptr_t slot)
+{
+	struct ut_thread *t = &ut_self;
+	uint64_t ts = ut_clock();
+	uint32_t d = t->depth;
+
+	/* the common case: the top frame returns */
+	if (likely(d)) {
+		struct ut_frame *f = &t->frames[d - 1];
+
+		if (likely(f->slot == slot && f->orig)) {
+			uintptr_t orig = f->orig;
+			int rec = f->recorded;
+
+			t->depth = d - 1;
+			barrier();
+			if (rec)
+				ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+			return orig;
+		}
+	}
+	return ut_graph_return_slow(t, slot, ts);
 }
 
 /* -finstrument-functions: called by the compiled code itself, no hooking */

@@ -36,6 +36,7 @@ struct ut_session_ctl *ut_ctl;
 int ut_rec_mode;
 int ut_use_tsc = 1;
 int ut_have_rseq;
+intptr_t ut_cpu_off;
 static char ut_session[512];
 static uint64_t ut_image;
 static unsigned int ut_maps_seq;
@@ -301,6 +302,10 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_use_tsc = ((struct ut_session_ctl *)m)->clock == UT_CLOCK_TSC;
 	ut_have_rseq = &__rseq_size && __rseq_size >= 8 &&
 		       (int32_t)*(volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset + 4) >= 0;
+	if (ut_have_rseq)
+		ut_cpu_off = __rseq_offset + 4;
+	else
+		ut_cpu_off = (char *)&ut_self.w.cpu - (char *)__builtin_thread_pointer();
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	pthread_key_create(&ut_key, ut_thread_exit);
 	pthread_atfork(NULL, NULL, ut_atfork_child);

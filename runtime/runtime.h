@@ -72,6 +72,7 @@ extern struct ut_session_ctl *ut_ctl;
 extern int ut_rec_mode;		/* enum ut_rec_mode, fixed at init */
 extern int ut_use_tsc;
 extern int ut_have_rseq;
+extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 
 /* runtime.c */
 int ut_thread_setup(struct ut_thread *t);
@@ -93,16 +94,18 @@ extern unsigned int __rseq_size __attribute__((weak));
 
 uint64_t ut_clock_mono(void);
 
+/*
+ * The current CPU in one load: glibc registers rseq, whose cpu_id the
+ * kernel keeps current, at a fixed offset from the thread pointer.  Without
+ * rseq the offset points at the thread's own last recorded CPU, which then
+ * never changes (pages still carry the CPU they were started on).
+ */
 static inline uint32_t ut_cpu(void)
 {
-	/* glibc registers rseq: cpu_id is kept current by the kernel, one load */
-	if (likely(ut_have_rseq)) {
-		uintptr_t tp;
+	uint32_t cpu;
 
-		__asm__("mov %%fs:0, %0" : "=r"(tp));
-		return *(volatile uint32_t *)(tp + __rseq_offset + 4);
-	}
-	return ut_self.w.cpu;
+	__asm__ __volatile__("movl %%fs:(%1), %0" : "=r"(cpu) : "r"(ut_cpu_off));
+	return cpu;
 }
 
 static inline uint64_t ut_clock(void)
