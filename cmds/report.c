@@ -12,8 +12,10 @@
  * symbol: a trace of hundreds of millions of calls has a few thousand
  * distinct ips.
  *
- * As in uftrace, a recursive function's total time adds up every call's
- * own duration, so it can exceed the program's run time.
+ * A recursive function's total time counts only its outermost active
+ * call, so that the total never exceeds the time the function was running
+ * (uftrace does the same); calls, self, min, max and average count every
+ * call.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +48,7 @@ static const char *const sort_names[] = {
 
 struct fstat {
 	uint64_t calls, total, self, min, max;
+	uint64_t sum;			/* of every call's duration, recursive ones too */
 	unsigned __int128 sumsq;	/* of durations in ns^2: exact, for --stat */
 };
 
@@ -108,10 +111,12 @@ static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pi
 	}
 }
 
-static void stat_add(struct fstat *s, uint64_t dur, uint64_t self)
+static void stat_add(struct fstat *s, uint64_t dur, uint64_t self, int outermost)
 {
 	s->calls++;
-	s->total += dur;
+	s->sum += dur;
+	if (outermost)
+		s->total += dur;
 	s->self += self;
 	if (dur < s->min)
 		s->min = dur;
@@ -130,6 +135,7 @@ static void stat_merge(struct fstat *to, const struct fstat *from)
 {
 	to->calls += from->calls;
 	to->total += from->total;
+	to->sum += from->sum;
 	to->self += from->self;
 	if (from->min < to->min)
 		to->min = from->min;
@@ -179,6 +185,15 @@ static void call_entry(struct walker *w, const struct ut_event *ev)
 	push(w, ev->ip, ev->ts);
 }
 
+/* is @ip an active call below the top of the stack (recursion)? */
+static int on_stack(const struct walker *w, uint64_t ip)
+{
+	for (size_t i = 0; i < w->sp; i++)
+		if (w->stack[i].ip == ip)
+			return 1;
+	return 0;
+}
+
 static void call_exit(struct walker *w, const struct ut_event *ev)
 {
 	struct frame *f;
@@ -195,7 +210,7 @@ static void call_exit(struct walker *w, const struct ut_event *ev)
 		return;
 	dur = ev->ts > f->ts ? ev->ts - f->ts : 0;
 	self = dur > f->child ? dur - f->child : 0;
-	stat_add(&ip_get(w->tab, f->ip, w->image, w->pid)->st, dur, self);
+	stat_add(&ip_get(w->tab, f->ip, w->image, w->pid)->st, dur, self, !on_stack(w, f->ip));
 	if (w->sp)
 		w->stack[w->sp - 1].child += dur;
 }
@@ -263,7 +278,7 @@ static uint64_t row_key(const struct row *r)
 	case SORT_TOTAL:	return r->st.total;
 	case SORT_SELF:		return r->st.self;
 	case SORT_CALLS:	return r->st.calls;
-	case SORT_AVG:		return r->st.calls ? r->st.total / r->st.calls : 0;
+	case SORT_AVG:		return r->st.calls ? r->st.sum / r->st.calls : 0;
 	case SORT_MIN:		return stat_min(&r->st);
 	case SORT_MAX:		return r->st.max;
 	default:		return 0;
@@ -376,7 +391,7 @@ static void print_report(const struct row *rows, size_t n, int graph)
 		print_time(s->total);
 		print_time(s->self);
 		printf("%12" PRIu64, s->calls);
-		print_time(s->total / s->calls);
+		print_time(s->sum / s->calls);
 		print_time(stat_min(s));
 		print_time(s->max);
 		printf("  %s\n", rows[i].label);
@@ -392,7 +407,7 @@ static int fmt_us(char *buf, size_t size, uint64_t ns)
 /* s^2 = (n * sum(x^2) - sum(x)^2) / (n * (n - 1)), from ns^2 to us^2 */
 static long double variance_us2(const struct fstat *s)
 {
-	long double sum = (long double)s->total, cnt = (long double)s->calls, v;
+	long double sum = (long double)s->sum, cnt = (long double)s->calls, v;
 
 	if (s->calls < 2)
 		return 0;
@@ -413,9 +428,9 @@ static void print_stat(const struct row *rows, size_t n, int graph)
 	for (size_t i = 0; i < n; i++) {
 		if (strlen(rows[i].label) > (size_t)w)
 			w = (int)strlen(rows[i].label);
-		len = fmt_us(buf, sizeof(buf), rows[i].st.total);
+		len = fmt_us(buf, sizeof(buf), rows[i].st.sum);
 		wt = len > wt ? len : wt;
-		len = fmt_us(buf, sizeof(buf), rows[i].st.total / rows[i].st.calls);
+		len = fmt_us(buf, sizeof(buf), rows[i].st.sum / rows[i].st.calls);
 		wa = len > wa ? len : wa;
 	}
 	if (!graph) {
@@ -431,8 +446,9 @@ static void print_stat(const struct row *rows, size_t n, int graph)
 		const struct fstat *s = &rows[i].st;
 		char total[32], avg[32];
 
-		fmt_us(total, sizeof(total), s->total);
-		fmt_us(avg, sizeof(avg), s->total / s->calls);
+		/* the kernel's profiler adds up every call, recursive ones too */
+		fmt_us(total, sizeof(total), s->sum);
+		fmt_us(avg, sizeof(avg), s->sum / s->calls);
 		printf("  %-*s  %10" PRIu64 "    %-*s    %-*s    %.3Lf us\n", w, rows[i].label, s->calls,
 		       wt, total, wa, avg, variance_us2(s));
 	}
