@@ -240,6 +240,19 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 }
 
 /*
+ * The EXIT of a call whose ENTRY was dropped is not written (the reader
+ * could not pair it) but it is lost all the same: count it, so that
+ * entries + lost is every record the program produced.
+ */
+void ut_lost_exit(struct ut_thread *t)
+{
+	if (t->w.hdr) {
+		t->w.hdr->lost++;
+		t->w.lost_pending++;
+	}
+}
+
+/*
  * First record of every page: the depth of the stream (open ENTRYs), so a
  * reader can start at any page.  Not t->depth: the shadow stack already
  * counts the call whose ENTRY is being written.
@@ -321,6 +334,8 @@ static void ut_close_frames(struct ut_thread *t, uint32_t to, uint64_t ts, int b
 			ut_bury(t, f);
 		if (f->recorded)
 			ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		else
+			ut_lost_exit(t);
 	}
 }
 
@@ -495,8 +510,10 @@ uintptr_t ut_graph_return(uintptr_t slot)
 
 			t->depth = d - 1;
 			barrier();
-			if (rec)
+			if (likely(rec))
 				ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+			else
+				ut_lost_exit(t);
 			return orig;
 		}
 	}

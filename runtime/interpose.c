@@ -63,6 +63,8 @@ static void ut_shadow_landed(struct ut_thread *t, uintptr_t sp)
 	while (old-- > d)
 		if (t->frames[old].recorded)
 			ut_write(t, UT_REC_EXIT, ts, 0, 0);
+		else
+			ut_lost_exit(t);
 	for (uint32_t i = 0; i < d; i++) {
 		struct ut_frame *f = &t->frames[i];
 
@@ -121,6 +123,8 @@ EXPORT void pthread_exit(void *ret)
 			t->depth--;
 			if (t->frames[t->depth].recorded)
 				ut_write(t, UT_REC_EXIT, ts, 0, 0);
+			else
+				ut_lost_exit(t);
 		}
 	}
 	next_pthread_exit(ret);

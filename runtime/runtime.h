@@ -82,6 +82,7 @@ void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* graph.c */
 int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent);
 void ut_page_start(struct rb_writer *w, uint64_t ts);
+void ut_lost_exit(struct ut_thread *t);
 void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));
 void ut_shadow_restore_all(struct ut_thread *t);
 void ut_emit_stack(struct ut_thread *t);

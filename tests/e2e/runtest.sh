@@ -10,7 +10,8 @@
 #   src=s-abc.c            program (in tests/e2e/src)
 #   args="1 2"             its arguments
 #   status=0               its expected exit status
-#   flags="pg fentry cyg"  instrumentation (default all three)
+#   flags="pg fentry cyg"  instrumentation (default all three; *-nopie: the
+#                          same in a non-PIE executable)
 #   opts="-O0 -O2"         optimisation levels (default both)
 #   cmd="replay -O ..."    usertrace command run on the data (default: the
 #                          call graph without the cpu and duration columns)
@@ -30,7 +31,9 @@ UT=$B/usertrace
 WORK=$(mktemp -d /tmp/usertrace-e2e.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-functions")
+declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-functions"
+	[pg-nopie]="-pg -fno-pie -no-pie" [fentry-nopie]="-pg -mfentry -fno-pie -no-pie"
+	[cyg-nopie]="-finstrument-functions -fno-pie -no-pie")
 pass=0 fail=0 n=0
 
 normalize() {
