@@ -95,7 +95,7 @@ struct rb_header {
 	uint64_t image;			/* id of the process image (see record.h) */
 	/* written by the writer */
 	volatile uint64_t head;		/* seq of the page being written */
-	volatile uint64_t lost;		/* records dropped: buffer full (consumer mode) */
+	volatile uint64_t lost;		/* records dropped: buffer full (consumer mode), too big */
 	volatile uint64_t overrun;	/* records overwritten (overwrite mode) */
 	volatile uint32_t state;	/* enum rb_state */
 	uint32_t pad0;
@@ -112,7 +112,8 @@ static inline struct rb_page *rb_page_slot(struct rb_header *h, uint64_t seq)
 
 static inline size_t rb_file_size(uint32_t nr_pages)
 {
-	return (size_t)RB_PAGE_SIZE * (nr_pages + 1);
+	/* in size_t: nr_pages + 1 wraps to 0 for a corrupt nr_pages of 2^32 - 1 */
+	return (size_t)RB_PAGE_SIZE * ((size_t)nr_pages + 1);
 }
 
 /*

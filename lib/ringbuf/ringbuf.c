@@ -62,6 +62,13 @@ static void rb_start_page(struct rb_writer *w, uint64_t seq, uint64_t ts)
 		h->overrun += p->entries;
 
 	rb_store_rel64((volatile uint64_t *)&p->seq, SEQ_INVALID);
+	/*
+	 * The release above orders the old page before SEQ_INVALID, not the
+	 * new page after it: this fence (smp_wmb) keeps the stores below from
+	 * becoming visible before SEQ_INVALID, so a reader whose copy caught
+	 * any of them sees the seq change when it checks again.
+	 */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	p->ts = ts;
 	p->commit = 0;
 	p->entries = 0;
@@ -123,28 +130,28 @@ unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts)
 	struct rb_page *p = w->page;
 	uint64_t delta;
 
+	/* larger than any page: do not throw a page away for it */
+	if (len > RB_DATA_SIZE)
+		goto drop;
 	if (w->full || p->commit + len > RB_DATA_SIZE) {
-		if (rb_next_page(w, *ts) < 0) {
-			w->hdr->lost++;
-			w->lost_pending++;
-			return NULL;
-		}
+		if (rb_next_page(w, *ts) < 0)
+			goto drop;
 		p = w->page;
-		/* page_start may have written records; it cannot have filled the page */
+		/* page_start may have written records: the rest of the page is too small */
 		if (p->commit + len > RB_DATA_SIZE)
-			return NULL;
+			goto drop;
 	}
 	delta = *ts - w->last_ts;
 	if (delta > RB_DELTA_MAX) {
 		uint32_t h, hi;
 
 		if (p->commit + 8 + len > RB_DATA_SIZE) {
-			if (rb_next_page(w, *ts) < 0) {
-				w->hdr->lost++;
-				w->lost_pending++;
-				return NULL;
-			}
-			return w->page->data + w->page->commit;
+			if (rb_next_page(w, *ts) < 0)
+				goto drop;
+			p = w->page;
+			if (p->commit + len > RB_DATA_SIZE)
+				goto drop;
+			return p->data + p->commit;
 		}
 		h = RB_HDR(RB_TYPE_TIME_EXTEND, delta & RB_DELTA_MAX);
 		hi = (uint32_t)(delta >> RB_DELTA_BITS);
@@ -153,6 +160,10 @@ unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts)
 		rb_commit(w, 8, *ts, 0);
 	}
 	return p->data + p->commit;
+drop:
+	w->hdr->lost++;
+	w->lost_pending++;
+	return NULL;
 }
 
 /* the writer is done: the thread exits */
@@ -223,6 +234,7 @@ int rb_open(const char *path, struct rb_reader *r)
 	struct stat st;
 	int err;
 
+	r->hdr = NULL;
 	r->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
