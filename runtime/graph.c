@@ -112,11 +112,11 @@ static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64
 }
 
 /* records parked by a signal handler that interrupted a write: write them now */
-static __attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
+__attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
 {
 	uint32_t i = 0;
 
-	t->busy = 1;
+	t->busy = UT_BUSY();
 	barrier();
 	for (;;) {
 		uint32_t n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED);
@@ -163,7 +163,7 @@ int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint6
 		t->npending = n + 1;
 		return 1;
 	}
-	t->busy = 1;
+	t->busy = UT_BUSY();
 	barrier();
 	ret = ut_put(t, type, ts, ip, parent);
 	barrier();
@@ -206,7 +206,7 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 
 	if (unlikely(t->busy))
 		return ut_write(t, type, ts, ip, 0);
-	t->busy = 1;
+	t->busy = UT_BUSY();
 	barrier();
 	p = w->page;
 	off = p->commit;
@@ -226,7 +226,7 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 		uint32_t h = (uint32_t)v;
 
 		memcpy(p->data + off, &h, 4);
-		t->rec_depth--;
+		t->rec_depth -= !!t->rec_depth;
 	}
 	w->last_ts = ts;
 	p->entries++;
@@ -276,7 +276,7 @@ void ut_emit_stack(struct ut_thread *t)
 	uint16_t n16 = (uint16_t)n;
 	unsigned char *p;
 
-	t->busy = 1;
+	t->busy = UT_BUSY();
 	barrier();
 	p = rb_reserve(&t->w, len, &ts);
 	if (p) {
@@ -364,12 +364,34 @@ static inline void ut_drop_stale(struct ut_thread *t, uintptr_t slot, int inclus
 void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 {
 	uint32_t d = t->depth;
+	int abandoned = 0;
 
-	while (d && t->frames[d - 1].valid && t->frames[d - 1].slot < sp &&
-	       ut_same_stack(t, t->frames[d - 1].slot, sp))
+	/*
+	 * A signal handler jumping out of a write it interrupted: that write
+	 * never finishes.  Release the buffer and write what the handler
+	 * parked; the abandoned record may or may not have been committed, so
+	 * the stream's depth is stated again below.
+	 */
+	if (unlikely(t->busy) && t->busy < sp) {
+		t->busy = 0;
+		barrier();
+		abandoned = 1;
+		if (t->npending)
+			ut_flush_pending(t);
+	}
+	/* half-built frames too: the jump abandons the code that was building them */
+	while (d && t->frames[d - 1].slot < sp && ut_same_stack(t, t->frames[d - 1].slot, sp))
 		d--;
 	if (d != t->depth)
 		ut_close_frames(t, d, ts, 1);
+	if (unlikely(abandoned)) {
+		uint32_t open = 0;
+
+		for (uint32_t i = 0; i < t->depth; i++)
+			open += t->frames[i].recorded;
+		t->rec_depth = open;
+		ut_write(t, UT_REC_DEPTH, ts, open, 0);
+	}
 }
 
 static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
@@ -383,7 +405,15 @@ static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, u
 		return;
 	}
 	f = &t->frames[d];
+	/*
+	 * The slot is written before the frame is published and again after
+	 * (a signal handler may have used this entry in between): a handler
+	 * that sees the half-built frame knows its slot, so a longjmp out of
+	 * the handler can tell whether it is abandoned.
+	 */
 	f->valid = 0;
+	f->recorded = 0;
+	f->slot = slot;
 	barrier();
 	t->depth = d + 1;
 	barrier();

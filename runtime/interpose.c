@@ -208,7 +208,7 @@ static void ut_longjmp_prepare(const void *env)
 {
 	struct ut_thread *t = &ut_self;
 
-	if (t->state == UT_TS_READY && t->depth)
+	if (t->state == UT_TS_READY && (t->depth || t->busy))
 		ut_unwind_to(t, ut_jmpbuf_sp(env), ut_clock());
 }
 

@@ -20,6 +20,7 @@
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" ::: "memory")
+#define UT_BUSY()	((uintptr_t)__builtin_frame_address(0))
 
 #define UT_SHADOW_MAX	4096	/* deepest call chain we hook */
 #define UT_PENDING_MAX	32	/* records a signal handler can park */
@@ -54,8 +55,13 @@ enum ut_thread_state {
 
 struct ut_thread {
 	uint32_t state;
-	uint32_t busy;		/* inside a write: a nested writer parks its record */
 	uint32_t depth;		/* frames in use */
+	/*
+	 * Inside a write: the writer's frame address (nonzero).  A nested
+	 * writer (signal handler) parks its record; a handler that longjmps
+	 * above this frame abandons the write (see ut_unwind_to()).
+	 */
+	uintptr_t busy;
 	uint32_t npending;
 	uint32_t rec_depth;	/* ENTRYs in the stream not yet closed by an EXIT */
 	struct rb_writer w;
@@ -83,6 +89,7 @@ void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent);
 void ut_page_start(struct rb_writer *w, uint64_t ts);
 void ut_lost_exit(struct ut_thread *t);
+void ut_flush_pending(struct ut_thread *t);
 void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));
 void ut_shadow_restore_all(struct ut_thread *t);
 void ut_emit_stack(struct ut_thread *t);
