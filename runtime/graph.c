@@ -384,13 +384,20 @@ void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 		d--;
 	if (d != t->depth)
 		ut_close_frames(t, d, ts, 1);
-	if (unlikely(abandoned)) {
+	/*
+	 * The jump may also have cut a hook short between popping a frame and
+	 * writing its EXIT: if the stream's open ENTRYs and the shadow stack
+	 * disagree, tell the reader the right depth.
+	 */
+	if (t->state == UT_TS_READY) {
 		uint32_t open = 0;
 
 		for (uint32_t i = 0; i < t->depth; i++)
 			open += t->frames[i].recorded;
-		t->rec_depth = open;
-		ut_write(t, UT_REC_DEPTH, ts, open, 0);
+		if (abandoned || open != t->rec_depth) {
+			t->rec_depth = open;
+			ut_write(t, UT_REC_DEPTH, ts, open, 0);
+		}
 	}
 }
 
