@@ -42,6 +42,9 @@ all: $(O)/usertrace $(O)/libusertrace.so
 deps:
 	@sh tests/deps.sh
 
+# the hot path needs no frame pointer (the cyg hook keeps its own)
+$(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
+
 $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@

@@ -467,27 +467,89 @@ static __attribute__((noinline)) void ut_graph_entry_slow(struct ut_thread *t, u
 	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
 }
 
+/* the fast path gave up after taking the buffer: give it back, then go slow */
+static __attribute__((noinline)) void ut_graph_entry_held(struct ut_thread *t, uintptr_t *slot,
+							  uintptr_t ip, uintptr_t ret, uint64_t ts)
+{
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (t->npending)
+		ut_flush_pending(t);
+	ut_graph_entry_slow(t, slot, ip, ret, ts);
+}
+
+/**
+ * ut_graph_entry - called by mcount and __fentry__
+ * @slot: where the function's return address is
+ * @ip: an address inside the function (the return address of the hook call)
+ *
+ * The usual case (function_graph, a caller's frame above, room in the
+ * page, same CPU, no signal handler inside a write) is written out here
+ * with no call in the middle, so that it needs few registers; anything
+ * else goes to ut_graph_entry_slow(), which does the same through the
+ * general functions.
+ */
 void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 {
 	struct ut_thread *t = &ut_self;
+	struct ut_frame *f;
+	struct rb_page *p;
 	uintptr_t ret;
-	uint32_t d;
-	uint64_t ts;
+	uint64_t ts, delta, v;
+	uint32_t d, off;
+	uint16_t hi;
 
 	if (unlikely(!ut_ready(t)))
 		return;
 	ts = ut_clock();
 	ret = *slot;
 	d = t->depth;
-	/* common case: function_graph, 0 < depth < max, caller's frame above, not a tail call */
 	if (unlikely(ut_rec_mode != UT_MODE_GRAPH || d - 1 >= UT_SHADOW_MAX - 1 ||
 		     t->frames[d - 1].slot <= (uintptr_t)slot ||
-		     ret == (uintptr_t)ut_return_trampoline)) {
+		     ret == (uintptr_t)ut_return_trampoline || t->busy)) {
 		ut_graph_entry_slow(t, slot, ip, ret, ts);
 		return;
 	}
+	/* take the buffer before looking at it (see ut_write_fast()) */
+	t->busy = UT_BUSY();
+	barrier();
+	p = t->w.page;
+	off = p->commit;
+	delta = ts - t->w.last_ts;
+	if (unlikely(off + 10 > RB_DATA_SIZE || delta > RB_DELTA_MAX || t->w.full ||
+		     ut_cpu() != t->w.cpu)) {
+		ut_graph_entry_held(t, slot, ip, ret, ts);
+		return;
+	}
 	*slot = (uintptr_t)ut_return_trampoline;
-	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
+	/* push, as ut_push() does */
+	f = &t->frames[d];
+	f->valid = 0;
+	f->recorded = 0;
+	f->slot = (uintptr_t)slot;
+	barrier();
+	t->depth = d + 1;
+	barrier();
+	f->slot = (uintptr_t)slot;
+	f->orig = ret;
+	f->ip = ip;
+	/* ENTRY, as ut_write_fast() writes it */
+	v = RB_HDR(UT_REC_ENTRY, delta) | ((uint64_t)ip << 32);
+	hi = (uint16_t)(ip >> 32);
+	memcpy(p->data + off, &v, 8);
+	memcpy(p->data + off + 8, &hi, 2);
+	t->w.last_ts = ts;
+	p->entries++;
+	__atomic_store_n(&p->commit, off + 10, __ATOMIC_RELEASE);
+	t->rec_depth++;
+	f->recorded = 1;
+	barrier();
+	f->valid = 1;
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
 }
 
 static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
@@ -531,34 +593,68 @@ static __attribute__((noinline)) uintptr_t ut_graph_return_slow(struct ut_thread
 	return orig;
 }
 
-uintptr_t ut_graph_return(uintptr_t slot)
+static __attribute__((noinline)) uintptr_t ut_graph_return_held(struct ut_thread *t, uintptr_t slot,
+								  uint64_t ts)
 {
-	struct ut_thread *t = &ut_self;
-	uint64_t ts = ut_clock();
-	uint32_t d = t->depth;
-
-	/* the common case: the top frame returns */
-	if (likely(d)) {
-		struct ut_frame *f = &t->frames[d - 1];
-
-		if (likely(f->slot == slot && f->orig)) {
-			uintptr_t orig = f->orig;
-			int rec = f->recorded;
-
-			t->depth = d - 1;
-			barrier();
-			if (likely(rec))
-				ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
-			else
-				ut_lost_exit(t);
-			return orig;
-		}
-	}
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (t->npending)
+		ut_flush_pending(t);
 	return ut_graph_return_slow(t, slot, ts);
 }
 
+/**
+ * ut_graph_return - called by ut_return_trampoline
+ * @slot: where the return address was (the function has just returned)
+ *
+ * Returns the original return address.  The usual case (the top frame
+ * returns, its ENTRY was recorded, the EXIT fits) is written out here, the
+ * rest is ut_graph_return_slow().
+ */
+uintptr_t ut_graph_return(uintptr_t slot)
+{
+	struct ut_thread *t = &ut_self;
+	uint64_t ts = ut_clock(), delta;
+	uint32_t d = t->depth, off, h;
+	struct ut_frame *f;
+	struct rb_page *p;
+	uintptr_t orig;
+
+	if (unlikely(!d))
+		return ut_graph_return_slow(t, slot, ts);
+	f = &t->frames[d - 1];
+	orig = f->orig;
+	if (unlikely(f->slot != slot || !orig || !f->recorded || t->busy))
+		return ut_graph_return_slow(t, slot, ts);
+	t->busy = UT_BUSY();
+	barrier();
+	p = t->w.page;
+	off = p->commit;
+	delta = ts - t->w.last_ts;
+	if (unlikely(off + 4 > RB_DATA_SIZE || delta > RB_DELTA_MAX || t->w.full ||
+		     ut_cpu() != t->w.cpu))
+		return ut_graph_return_held(t, slot, ts);
+	t->depth = d - 1;
+	barrier();
+	h = RB_HDR(UT_REC_EXIT, delta);
+	memcpy(p->data + off, &h, 4);
+	t->w.last_ts = ts;
+	p->entries++;
+	__atomic_store_n(&p->commit, off + 4, __ATOMIC_RELEASE);
+	t->rec_depth -= !!t->rec_depth;
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
+	return orig;
+}
+
 /* -finstrument-functions: called by the compiled code itself, no hooking */
-EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+/* the frame pointer gives the caller's stack pointer: keep it here */
+EXPORT __attribute__((optimize("no-omit-frame-pointer"))) void
+__cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ut_thread *t = &ut_self;
 	/* the instrumented function's stack pointer when it called us */

@@ -20,7 +20,13 @@
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" ::: "memory")
-#define UT_BUSY()	((uintptr_t)__builtin_frame_address(0))
+/* the writer's stack pointer: nonzero, and below any frame a longjmp could target */
+#define UT_BUSY()							\
+	({								\
+		uintptr_t __sp;						\
+		__asm__ __volatile__("mov %%rsp, %0" : "=r"(__sp));	\
+		__sp;							\
+	})
 
 #define UT_SHADOW_MAX	4096	/* deepest call chain we hook */
 #define UT_PENDING_MAX	32	/* records a signal handler can park */
