@@ -241,6 +241,8 @@ struct cursor {
 	int done, error;
 	int heap_pos;
 	uint64_t pending_lost;
+	uint64_t marked_lost;		/* LOST events returned so far */
+	int tail_done;
 };
 
 struct ut_merge {
@@ -295,6 +297,7 @@ static int cursor_open_page(struct cursor *c)
 		c->cpu = p->cpu;
 		if (p->flags & RB_PAGE_LOST_MASK)
 			c->pending_lost += p->flags & RB_PAGE_LOST_MASK;
+		c->marked_lost += p->flags & RB_PAGE_LOST_MASK;
 		c->last_seq = p->seq;
 		c->in_page = 1;
 		return 1;
@@ -312,6 +315,17 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 	for (;;) {
 		if (!c->in_page) {
 			ret = cursor_open_page(c);
+			if (ret == 0 && !c->tail_done && c->ti->lost > c->marked_lost) {
+				/*
+				 * Records dropped after the last page was started
+				 * are marked by no page: report them at the end.
+				 */
+				c->tail_done = 1;
+				cursor_ev(c, ev, UT_EV_LOST, c->it.page ? c->it.ts : 0);
+				ev->count = c->ti->lost - c->marked_lost;
+				c->marked_lost = c->ti->lost;
+				return 1;
+			}
 			if (ret <= 0)
 				return ret;
 		}
