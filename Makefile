@@ -49,9 +49,9 @@ $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
-$(O)/rt/%.o: %.S
+$(O)/rt/%.o: %.S arch/x86_64/regs.h
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC -c $< -o $@
+	$(CC) -fPIC -Iarch/x86_64 -c $< -o $@
 
 $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h cmds/*.h)
 	@mkdir -p $(dir $@)

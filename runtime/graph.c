@@ -135,6 +135,16 @@ __attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
 	t->busy = 0;
 }
 
+/* leave a write: give the buffer back, then write what a handler parked */
+static inline void ut_release(struct ut_thread *t)
+{
+	barrier();
+	t->busy = 0;
+	barrier();
+	if (unlikely(t->npending))
+		ut_flush_pending(t);
+}
+
 /**
  * ut_write - write one record for the current thread
  *
@@ -166,11 +176,7 @@ int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint6
 	t->busy = UT_BUSY();
 	barrier();
 	ret = ut_put(t, type, ts, ip, parent);
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (unlikely(t->npending))
-		ut_flush_pending(t);
+	ut_release(t);
 	return ret;
 }
 
@@ -180,11 +186,7 @@ static __attribute__((noinline)) int ut_write_held(struct ut_thread *t, uint32_t
 {
 	int ret = ut_put(t, type, ts, ip, 0);
 
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (unlikely(t->npending))
-		ut_flush_pending(t);
+	ut_release(t);
 	return ret;
 }
 
@@ -231,11 +233,7 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 	w->last_ts = ts;
 	p->entries++;
 	__atomic_store_n(&p->commit, off + len, __ATOMIC_RELEASE);
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (unlikely(t->npending))
-		ut_flush_pending(t);
+	ut_release(t);
 	return 1;
 }
 
@@ -471,11 +469,7 @@ static __attribute__((noinline)) void ut_graph_entry_slow(struct ut_thread *t, u
 static __attribute__((noinline)) void ut_graph_entry_held(struct ut_thread *t, uintptr_t *slot,
 							  uintptr_t ip, uintptr_t ret, uint64_t ts)
 {
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (t->npending)
-		ut_flush_pending(t);
+	ut_release(t);
 	ut_graph_entry_slow(t, slot, ip, ret, ts);
 }
 
@@ -546,10 +540,7 @@ void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 	f->recorded = 1;
 	barrier();
 	f->valid = 1;
-	t->busy = 0;
-	barrier();
-	if (unlikely(t->npending))
-		ut_flush_pending(t);
+	ut_release(t);
 }
 
 static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
@@ -596,11 +587,7 @@ static __attribute__((noinline)) uintptr_t ut_graph_return_slow(struct ut_thread
 static __attribute__((noinline)) uintptr_t ut_graph_return_held(struct ut_thread *t, uintptr_t slot,
 								  uint64_t ts)
 {
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (t->npending)
-		ut_flush_pending(t);
+	ut_release(t);
 	return ut_graph_return_slow(t, slot, ts);
 }
 
@@ -643,11 +630,7 @@ uintptr_t ut_graph_return(uintptr_t slot)
 	p->entries++;
 	__atomic_store_n(&p->commit, off + 4, __ATOMIC_RELEASE);
 	t->rec_depth -= !!t->rec_depth;
-	barrier();
-	t->busy = 0;
-	barrier();
-	if (unlikely(t->npending))
-		ut_flush_pending(t);
+	ut_release(t);
 	return orig;
 }
 
