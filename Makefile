@@ -26,7 +26,7 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
-RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c $(RINGBUF_SRC)
+RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/dynamic.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       utils/symtab.c utils/data.c utils/utils.c \
@@ -59,7 +59,7 @@ $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h cmds/
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -ldl -lpthread
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lelf -ldl -lpthread
 
 $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(LIBS)

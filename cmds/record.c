@@ -3,7 +3,8 @@
  * record.c - usertrace record: run a program with the runtime and save
  * its trace.
  *
- *   usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] -- PROG ARGS
+ *   usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite]
+ *                    [-F PATTERN]... [-N PATTERN]... -- PROG ARGS
  *
  * The recorder makes a private session directory on /dev/shm, starts PROG
  * with LD_PRELOAD=libusertrace.so, and drains every thread's ring buffer
@@ -313,12 +314,38 @@ static void wait_wake(struct recorder *rec, uint32_t seen)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] -- PROG [ARGS...]\n"
+		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite]\n"
+		"                        [-F PATTERN]... [-N PATTERN]... -- PROG [ARGS...]\n"
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
 		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 8M)\n"
 		"  -t, --tracer NAME    function_graph (default), function or nop\n"
-		"      --overwrite      flight recorder: keep the last SIZE per thread\n");
+		"      --overwrite      flight recorder: keep the last SIZE per thread\n"
+		"  -F, --filter PAT     trace only matching functions (set_ftrace_filter):\n"
+		"                       globs, !PAT removes, PAT:mod:LIB limits to a library\n"
+		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
+		"                       (filters select the patched call sites of programs\n"
+		"                       built with -fpatchable-function-entry=5 or\n"
+		"                       -pg -mfentry -mnop-mcount -mrecord-mcount)\n");
+}
+
+/* append a -F/-N pattern; the kernel's syntax is checked by the runtime */
+static int add_pattern(char *list, size_t size, const char *pat)
+{
+	size_t len = strlen(list), n = strlen(pat);
+
+	if (!n || strspn(pat, " \t\n,") == n) {
+		pr_err("empty filter pattern");
+		return -1;
+	}
+	if (len + n + 2 > size) {
+		pr_err("too many filter patterns");
+		return -1;
+	}
+	if (len)
+		list[len++] = ' ';
+	memcpy(list + len, pat, n + 1);
+	return 0;
 }
 
 int record_options(int argc, char **argv, struct record_opts *o)
@@ -328,6 +355,8 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "tracer", required_argument, NULL, 't' },
 		{ "overwrite", no_argument, NULL, 'W' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "notrace", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -339,7 +368,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->buf_size = DEFAULT_BUF_SIZE;
 	o->tracer = &function_graph_tracer;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -361,6 +390,11 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'W':
 			o->overwrite = 1;
+			break;
+		case 'F':
+		case 'N':
+			if (add_pattern(c == 'F' ? o->filter : o->notrace, sizeof(o->filter), optarg) < 0)
+				return -1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -401,6 +435,20 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
 	fputc('\n', f);
 	return fclose(f);
+}
+
+/* what the runtime could not do (e.g. a filter that matched nothing) */
+static void report_session_errors(const char *session)
+{
+	char path[PATH_MAX], *buf, *line, *save = NULL;
+
+	snprintf(path, sizeof(path), "%s/errors", session);
+	buf = read_file(path, NULL);
+	if (!buf)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		pr_err("%s (EINVAL)", line);
+	free(buf);
 }
 
 /* copy the maps snapshots; the symbol tables are made from them */
@@ -496,6 +544,12 @@ int record_run(const struct record_opts *o, int *status)
 			 old ? old : "");
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(UT_SESSION_ENV, session, 1);
+		unsetenv("USERTRACE_FILTER");
+		unsetenv("USERTRACE_NOTRACE");
+		if (o->filter[0])
+			setenv("USERTRACE_FILTER", o->filter, 1);
+		if (o->notrace[0])
+			setenv("USERTRACE_NOTRACE", o->notrace, 1);
 		execvp(o->argv[0], o->argv);
 		err = errno;
 		if (write(errpipe[1], &err, sizeof(err)) < 0)
@@ -544,6 +598,7 @@ int record_run(const struct record_opts *o, int *status)
 		*status = 128 + WTERMSIG(main_status);
 	else
 		*status = 1;
+	report_session_errors(session);
 	save_maps(session, o->outdir);
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));

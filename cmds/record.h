@@ -12,6 +12,8 @@ struct record_opts {
 	size_t buf_size;
 	const struct tracer *tracer;
 	int overwrite;
+	char filter[4096];	/* set_ftrace_filter: -F patterns, space separated */
+	char notrace[4096];	/* set_ftrace_notrace: -N patterns */
 	char **argv;
 };
 

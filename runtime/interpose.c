@@ -178,8 +178,10 @@ EXPORT void *dlopen(const char *file, int flags)
 	NEXT(dlopen);
 
 	h = next_dlopen(file, flags);
-	if (h)
+	if (h && ut_ctl) {
 		ut_write_maps();
+		ut_dyn_scan();
+	}
 	return h;
 }
 

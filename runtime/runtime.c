@@ -113,6 +113,32 @@ static void ut_path(char *out, size_t size, const char *prefix, uint64_t a, uint
 	out[n] = 0;
 }
 
+/* a line in the session's "errors" file, which the recorder prints */
+void ut_session_error(const char *fmt, ...)
+{
+	char path[600], buf[512];
+	va_list ap;
+	int fd, n;
+
+	if (!ut_session[0])
+		return;
+	snprintf(path, sizeof(path), "%s/errors", ut_session);
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, (size_t)n) < 0)
+		n = 0;
+	close(fd);
+}
+
 static void ut_wake(struct rb_writer *w)
 {
 	(void)w;
@@ -312,6 +338,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
 	ut_write_maps();
+	ut_dyn_scan();
 }
 
 /*

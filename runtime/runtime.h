@@ -57,6 +57,7 @@ enum ut_thread_state {
 	UT_TS_NEW = 0,		/* no buffer yet */
 	UT_TS_READY = 1,
 	UT_TS_DISABLED = 2,	/* cannot trace (no session, buffer creation failed) */
+	UT_TS_INTERNAL = 3,	/* the runtime itself is running: calls are not traced */
 };
 
 struct ut_thread {
@@ -90,6 +91,7 @@ extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 int ut_thread_setup(struct ut_thread *t);
 void ut_write_maps(void);
 void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ut_session_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* graph.c */
 int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent);
@@ -100,6 +102,9 @@ void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));
 void ut_shadow_restore_all(struct ut_thread *t);
 void ut_emit_stack(struct ut_thread *t);
 void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts);
+
+/* dynamic.c */
+void ut_dyn_scan(void);
 extern char ut_return_trampoline[];
 
 /* clock and cpu: the two reads of the hot path */

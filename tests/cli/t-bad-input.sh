@@ -55,3 +55,10 @@ cp -r "$W/good" "$W/commit"
 t=$(ls "$W"/commit/*.dat | head -1)
 printf '\377\377\377\377' | dd of="$t" bs=1 seek=$((4096 + 16)) conv=notrunc 2>/dev/null
 expect 1 'corrupt' -- "$UT" replay -i "$W/commit"
+
+# filters: a pattern that selects no call site is reported as the kernel
+# refuses it (EINVAL); the program still runs and keeps its status
+gcc -fpatchable-function-entry=5 -O2 -o "$W/pfe" "$W/p.c"
+expect 0 "set_ftrace_filter: 'nomatch\*': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f1" -F 'nomatch*' -- "$W/pfe"
+expect 0 "set_ftrace_notrace: 'zz': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f2" -N zz -- "$W/pfe"
+expect 2 'empty filter pattern' -- "$UT" record -o "$W/f3" -F '' -- "$W/pfe"

@@ -10,8 +10,11 @@
 #   src=s-abc.c            program (in tests/e2e/src)
 #   args="1 2"             its arguments
 #   status=0               its expected exit status
-#   flags="pg fentry cyg"  instrumentation (default all three; *-nopie: the
-#                          same in a non-PIE executable)
+#   flags="pg fentry cyg"  instrumentation (default: pg fentry cyg pfe
+#                          nopmcount; *-nopie: the same in a non-PIE
+#                          executable; pfe and nopmcount are patched at run
+#                          time by the runtime's dynamic ftrace)
+#   ropts="-F foo"         options of usertrace record
 #   opts="-O0 -O2"         optimisation levels (default both)
 #   cmd="replay -O ..."    usertrace command run on the data (default: the
 #                          call graph without the cpu and duration columns)
@@ -33,7 +36,9 @@ trap 'rm -rf "$WORK"' EXIT
 
 declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-functions"
 	[pg-nopie]="-pg -fno-pie -no-pie" [fentry-nopie]="-pg -mfentry -fno-pie -no-pie"
-	[cyg-nopie]="-finstrument-functions -fno-pie -no-pie")
+	[cyg-nopie]="-finstrument-functions -fno-pie -no-pie"
+	[pfe]="-fpatchable-function-entry=5"
+	[nopmcount]="-pg -mfentry -mnop-mcount -mrecord-mcount -fno-pie -no-pie")
 pass=0 fail=0 n=0
 
 normalize() {
@@ -43,7 +48,7 @@ normalize() {
 for t in "$HERE"/t*.t; do
 	name=$(basename "$t" .t)
 	[ -n "$PAT" ] && [[ $name != *$PAT* ]] && continue
-	src= args= status=0 flags="pg fentry cyg" opts="-O0 -O2" filter= cmd= lib= link=1
+	src= args= status=0 flags="pg fentry cyg pfe nopmcount" opts="-O0 -O2" filter= cmd= lib= link=1 ropts=
 	eval "$(sed '/^---$/,$d' "$t")"
 	[ -n "$cmd" ] || cmd="replay -O nofuncgraph-cpu -O nofuncgraph-duration"
 	sed '1,/^---$/d' "$t" > "$WORK/expect"
@@ -70,7 +75,7 @@ for t in "$HERE"/t*.t; do
 				fail=$((fail + 1)); continue
 			fi
 			rm -rf "$WORK/data"
-			(cd "$WORK" && eval "\"$UT\" record -o \"$WORK/data\" -- \"$exe\" $args") > "$WORK/prog.out" 2> "$WORK/prog.err"
+			(cd "$WORK" && eval "\"$UT\" record $ropts -o \"$WORK/data\" -- \"$exe\" $args") > "$WORK/prog.out" 2> "$WORK/prog.err"
 			got=$?
 			if [ "$got" != "$status" ]; then
 				echo "not ok $n - $id: exit status $got, expected $status"; sed 's/^/# /' "$WORK/prog.err"

@@ -2,7 +2,7 @@
 src=s-dlopen.c
 lib=lib-foo.c
 link=0
-args=$LIBDIR/libfoo.so
+args='$LIBDIR/libfoo.so'
 flags="pg fentry cyg fentry-nopie"
 ---
 # tracer: function_graph

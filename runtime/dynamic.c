@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dynamic.c - dynamic ftrace in user space: call sites recorded by the
+ * compiler, patched at run time for the selected functions only.
+ *
+ *   cc -fpatchable-function-entry=5            5 bytes of nops at each
+ *                                              function entry, listed in
+ *                                              __patchable_function_entries
+ *   cc -pg -mfentry -mnop-mcount -mrecord-mcount
+ *                                              a 5-byte nop where the call
+ *                                              to __fentry__ would be,
+ *                                              listed in __mcount_loc
+ *
+ * At start-up and after every dlopen, ut_dyn_scan() walks the loaded
+ * objects, reads those sections and each object's function symbols (with
+ * libelf), and keeps one table of records (the user-space dyn_ftrace):
+ * site address, function name, module.  The records that pass the filters
+ * (set_ftrace_filter / set_ftrace_notrace, given by the recorder in
+ * USERTRACE_FILTER and USERTRACE_NOTRACE) are patched into
+ *
+ *     call <stub>        stub: jmp *__fentry__   (a page within reach)
+ *
+ * so that a patched site behaves exactly as -pg -mfentry code.  The other
+ * sites keep (or get) a single 5-byte nop: the program runs them at full
+ * speed.
+ *
+ * Patching happens while the program may have other threads running the
+ * code (dlopen).  The kernel's breakpoint method is used: the first byte
+ * becomes int3, every thread is made to see it (membarrier SYNC_CORE), the
+ * last four bytes are written, then the first byte; a thread that hits
+ * the int3 meanwhile skips the site (the SIGTRAP handler moves it past
+ * the 5 bytes), losing that one call.  See doc/design/dynamic-ftrace.md.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <link.h>
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+
+static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const unsigned char nop1x5[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
+
+/* nopl disp8(%rax,%rax,1): gcc writes disp 0, clang 8 */
+static int is_nop5(const unsigned char *p)
+{
+	return !memcmp(p, nop5, 4);
+}
+
+struct ut_dyn_rec {
+	uintptr_t site;
+	const char *name;	/* function */
+	const char *module;	/* basename of the object */
+	uint32_t mod;		/* index in mods[] */
+	uint32_t enabled;
+};
+
+struct ut_dyn_mod {
+	uintptr_t base;		/* load bias */
+	char *path;
+	uintptr_t stub;		/* jmp *__fentry__, within reach of the module */
+};
+
+static struct ut_dyn_rec *recs;
+static size_t nr_recs, cap_recs;
+static struct ut_dyn_mod *mods;
+static size_t nr_mods;
+static int have_sync_core;
+static volatile uintptr_t patching_site;	/* site whose first byte is int3 */
+static struct sigaction prev_trap;
+
+extern void __fentry__(void);
+
+struct fsym {
+	uintptr_t addr, size;
+	const char *name;
+};
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* a page for `jmp *__fentry__` within +-2 GB of [lo, hi) */
+static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	for (uintptr_t hint = (lo & ~(uintptr_t)(pg - 1)) - (uintptr_t)pg * 16;
+	     hint > (uintptr_t)pg && lo - hint < (1ul << 30); hint -= (uintptr_t)pg * 256) {
+		unsigned char *p = mmap((void *)hint, (size_t)pg, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		uintptr_t fn = (uintptr_t)__fentry__;
+
+		if (p == MAP_FAILED)
+			continue;
+		/* a call at any site of the module must reach the stub */
+		if (hi - (uintptr_t)p >= (1ul << 31) - 64) {
+			munmap(p, (size_t)pg);
+			continue;
+		}
+		/* jmp *0(%rip); .quad __fentry__ */
+		p[0] = 0xff;
+		p[1] = 0x25;
+		memset(p + 2, 0, 4);
+		memcpy(p + 6, &fn, 8);
+		mprotect(p, (size_t)pg, PROT_READ | PROT_EXEC);
+		return (uintptr_t)p;
+	}
+	return 0;
+}
+
+/* glob (fnmatch) with the kernel's :mod: form */
+static int pattern_match(const char *pat, const struct ut_dyn_rec *r)
+{
+	const char *mod = strstr(pat, ":mod:");
+	char fn[512];
+
+	if (mod) {
+		size_t n = (size_t)(mod - pat);
+
+		if (n >= sizeof(fn))
+			return 0;
+		memcpy(fn, pat, n);
+		fn[n] = 0;
+		if (fnmatch(mod + 5, r->module, 0) != 0)
+			return 0;
+		return !n || fnmatch(fn, r->name, 0) == 0;
+	}
+	return fnmatch(pat, r->name, 0) == 0;
+}
+
+/*
+ * Apply a filter list ("pat pat !pat ...", whitespace or comma separated)
+ * to one record, in order: a pattern adds, !pattern removes.  Returns -1
+ * if the list is empty (no filter: everything).
+ */
+static int list_match(const char *list, const struct ut_dyn_rec *r)
+{
+	char buf[512];
+	int any = 0, in = 0;
+
+	if (!list)
+		return -1;
+	while (*list) {
+		size_t n = strcspn(list, " \t\n,");
+
+		if (n && n < sizeof(buf)) {
+			memcpy(buf, list, n);
+			buf[n] = 0;
+			any = 1;
+			if (buf[0] == '!')
+				in &= !pattern_match(buf + 1, r);
+			else
+				in |= pattern_match(buf, r);
+		}
+		list += n;
+		list += strspn(list, " \t\n,");
+	}
+	return any ? in : -1;
+}
+
+static int record_selected(const struct ut_dyn_rec *r)
+{
+	int f = list_match(getenv("USERTRACE_FILTER"), r);
+
+	if (f == 0)
+		return 0;
+	/* notrace wins over filter */
+	return list_match(getenv("USERTRACE_NOTRACE"), r) != 1;
+}
+
+static void sync_core(void)
+{
+	if (have_sync_core)
+		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+}
+
+static int text_writable(uintptr_t site, int on)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t start = site & ~(uintptr_t)(pg - 1);
+	size_t len = (site + 5 - start + (size_t)pg - 1) & ~(size_t)(pg - 1);
+
+	return mprotect((void *)start, len, on ? PROT_READ | PROT_WRITE | PROT_EXEC
+					       : PROT_READ | PROT_EXEC);
+}
+
+/* a thread ran into a site while it was being patched: skip the site */
+static void trap_handler(int sig, siginfo_t *si, void *uc_)
+{
+	ucontext_t *uc = uc_;
+	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+
+	if (patching_site && ip == patching_site + 1) {
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(patching_site + 5);
+		return;
+	}
+	if (prev_trap.sa_flags & SA_SIGINFO && prev_trap.sa_sigaction)
+		prev_trap.sa_sigaction(sig, si, uc_);
+	else if (prev_trap.sa_handler != SIG_DFL && prev_trap.sa_handler != SIG_IGN)
+		prev_trap.sa_handler(sig);
+	else {
+		signal(SIGTRAP, SIG_DFL);
+		raise(SIGTRAP);
+	}
+}
+
+/* write the 5 bytes at @site safely while other threads may run it */
+static void patch_site(uintptr_t site, const unsigned char *insn)
+{
+	unsigned char *p = (unsigned char *)site;
+
+	if (!memcmp(p, insn, 5) || text_writable(site, 1) < 0)
+		return;
+	patching_site = site;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*(volatile unsigned char *)p = 0xcc;
+	sync_core();
+	memcpy(p + 1, insn + 1, 4);
+	sync_core();
+	*(volatile unsigned char *)p = insn[0];
+	sync_core();
+	patching_site = 0;
+	text_writable(site, 0);
+}
+
+static void set_record(struct ut_dyn_rec *r, uintptr_t stub, int on)
+{
+	unsigned char call[5];
+	int32_t rel;
+
+	if (on && stub) {
+		rel = (int32_t)(stub - (r->site + 5));
+		call[0] = 0xe8;
+		memcpy(call + 1, &rel, 4);
+		patch_site(r->site, call);
+	} else {
+		patch_site(r->site, nop5);
+	}
+	r->enabled = on && stub;
+}
+
+static int known_module(uintptr_t base, const char *path)
+{
+	for (size_t i = 0; i < nr_mods; i++)
+		if (mods[i].base == base && !strcmp(mods[i].path, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does the file have a call-site section?  Read with pread only: most
+ * objects (libc...) have none, and libelf's allocations must not reach a
+ * program that replaced malloc with a traced one unless there is work.
+ */
+static int has_sites(int fd)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(sh) ||
+	    eh.e_shstrndx >= eh.e_shnum)
+		return 0;
+	if (pread(fd, &strsh, sizeof(strsh), (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(strsh))
+		return 0;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		char name[32];
+
+		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) != sizeof(sh) ||
+		    sh.sh_name >= strsh.sh_size)
+			continue;
+		if (pread(fd, name, sizeof(name), (off_t)(strsh.sh_offset + sh.sh_name)) <= 0)
+			continue;
+		name[sizeof(name) - 1] = 0;
+		if (!strcmp(name, "__patchable_function_entries") || !strcmp(name, "__mcount_loc"))
+			return 1;
+	}
+	return 0;
+}
+
+/* the records of one loaded object */
+static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_t hi)
+{
+	size_t shstrndx, nsyms = 0, capsyms = 0;
+	struct fsym *syms = NULL;
+	const char *modname = NULL;
+	Elf_Scn *scn = NULL;
+	struct ut_dyn_mod *m;
+	uintptr_t stub = 0;
+	int fd, found = 0;
+	Elf *e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!has_sites(fd)) {
+		close(fd);
+		return;
+	}
+	modname = strdup(base_name(path));
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+		goto out;
+	/* function symbols, to name the sites */
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value)
+				continue;
+			n = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!n || !*n)
+				continue;
+			if (nsyms == capsyms) {
+				struct fsym *ns = realloc(syms, (capsyms = capsyms ? 2 * capsyms : 256) * sizeof(*ns));
+
+				if (!ns)
+					goto out;
+				syms = ns;
+			}
+			syms[nsyms++] = (struct fsym){ base + s.st_value, s.st_size, strdup(n) };
+		}
+	}
+	if (nsyms)
+		qsort(syms, nsyms, sizeof(*syms), fsym_cmp);
+	scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *sn;
+		const uintptr_t *sites;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		sn = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!sn || (strcmp(sn, "__patchable_function_entries") && strcmp(sn, "__mcount_loc")))
+			continue;
+		/* the section is loaded and relocated: read it from memory */
+		sites = (const uintptr_t *)(base + sh.sh_addr);
+		for (size_t i = 0; i < sh.sh_size / 8; i++) {
+			uintptr_t site = sites[i];
+			struct ut_dyn_rec *r;
+			size_t a = 0, b = nsyms;
+
+			if (site < lo || site + 5 > hi)
+				continue;
+			if (!is_nop5((const unsigned char *)site) && memcmp((void *)site, nop1x5, 5))
+				continue;
+			if (!found && !stub) {
+				stub = make_stub(lo, hi);
+				found = 1;
+			}
+			if (nr_recs == cap_recs) {
+				struct ut_dyn_rec *nr = realloc(recs, (cap_recs = cap_recs ? 2 * cap_recs : 1024) * sizeof(*nr));
+
+				if (!nr)
+					goto out;
+				recs = nr;
+			}
+			r = &recs[nr_recs++];
+			r->site = site;
+			r->module = modname ? modname : "?";
+			r->mod = (uint32_t)nr_mods;
+			r->name = "?";
+			while (a < b) {
+				size_t mid = (a + b) / 2;
+
+				if (syms[mid].addr <= site)
+					a = mid + 1;
+				else
+					b = mid;
+			}
+			if (a && site < syms[a - 1].addr + (syms[a - 1].size ? syms[a - 1].size : 16))
+				r->name = syms[a - 1].name;
+			r->enabled = 0;
+			/* 5 one-byte nops cannot be patched while a thread runs them: one nop */
+			if (!memcmp((void *)site, nop1x5, 5) && text_writable(site, 1) == 0) {
+				memcpy((void *)site, nop5, 5);
+				text_writable(site, 0);
+			}
+			if (ut_rec_mode != UT_MODE_NONE && record_selected(r))
+				set_record(r, stub, 1);
+		}
+	}
+	m = realloc(mods, (nr_mods + 1) * sizeof(*mods));
+	if (m) {
+		mods = m;
+		mods[nr_mods++] = (struct ut_dyn_mod){ base, strdup(path), stub };
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	/* names stay referenced by the records; the array itself can go */
+	free(syms);
+}
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char *path = info->dlpi_name;
+	char exe[4096];
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	(void)size;
+	(void)arg;
+	if (!path || !*path) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n <= 0)
+			return 0;
+		exe[n] = 0;
+		path = exe;
+	}
+	if (strstr(path, "linux-vdso") || strstr(path, "libusertrace.so"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (lo < hi && !known_module(info->dlpi_addr, path))
+		scan_object(path, info->dlpi_addr, lo, hi);
+	return 0;
+}
+
+/*
+ * A pattern that selects no call site is an error, as a write of it to
+ * set_ftrace_filter is in the kernel (EINVAL).  The program runs anyway;
+ * the recorder reports the patterns listed in the session's "errors".
+ * Patterns naming a module (:mod:) may be meant for a library loaded later
+ * and are not checked.
+ */
+static void check_patterns(const char *env, const char *file)
+{
+	const char *list = getenv(env);
+	char buf[512];
+
+	while (list && *list) {
+		size_t n = strcspn(list, " \t\n,");
+		int hit = 0;
+
+		if (n && n < sizeof(buf)) {
+			memcpy(buf, list, n);
+			buf[n] = 0;
+			if (!strstr(buf, ":mod:")) {
+				const char *pat = buf[0] == '!' ? buf + 1 : buf;
+
+				for (size_t i = 0; i < nr_recs && !hit; i++)
+					hit = pattern_match(pat, &recs[i]);
+				if (!hit)
+					ut_session_error("%s: '%s': no function matches", file, buf);
+			}
+		}
+		list += n;
+		list += strspn(list, " \t\n,");
+	}
+}
+
+/**
+ * ut_dyn_scan - find the call sites of every object loaded since last time
+ *
+ * Called at start-up and after each dlopen.
+ */
+void ut_dyn_scan(void)
+{
+	static int once;
+	uint32_t saved;
+
+	if (!once) {
+		struct sigaction sa = { 0 };
+
+		once = 1;
+		elf_version(EV_CURRENT);
+		have_sync_core = syscall(SYS_membarrier,
+					 MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+		sa.sa_sigaction = trap_handler;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTRAP, &sa, &prev_trap);
+	}
+	/* what libelf and we call in the program (its own malloc...) is not traced */
+	saved = ut_self.state;
+	if (saved != UT_TS_DISABLED)
+		ut_self.state = UT_TS_INTERNAL;
+	dl_iterate_phdr(phdr_cb, NULL);
+	ut_self.state = saved;
+	if (once == 1) {
+		once = 2;
+		check_patterns("USERTRACE_FILTER", "set_ftrace_filter");
+		check_patterns("USERTRACE_NOTRACE", "set_ftrace_notrace");
+	}
+}
+
+/* usertrace_ftrace_set - enable the sites of the functions @filter selects (API) */
+__attribute__((visibility("default"))) int usertrace_ftrace_set(const char *filter, const char *notrace)
+{
+	size_t enabled = 0;
+
+	for (size_t i = 0; i < nr_recs; i++) {
+		struct ut_dyn_rec *r = &recs[i];
+		int on = list_match(filter, r) != 0 && list_match(notrace, r) != 1;
+
+		if (on != (int)r->enabled && r->mod < nr_mods)
+			set_record(r, mods[r->mod].stub, on);
+		enabled += r->enabled;
+	}
+	return (int)enabled;
+}

@@ -1,0 +1,13 @@
+# description: record -F ':mod:LIB' selects the call sites of one (dlopen'ed) library
+src=s-dlopen.c
+lib=lib-foo.c
+link=0
+flags="pfe"
+args='$LIBDIR/libfoo.so'
+ropts="-F ':mod:libfoo.so' -N foo_inner"
+---
+# tracer: function_graph
+#
+#               FUNCTION CALLS
+#               |   |   |   |
+foo();
