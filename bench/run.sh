@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # bench/run.sh - usertrace's cost against uftrace's: recording overhead per
-# traced call, bytes per call, lost events, replay and report throughput.
+# traced call, bytes per call, lost events, replay and report throughput;
+# for dynamic ftrace (-fpatchable-function-entry) builds also the cost of the
+# untraced nop sites (callgrind instructions, ns per call).
 # What is measured and how to read the output: bench/README.md.
 #
 #   make bench                    or    O=build CC=cc bash bench/run.sh
@@ -12,6 +14,8 @@
 #   BENCH_REPLAY_ROUNDS=3     replay/report rounds
 #   BENCH_LOOP_N=10000000     calls of empty() in the loop program
 #   BENCH_FIB_N=30            the fib program computes fib(N)
+#   BENCH_OFF_N=100000000     calls of empty() for the tracing-off timing
+#   BENCH_CG_N=1000000        calls of empty() under callgrind
 #   BENCH_DIR=${TMPDIR:-/tmp} where the recordings go (removed at the end)
 #   BENCH_STRICT=1            exit 1 when the bar is not met, too
 #   UFTRACE=uftrace           the uftrace to compare with
@@ -33,6 +37,8 @@ ROUNDS=${BENCH_ROUNDS:-5}
 REPLAY_ROUNDS=${BENCH_REPLAY_ROUNDS:-3}
 LOOP_N=${BENCH_LOOP_N:-10000000}
 FIB_N=${BENCH_FIB_N:-30}
+OFF_N=${BENCH_OFF_N:-100000000}
+CG_N=${BENCH_CG_N:-1000000}
 BIN=$O/bench
 LOG=$BIN/log
 
@@ -40,6 +46,11 @@ PROGS=(loop fib)
 FLAGS=("-pg" "-pg -mfentry" "-finstrument-functions")
 TAGS=(pg fentry cyg)		# binary suffix of each entry of FLAGS
 TOOLS=(native usertrace uftrace)
+# dynamic ftrace builds: nops at each function entry, patched into calls at
+# run time by the usertrace runtime and at load time by uftrace -P .
+DYN_FLAGS=("-fpatchable-function-entry=5")
+DYN_TAGS=(pfe)
+declare -A UF_OPTS=([pfe]="-P .")	# uftrace's extra options per tag
 REPLAY_SET=fib.fentry		# the recordings replay and report read
 
 die() { echo "bench: $*" >&2; exit 1; }
@@ -58,6 +69,11 @@ for prog in "${PROGS[@]}"; do
 		# shellcheck disable=SC2086 # the flags are words
 		$CC -O2 ${FLAGS[i]} -o "$BIN/$prog.${TAGS[i]}" "bench/src/$prog.c" ||
 			die "cannot build $prog with ${FLAGS[i]}"
+	done
+	for i in "${!DYN_FLAGS[@]}"; do
+		# shellcheck disable=SC2086 # the flags are words
+		$CC -O2 ${DYN_FLAGS[i]} -o "$BIN/$prog.${DYN_TAGS[i]}" "bench/src/$prog.c" ||
+			die "cannot build $prog with ${DYN_FLAGS[i]}"
 	done
 done
 $CC -O2 -std=gnu11 -Iinclude -o "$BIN/utstat" bench/src/utstat.c || die "cannot build utstat"
@@ -113,7 +129,8 @@ record() {
 	case $tool in
 	native)    timed "$BIN/$prog.plain" "${ARGS[$prog]}" ;;
 	usertrace) timed "$UT" record -o "$dir" -- "$bin" "${ARGS[$prog]}" ;;
-	uftrace)   timed "$UFTRACE" record --no-libcall -d "$dir" "$bin" "${ARGS[$prog]}" ;;
+	uftrace)   # shellcheck disable=SC2086 # the options are words
+		   timed "$UFTRACE" record ${UF_OPTS[$tag]:-} --no-libcall -d "$dir" "$bin" "${ARGS[$prog]}" ;;
 	esac || {
 		note "$tool failed on $prog ${tag} (exit $?), see $LOG"
 		FAILED=1
@@ -140,13 +157,55 @@ record() {
 	[ "$prog.$tag" = "$REPLAY_SET" ] || rm -rf "$dir"
 }
 
+# off_run BUILD: one timed untraced run of loop.BUILD with OFF_N calls
+declare -A OFF_TIMES
+off_run() {
+	echo "== loop.$1 $OFF_N (tracing off)" >>"$LOG"
+	if timed "$BIN/loop.$1" "$OFF_N"; then
+		OFF_TIMES[$1]+="$T "
+	else
+		note "loop.$1 failed (exit $?), see $LOG"
+		FAILED=1
+	fi
+}
+
+# ---- tracing off: instructions per call -----------------------------------
+
+# instructions the nop sites add to a call: the instructions of empty() in
+# the pfe build minus those in the plain build (gcc: 5 one-byte nops)
+insns_of_empty() {
+	objdump -d "$1" 2>/dev/null | awk '/<empty>:$/ { f = 1; next } f && !NF { exit } f { n++ } END { print n + 0 }'
+}
+NOPS=$(($(insns_of_empty "$BIN/loop.pfe") - $(insns_of_empty "$BIN/loop.plain")))
+((NOPS > 0)) || NOPS=5		# no objdump: gcc's five 1-byte nops
+
+declare -A IR
+if command -v valgrind >/dev/null; then
+	note "callgrind: loop plain and pfe, $CG_N calls"
+	for b in plain pfe; do
+		echo "== callgrind loop.$b $CG_N" >>"$LOG"
+		valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.$b" \
+			"$BIN/loop.$b" "$CG_N" >/dev/null 2>>"$LOG" || {
+			note "callgrind failed on loop.$b, see $LOG"
+			FAILED=1
+			continue
+		}
+		IR[$b]=$(awk '/^summary:/ { print $2 }' "$WORK/cg.$b")
+	done
+else
+	note "valgrind not found: no instruction counts"
+fi
+
 # ---- recording ------------------------------------------------------------
 
-note "$ROUNDS rounds of ${#PROGS[@]} programs x ${#FLAGS[@]} flags x (native, usertrace, uftrace)"
+note "$ROUNDS rounds of ${#PROGS[@]} programs x $((${#FLAGS[@]} + ${#DYN_FLAGS[@]})) flags x (native, usertrace, uftrace)" \
+     "+ loop plain/pfe untraced"
 for ((r = 0; r < ROUNDS; r++)); do
 	note "round $((r + 1))/$ROUNDS"
+	# tracing off: plain vs pfe, the order alternating
+	if ((r % 2)); then off_run pfe; off_run plain; else off_run plain; off_run pfe; fi
 	for prog in "${PROGS[@]}"; do
-		for tag in "${TAGS[@]}"; do
+		for tag in "${TAGS[@]}" "${DYN_TAGS[@]}"; do
 			# rotate the order, so no tool always runs after the same one
 			for ((k = 0; k < 3; k++)); do
 				record "$prog" "$tag" "${TOOLS[(r + k) % 3]}"
@@ -183,6 +242,44 @@ done
 flag_of() { # tag -> flags
 	local i
 	for i in "${!TAGS[@]}"; do [ "${TAGS[i]}" = "$1" ] && echo "${FLAGS[i]}"; done
+	for i in "${!DYN_TAGS[@]}"; do [ "${DYN_TAGS[i]}" = "$1" ] && echo "${DYN_FLAGS[i]}"; done
+}
+
+HEADER=$(printf '%-8s %-28s %8s %10s %9s %11s %11s %6s %10s %10s %8s' program flag native \
+	 usertrace uftrace "ut ns/call" "uf ns/call" ratio "ut B/call" "uf B/call" "ut lost")
+
+# row PROG TAG NATIVE: print one row of a table; RATIO (-1: uftrace cost
+# nothing, empty: no result), UT_B and LOST for the bar
+row() {
+	local prog=$1 tag=$2 native=$3 flag ut uf calls ut_ns uf_ns uf_b
+	flag=$(flag_of "$tag")
+	ut=$(median "${TIMES[$prog.$tag.usertrace]:-}")
+	uf=$(median "${TIMES[$prog.$tag.uftrace]:-}")
+	RATIO="" UT_B="" LOST=""
+	if [ -z "$native" ] || [ -z "$ut" ] || [ -z "$uf" ]; then
+		printf '%-8s %-28s  no result: %s\n' "$prog" "$flag" "${WARN[$prog.$tag]:-}"
+		return
+	fi
+	calls=${CALLS[$prog]}
+	ut_ns=$(calc "($ut - $native) * 1000 / $calls")
+	uf_ns=$(calc "($uf - $native) * 1000 / $calls")
+	RATIO=$(calc "$uf_ns > 0 ? $ut_ns / $uf_ns : -1")
+	UT_B=$(calc "${UT_BYTES[$prog.$tag]:-0} / $calls")
+	uf_b=$(calc "${UF_BYTES[$prog.$tag]:-0} / $calls")
+	LOST=${UT_LOST[$prog.$tag]:-0}
+	printf '%-8s %-28s %8.3f %10.3f %9.3f %11.1f %11.1f %6s %10.2f %10.2f %8s\n' \
+		"$prog" "$flag" "$(calc "$native / 1e6")" "$(calc "$ut / 1e6")" \
+		"$(calc "$uf / 1e6")" "$ut_ns" "$uf_ns" \
+		"$([ "$RATIO" = -1 ] && echo n/a || printf %.2f "$RATIO")" "$UT_B" "$uf_b" "$LOST"
+	[ -n "${WARN[$prog.$tag]:-}" ] && echo "         ^ ${WARN[$prog.$tag]}"
+	return 0
+}
+
+# native_of PROG: the median of all of PROG's native runs
+native_of() {
+	local tag all=""
+	for tag in "${TAGS[@]}" "${DYN_TAGS[@]}"; do all+="${TIMES[$1.$tag.native]:-} "; done
+	median "$all"
 }
 
 echo
@@ -192,44 +289,28 @@ echo "uftrace records with --no-libcall (both tracers then trace only the instru
 echo "functions); usertrace records with its defaults.  native = the uninstrumented -O2 build."
 echo "loop: ${CALLS[loop]} calls, fib: ${CALLS[fib]} calls per run (main included)"
 echo
-printf '%-8s %-24s %8s %10s %9s %11s %11s %6s %10s %10s %8s\n' program flag native usertrace \
-	uftrace "ut ns/call" "uf ns/call" ratio "ut B/call" "uf B/call" "ut lost"
+echo "$HEADER"
 
 worst=0 worst_at="" bar_fail=""
 for prog in "${PROGS[@]}"; do
-	native=$(median "${TIMES[$prog.pg.native]:-} ${TIMES[$prog.fentry.native]:-} ${TIMES[$prog.cyg.native]:-}")
+	native=$(native_of "$prog")
 	for tag in "${TAGS[@]}"; do
 		flag=$(flag_of "$tag")
-		ut=$(median "${TIMES[$prog.$tag.usertrace]:-}")
-		uf=$(median "${TIMES[$prog.$tag.uftrace]:-}")
-		if [ -z "$native" ] || [ -z "$ut" ] || [ -z "$uf" ]; then
-			printf '%-8s %-24s  no result: %s\n' "$prog" "$flag" "${WARN[$prog.$tag]:-}"
+		row "$prog" "$tag" "$native"
+		if [ -z "$RATIO" ]; then
 			bar_fail+="$prog $flag failed; "
 			continue
 		fi
-		calls=${CALLS[$prog]}
-		ut_ns=$(calc "($ut - $native) * 1000 / $calls")
-		uf_ns=$(calc "($uf - $native) * 1000 / $calls")
-		ratio=$(calc "$uf_ns > 0 ? $ut_ns / $uf_ns : -1")	# -1: uftrace cost nothing?
-		ut_b=$(calc "${UT_BYTES[$prog.$tag]:-0} / $calls")
-		uf_b=$(calc "${UF_BYTES[$prog.$tag]:-0} / $calls")
-		lost=${UT_LOST[$prog.$tag]:-0}
-		printf '%-8s %-24s %8.3f %10.3f %9.3f %11.1f %11.1f %6s %10.2f %10.2f %8s\n' \
-			"$prog" "$flag" "$(calc "$native / 1e6")" "$(calc "$ut / 1e6")" \
-			"$(calc "$uf / 1e6")" "$ut_ns" "$uf_ns" \
-			"$([ "$ratio" = -1 ] && echo n/a || printf %.2f "$ratio")" "$ut_b" "$uf_b" "$lost"
-		[ -n "${WARN[$prog.$tag]:-}" ] && echo "         ^ ${WARN[$prog.$tag]}"
-
-		if [ "$ratio" = -1 ]; then
+		if [ "$RATIO" = -1 ]; then
 			bar_fail+="no uftrace overhead measured ($prog $flag); "
-		elif [ "$(calc "$ratio > $worst")" = 1 ]; then
-			worst=$ratio worst_at="$prog $flag"
+		elif [ "$(calc "$RATIO > $worst")" = 1 ]; then
+			worst=$RATIO worst_at="$prog $flag"
 		fi
-		[ "$(calc "$ratio > 0.5")" = 1 ] &&
-			bar_fail+="ratio $(printf %.2f "$ratio") > 0.5 ($prog $flag); "
-		[ "$(calc "$ut_b > 16")" = 1 ] &&
-			bar_fail+="$(printf %.2f "$ut_b") B/call > 16 ($prog $flag); "
-		[ "$lost" != 0 ] && bar_fail+="$lost lost ($prog $flag); "
+		[ "$(calc "$RATIO > 0.5")" = 1 ] &&
+			bar_fail+="ratio $(printf %.2f "$RATIO") > 0.5 ($prog $flag); "
+		[ "$(calc "$UT_B > 16")" = 1 ] &&
+			bar_fail+="$(printf %.2f "$UT_B") B/call > 16 ($prog $flag); "
+		[ "$LOST" != 0 ] && bar_fail+="$LOST lost ($prog $flag); "
 	done
 done
 
@@ -238,15 +319,76 @@ for cmd in replay report; do
 	ut=$(median "${RTIMES[$cmd.usertrace]:-}")
 	uf=$(median "${RTIMES[$cmd.uftrace]:-}")
 	if [ -z "$ut" ] || [ -z "$uf" ]; then
-		printf '%-8s %-24s  no result\n' "$cmd" "${REPLAY_SET/./ }"
+		printf '%-8s %-28s  no result\n' "$cmd" "${REPLAY_SET/./ }"
 		continue
 	fi
 	calls=${CALLS[${REPLAY_SET%%.*}]}
 	ut_rate=$(calc "$calls / $ut")	# calls per microsecond = Mcalls/s
 	uf_rate=$(calc "$calls / $uf")
-	printf '%-8s %-24s usertrace %6.2f Mcalls/s (%.2fs)  uftrace %6.2f Mcalls/s (%.2fs)  ratio %.2f\n' \
+	printf '%-8s %-28s usertrace %6.2f Mcalls/s (%.2fs)  uftrace %6.2f Mcalls/s (%.2fs)  ratio %.2f\n' \
 		"$cmd" "${REPLAY_SET%%.*} $(flag_of "${REPLAY_SET#*.}")" "$ut_rate" "$(calc "$ut / 1e6")" \
 		"$uf_rate" "$(calc "$uf / 1e6")" "$(calc "$ut_rate / $uf_rate")"
+done
+
+# ---- dynamic ftrace (nop-site) builds ---------------------------------------
+
+echo
+echo "dynamic ftrace builds (nops at each function entry; usertrace patches them at run"
+echo "time, uftrace at load time with -P .; same binary for both)"
+dyn_fail=""
+# (a) tracing off
+ir_plain=${IR[plain]:-} ir_pfe=${IR[pfe]:-}
+if [ -n "$ir_plain" ] && [ -n "$ir_pfe" ]; then
+	ir_d=$((ir_pfe - ir_plain))
+	extra=$(calc "$ir_d / $CG_N")
+	printf '(a) off: instructions (callgrind, %d calls of empty): plain %d, pfe %d, +%d = +%.6f per call\n' \
+		"$CG_N" "$ir_plain" "$ir_pfe" "$ir_d" "$extra"
+	printf '         (%d nops x %d calls, main included, = %d; %+d outside the calls)\n' \
+		"$NOPS" "$((CG_N + 1))" "$((NOPS * (CG_N + 1)))" "$((ir_d - NOPS * (CG_N + 1)))"
+	# the nops only: what is left besides the nops of the N + 1 calls is a
+	# fixed start-up difference (the dynamic linker; tens of instructions),
+	# not a per-call one, which would be N or more
+	rest=$((ir_d - NOPS * (CG_N + 1)))
+	((rest < 1000 && rest > -1000)) ||
+		dyn_fail+="(a) +$(printf %.6f "$extra") instructions per call, not $NOPS nops; "
+	extra=$(printf %.6f "$extra")
+else
+	echo "(a) off: no instruction counts (valgrind missing or failed)"
+	dyn_fail+="(a) no instruction counts; "
+	extra=n/a
+fi
+off_plain=$(median "${OFF_TIMES[plain]:-}")
+off_pfe=$(median "${OFF_TIMES[pfe]:-}")
+if [ -n "$off_plain" ] && [ -n "$off_pfe" ]; then
+	printf '    off: native ns/call (median of %d, %d calls of empty): plain %.3f, pfe %.3f, +%.3f\n' \
+		"$ROUNDS" "$OFF_N" "$(calc "$off_plain * 1000 / $OFF_N")" \
+		"$(calc "$off_pfe * 1000 / $OFF_N")" "$(calc "($off_pfe - $off_plain) * 1000 / $OFF_N")"
+else
+	echo "    off: no native timing"
+	dyn_fail+="(a) no native timing; "
+fi
+# (b) tracing on
+echo "(b) on:"
+echo "$HEADER"
+dworst=0 dworst_at=""
+for prog in "${PROGS[@]}"; do
+	native=$(native_of "$prog")
+	for tag in "${DYN_TAGS[@]}"; do
+		flag=$(flag_of "$tag")
+		row "$prog" "$tag" "$native"
+		if [ -z "$RATIO" ]; then
+			dyn_fail+="(b) $prog $flag failed; "
+			continue
+		fi
+		if [ "$RATIO" = -1 ]; then
+			dyn_fail+="(b) no uftrace overhead measured ($prog $flag); "
+		elif [ "$(calc "$RATIO > $dworst")" = 1 ]; then
+			dworst=$RATIO dworst_at="$prog $flag"
+		fi
+		[ "$(calc "$RATIO > 0.5")" = 1 ] &&
+			dyn_fail+="(b) ratio $(printf %.2f "$RATIO") > 0.5 ($prog $flag); "
+		[ "$LOST" != 0 ] && dyn_fail+="(b) $LOST lost ($prog $flag); "
+	done
 done
 
 echo
@@ -257,6 +399,14 @@ else
 fi
 printf 'summary: worst overhead ratio usertrace/uftrace %.2f (%s); bar (ratio <= 0.5 for every flag, <= 16 B/call, 0 lost): %s\n' \
 	"$worst" "$worst_at" "$verdict"
+if [ -z "$dyn_fail" ]; then
+	verdict="MET"
+else
+	verdict="NOT MET: ${dyn_fail%; }"
+fi
+printf 'dynamic: (a) tracing off +%s instructions per call, %d nops; (b) worst ratio %.2f (%s); bar ((a) = the nops only, (b) ratio <= 0.5, 0 lost): %s\n' \
+	"$extra" "$NOPS" "$dworst" "$dworst_at" "$verdict"
+bar_fail+=$dyn_fail		# for BENCH_STRICT
 
 [ "$FAILED" = 0 ] || exit 1
 [ "${BENCH_STRICT:-0}" = 1 ] && [ -n "$bar_fail" ] && exit 1
