@@ -491,6 +491,8 @@ static void heap_fix(struct ut_merge *m, struct cursor *c)
 		heap_remove(m, c->heap_pos);
 		return;
 	}
+	if (m->heap_n == 1)
+		return;		/* one thread left: nothing to order */
 	heap_down(m, c->heap_pos);
 	heap_up(m, c->heap_pos);
 }

@@ -661,7 +661,20 @@ struct proc {
 	struct proc *hint;	/* no maps: where the last fallback lookup succeeded */
 };
 
+/*
+ * A lookup in a process with its own maps depends on nothing else: such
+ * lookups are remembered, by address (the fallback's depend on its hint).
+ */
+#define LOOKUP_CACHE_SIZE 1024
+
+struct lookup_cache {
+	uint64_t image, addr;
+	int pid, valid;
+	const struct ut_sym *sym;
+};
+
 struct ut_symtab {
+	struct lookup_cache cache[LOOKUP_CACHE_SIZE];
 	char symdir[4096];
 	struct kmap procs;	/* (pid, image) -> struct proc */
 	struct proc **proc_list;
@@ -1065,14 +1078,21 @@ static const struct ut_sym *lookup_proc(struct ut_symtab *st, struct proc *p, ui
 
 const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr)
 {
+	struct lookup_cache *c;
 	struct proc *p, *q;
 	const struct ut_sym *s;
 
 	if (!st)
 		return NULL;
+	c = &st->cache[kmap_slot(addr, image ^ (uint32_t)pid, LOOKUP_CACHE_SIZE)];
+	if (c->valid && c->addr == addr && c->pid == pid && c->image == image)
+		return c->sym;
 	p = kmap_get(&st->procs, (uint64_t)(uint32_t)pid, image);
-	if (p && p->nr)
-		return lookup_proc(st, p, addr);
+	if (p && p->nr) {
+		*c = (struct lookup_cache){ .image = image, .addr = addr, .pid = pid, .valid = 1,
+					    .sym = lookup_proc(st, p, addr) };
+		return c->sym;
+	}
 
 	/*
 	 * No snapshot of this image: a forked child that never wrote its own

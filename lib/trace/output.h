@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/trace/tracer.h"
 
@@ -21,24 +22,87 @@
 /* deepest frame the per-thread state tracks (deeper ones print, untracked) */
 #define TRACE_MAX_TRACKED_DEPTH	(1u << 20)
 
+/*
+ * ---- building the text: struct trace_seq (tracer.h) ----
+ *
+ * Each helper appends to s->buf, writing the buffer to s->out first when
+ * it is full; trace_seq_flush() writes what is left.  The number helpers
+ * print as the printf conversion named beside them.
+ */
+void trace_seq_init(struct trace_seq *s, FILE *out);
+/* write the buffered text to s->out (one fwrite) and empty the buffer */
+void trace_seq_flush(struct trace_seq *s);
+/* trace_seq_putmem() when @n bytes do not fit */
+void trace_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n);
+
+static inline void trace_seq_putmem(struct trace_seq *s, const void *p, size_t n)
+{
+	if (n > sizeof(s->buf) - s->len) {
+		trace_seq_putmem_slow(s, p, n);
+		return;
+	}
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+static inline void trace_seq_puts(struct trace_seq *s, const char *str)
+{
+	trace_seq_putmem(s, str, strlen(str));
+}
+
+static inline void trace_seq_putc(struct trace_seq *s, char c)
+{
+	if (s->len == sizeof(s->buf))
+		trace_seq_flush(s);
+	s->buf[s->len++] = c;
+}
+
+/* for the rare lines (headers): as fprintf */
+void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* trace_seq_fill() when @n bytes do not fit */
+void trace_seq_fill_slow(struct trace_seq *s, char c, uint64_t n);
+
+/* @n times @c */
+static inline void trace_seq_fill(struct trace_seq *s, char c, uint64_t n)
+{
+	if (n > sizeof(s->buf) - s->len) {
+		trace_seq_fill_slow(s, c, n);
+		return;
+	}
+	memset(s->buf + s->len, c, (size_t)n);
+	s->len += (size_t)n;
+}
+/* @n spaces */
+static inline void trace_seq_spaces(struct trace_seq *s, uint64_t n)
+{
+	trace_seq_fill(s, ' ', n);
+}
+/* "%*lld": right-aligned in @width columns, or left-aligned if @width < 0 */
+void trace_seq_dec(struct trace_seq *s, int64_t v, int width);
+/* "%*llu" (@pad ' ') or "%0*llu" (@pad '0') */
+void trace_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad);
+/* "%0*llx" */
+void trace_seq_hex(struct trace_seq *s, uint64_t v, int width);
+
+/* ---- the pieces of the formats ---- */
+
 /* overhead mark of a duration: '$' > 1 s, '@' > 100 ms, ... ' ' <= 10 us */
 char trace_find_mark(uint64_t ns);
 /*
  * the number part of the graph duration column: "0.512 us    ",
  * "1234.567 us ", "12345678 us " (at least 8 characters before " us ")
  */
-void trace_print_graph_duration(FILE *out, uint64_t ns);
+void trace_print_graph_duration(struct trace_seq *s, uint64_t ns);
 /* "comm-tid" centred in 14 columns, comm cut at 7 characters */
-void trace_print_graph_proc(FILE *out, const char *comm, int tid);
+void trace_print_graph_proc(struct trace_seq *s, const char *comm, int tid);
 /* " %*d) " */
-void trace_print_graph_cpu(FILE *out, int width, int cpu);
-/* @n spaces */
-void trace_print_spaces(FILE *out, uint64_t n);
+void trace_print_graph_cpu(struct trace_seq *s, int width, int cpu);
 
 /* the comm of @ev's thread, "<...>" if unknown (as trace_find_cmdline) */
 const char *trace_comm(const struct ut_event *ev);
 /* the marker text without its trailing newline (and cut at a NUL) */
-void trace_print_marker_text(FILE *out, const struct ut_event *ev);
+void trace_print_marker_text(struct trace_seq *s, const struct ut_event *ev);
 
 /* a trace_marker write as nop and function print it: "<context>tracing_mark_write: text" */
 void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev);

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,7 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	iter->tracer = t;
 	iter->iter_flags = TRACE_ITER_DEFAULT;
 	iter->tracer_flags = t ? t->default_flags : 0;
+	trace_seq_init(&iter->seq, out);
 	if (t && t->init)
 		t->init(iter);
 }
@@ -109,33 +112,152 @@ int tracer_set_option(struct trace_iter *iter, const char *opt)
 	return -EINVAL;
 }
 
+/* ---- building the text ---- */
+
+void trace_seq_init(struct trace_seq *s, FILE *out)
+{
+	s->out = out;
+	s->len = 0;
+}
+
+void trace_seq_flush(struct trace_seq *s)
+{
+	if (s->len)
+		fwrite_unlocked(s->buf, 1, s->len, s->out);
+	s->len = 0;
+}
+
+void trace_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n)
+{
+	trace_seq_flush(s);
+	if (n >= sizeof(s->buf)) {
+		fwrite_unlocked(p, 1, n, s->out);
+		return;
+	}
+	memcpy(s->buf, p, n);
+	s->len = n;
+}
+
+void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		pr_err("out of memory");
+		exit(1);
+	}
+	trace_seq_putmem(s, text, (size_t)n);
+	free(text);
+}
+
+void trace_seq_fill_slow(struct trace_seq *s, char c, uint64_t n)
+{
+	size_t room, k;
+
+	while (n) {
+		if (s->len == sizeof(s->buf))
+			trace_seq_flush(s);
+		room = sizeof(s->buf) - s->len;
+		k = n < room ? (size_t)n : room;
+		memset(s->buf + s->len, c, k);
+		s->len += k;
+		n -= k;
+	}
+}
+
+/* the digits of @v in @base, written backwards to end at @end: where they start */
+static inline char *u64_digits(char *end, uint64_t v, unsigned base)
+{
+	do {
+		*--end = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	return end;
+}
+
+/*
+ * @v in @base, after a '-' if @neg, in @width columns as printf pads it:
+ * with @pad on the left, or with spaces on the right if @width < 0.  The
+ * number and its usual padding go out in one piece.
+ */
+static inline void put_num(struct trace_seq *s, uint64_t v, int neg, unsigned base,
+			   int width, char pad)
+{
+	char buf[48], *end = buf + sizeof(buf), *p = u64_digits(end, v, base);
+	size_t n, w = width < 0 ? -(size_t)width : (size_t)width;
+
+	if (neg)
+		*--p = '-';
+	n = (size_t)(end - p);
+	if (width > 0) {
+		while (n < w && p > buf) {
+			*--p = pad;
+			n++;
+		}
+		if (n < w)	/* wider than buf: the rest of the padding first */
+			trace_seq_fill(s, pad, w - n);
+	}
+	trace_seq_putmem(s, p, n);
+	if (width < 0 && n < w)
+		trace_seq_spaces(s, w - n);
+}
+
+void trace_seq_dec(struct trace_seq *s, int64_t v, int width)
+{
+	put_num(s, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, 10, width, ' ');
+}
+
+void trace_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad)
+{
+	put_num(s, v, 0, 10, width, pad);
+}
+
+void trace_seq_hex(struct trace_seq *s, uint64_t v, int width)
+{
+	put_num(s, v, 0, 16, width, '0');
+}
+
 /* ---- symbols ---- */
 
 void trace_print_sym_flags(struct trace_iter *iter, const struct ut_event *ev,
 			   uint64_t addr, uint32_t sym_flags)
 {
 	const struct ut_sym *sym = NULL;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	/* seq_print_ip_sym(): a zero address is "0", without sym-addr */
 	if (!addr && !(sym_flags & TRACE_SYM_PS)) {
-		fputc('0', out);
+		trace_seq_putc(s, '0');
 		return;
 	}
 	if (iter->data && iter->data->symtab)
 		sym = ut_symtab_find(iter->data->symtab, ev->pid, ev->image, addr);
 	if (sym && sym->name && *sym->name) {
-		fputs(sym->name, out);
+		trace_seq_puts(s, sym->name);
 		/* sprint_symbol(): "%s+%#lx/%#lx", the kernel's %#lx of 0 being 0x0 */
-		if (sym_flags & TRACE_ITER_SYM_OFFSET)
-			fprintf(out, "+0x%" PRIx64 "/0x%" PRIx64, addr - sym->addr, sym->size);
+		if (sym_flags & TRACE_ITER_SYM_OFFSET) {
+			trace_seq_puts(s, "+0x");
+			trace_seq_hex(s, addr - sym->addr, 0);
+			trace_seq_puts(s, "/0x");
+			trace_seq_hex(s, sym->size, 0);
+		}
 	} else if (sym_flags & (TRACE_ITER_SYM_OFFSET | TRACE_SYM_PS)) {
-		fprintf(out, "0x%" PRIx64, addr);	/* sprint_symbol(), %ps */
+		trace_seq_puts(s, "0x");	/* sprint_symbol(), %ps: "0x%lx" */
+		trace_seq_hex(s, addr, 0);
 	} else {
-		fprintf(out, "0x%08" PRIx64, addr);	/* trace_seq_print_sym() */
+		trace_seq_puts(s, "0x");	/* trace_seq_print_sym(): "0x%08lx" */
+		trace_seq_hex(s, addr, 8);
 	}
-	if (sym_flags & TRACE_ITER_SYM_ADDR)
-		fprintf(out, " <%016" PRIx64 ">", addr);
+	if (sym_flags & TRACE_ITER_SYM_ADDR) {
+		trace_seq_puts(s, " <");	/* " <%016lx>" */
+		trace_seq_hex(s, addr, 16);
+		trace_seq_putc(s, '>');
+	}
 }
 
 void trace_print_sym(struct trace_iter *iter, const struct ut_event *ev, uint64_t addr)
@@ -167,59 +289,55 @@ char trace_find_mark(uint64_t ns)
 	return ' ';
 }
 
-void trace_print_spaces(FILE *out, uint64_t n)
+void trace_print_graph_duration(struct trace_seq *s, uint64_t ns)
 {
-	static const char sp[] = "                                                                ";
+	static const char us_pad[] = " us        ";	/* " us " and up to 7 spaces */
+	char buf[48], *end = buf + 24, *col = u64_digits(end, ns / 1000, 10);
+	size_t len = (size_t)(end - col), nlen, pad;
+	unsigned nsecs = (unsigned)(ns % 1000);
 
-	while (n >= sizeof(sp) - 1) {
-		fputs(sp, out);
-		n -= sizeof(sp) - 1;
-	}
-	if (n)
-		fwrite(sp, 1, (size_t)n, out);
-}
-
-void trace_print_graph_duration(FILE *out, uint64_t ns)
-{
-	char usecs[24], nsecs[8];
-	size_t len, nlen;
-
-	snprintf(usecs, sizeof(usecs), "%" PRIu64, ns / 1000);
-	fputs(usecs, out);
-	len = strlen(usecs);
-	/* at most 7 digits in all: cut the three nsec digits to fit */
+	/* at most 7 digits in all: the three nsec digits ("%03u") cut to fit */
 	if (len < 7) {
-		/* a buffer of min(5, 8 - len) bytes: 7 - len digits at most */
-		nlen = 8 - len;
-		if (nlen > 5)
-			nlen = 5;
-		snprintf(nsecs, nlen, "%03u", (unsigned)(ns % 1000));
-		fprintf(out, ".%s", nsecs);
-		len += strlen(nsecs) + 1;
+		nlen = 7 - len < 3 ? 7 - len : 3;
+		end[0] = '.';
+		end[1] = (char)('0' + nsecs / 100);
+		end[2] = (char)('0' + nsecs / 10 % 10);
+		end[3] = (char)('0' + nsecs % 10);
+		len += nlen + 1;
 	}
-	fputs(" us ", out);
-	if (len < 8)
-		trace_print_spaces(out, 8 - len);
+	/* then " us ", and spaces up to 8 characters before it */
+	pad = len < 8 ? 8 - len : 0;
+	memcpy(col + len, us_pad, 4 + pad);
+	trace_seq_putmem(s, col, len + 4 + pad);
 }
 
-void trace_print_graph_cpu(FILE *out, int width, int cpu)
+void trace_print_graph_cpu(struct trace_seq *s, int width, int cpu)
 {
-	fprintf(out, " %*d) ", width, cpu);
+	trace_seq_putc(s, ' ');
+	trace_seq_dec(s, cpu, width);
+	trace_seq_puts(s, ") ");
 }
 
-void trace_print_graph_proc(FILE *out, const char *comm, int tid)
+void trace_print_graph_proc(struct trace_seq *s, const char *comm, int tid)
 {
-	char name[8], pid[16];
-	int len, spaces = 0;
+	char buf[24], *end = buf + sizeof(buf), *pid;
+	size_t name_len, pid_len, len, spaces = 0;
 
-	snprintf(name, sizeof(name), "%s", comm ? comm : "<...>");
-	snprintf(pid, sizeof(pid), "%d", tid);
-	len = (int)(strlen(name) + strlen(pid) + 1);
+	if (!comm)
+		comm = "<...>";
+	name_len = strnlen(comm, 7);
+	pid = u64_digits(end, tid < 0 ? -(uint64_t)tid : (uint64_t)tid, 10);
+	if (tid < 0)
+		*--pid = '-';
+	pid_len = (size_t)(end - pid);
+	len = name_len + pid_len + 1;
 	if (len < TRACE_GRAPH_PROCINFO_LENGTH)
 		spaces = TRACE_GRAPH_PROCINFO_LENGTH - len;
-	trace_print_spaces(out, (uint64_t)(spaces / 2));
-	fprintf(out, "%s-%s", name, pid);
-	trace_print_spaces(out, (uint64_t)(spaces - spaces / 2));
+	trace_seq_spaces(s, spaces / 2);
+	trace_seq_putmem(s, comm, name_len);
+	trace_seq_putc(s, '-');
+	trace_seq_putmem(s, pid, pid_len);
+	trace_seq_spaces(s, spaces - spaces / 2);
 }
 
 const char *trace_comm(const struct ut_event *ev)
@@ -229,7 +347,7 @@ const char *trace_comm(const struct ut_event *ev)
 	return "<...>";
 }
 
-void trace_print_marker_text(FILE *out, const struct ut_event *ev)
+void trace_print_marker_text(struct trace_seq *s, const struct ut_event *ev)
 {
 	size_t len;
 
@@ -238,7 +356,7 @@ void trace_print_marker_text(FILE *out, const struct ut_event *ev)
 	len = strnlen(ev->data, ev->data_len);
 	if (len && ev->data[len - 1] == '\n')
 		len--;
-	fwrite(ev->data, 1, len, out);
+	trace_seq_putmem(s, ev->data, len);
 }
 
 /* print_event_info() and print_func_help_header[_irq]() */
@@ -247,47 +365,64 @@ void trace_default_header(struct trace_iter *iter)
 	uint32_t fl = iter->iter_flags;
 	int tgid = !!(fl & TRACE_ITER_RECORD_TGID);
 	const char *pad = tgid ? "            " : "  ";
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	if (!(fl & TRACE_ITER_CONTEXT_INFO))
 		return;
-	fprintf(out, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d\n",
-		iter->entries, iter->written, iter->data ? iter->data->nr_cpus : 1);
-	fputs("#\n", out);
+	trace_seq_printf(s, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d\n",
+			 iter->entries, iter->written, iter->data ? iter->data->nr_cpus : 1);
+	trace_seq_puts(s, "#\n");
 	if (fl & TRACE_ITER_IRQ_INFO) {
-		fprintf(out, "#                            %s  _-----=> irqs-off/BH-disabled\n", pad);
-		fprintf(out, "#                            %s / _----=> need-resched\n", pad);
-		fprintf(out, "#                            %s| / _---=> hardirq/softirq\n", pad);
-		fprintf(out, "#                            %s|| / _--=> preempt-depth\n", pad);
-		fprintf(out, "#                            %s||| / _-=> migrate-disable\n", pad);
-		fprintf(out, "#                            %s|||| /     delay\n", pad);
-		fputs(tgid ? "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
-			   : "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n", out);
-		fputs(tgid ? "#              | |           |       |   |||||     |         |\n"
-			   : "#              | |         |   |||||     |         |\n", out);
+		trace_seq_printf(s, "#                            %s  _-----=> irqs-off/BH-disabled\n", pad);
+		trace_seq_printf(s, "#                            %s / _----=> need-resched\n", pad);
+		trace_seq_printf(s, "#                            %s| / _---=> hardirq/softirq\n", pad);
+		trace_seq_printf(s, "#                            %s|| / _--=> preempt-depth\n", pad);
+		trace_seq_printf(s, "#                            %s||| / _-=> migrate-disable\n", pad);
+		trace_seq_printf(s, "#                            %s|||| /     delay\n", pad);
+		trace_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+				       : "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n");
+		trace_seq_puts(s, tgid ? "#              | |           |       |   |||||     |         |\n"
+				       : "#              | |         |   |||||     |         |\n");
 	} else {
-		fputs(tgid ? "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
-			   : "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n", out);
-		fputs(tgid ? "#              | |           |       |         |         |\n"
-			   : "#              | |         |         |         |\n", out);
+		trace_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+				       : "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n");
+		trace_seq_puts(s, tgid ? "#              | |           |       |         |         |\n"
+				       : "#              | |         |         |         |\n");
 	}
 }
 
 /* trace_print_context(): the time rounds to the microsecond (ns2usecs) */
 void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 {
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
+	const char *comm = trace_comm(ev);
+	size_t len = strlen(comm);
 	uint64_t us;
 
-	fprintf(out, "%16s-%-7d ", trace_comm(ev), ev->tid);
-	if (iter->iter_flags & TRACE_ITER_RECORD_TGID)
-		fprintf(out, "(%7d) ", ev->pid);
-	fprintf(out, "[%03u] ", ev->cpu);
+	/* "%16s-%-7d " */
+	if (len < 16)
+		trace_seq_spaces(s, 16 - len);
+	trace_seq_putmem(s, comm, len);
+	trace_seq_putc(s, '-');
+	trace_seq_dec(s, ev->tid, -7);
+	trace_seq_putc(s, ' ');
+	if (iter->iter_flags & TRACE_ITER_RECORD_TGID) {
+		trace_seq_putc(s, '(');		/* "(%7d) " */
+		trace_seq_dec(s, ev->pid, 7);
+		trace_seq_puts(s, ") ");
+	}
+	trace_seq_putc(s, '[');			/* "[%03u] " */
+	trace_seq_udec(s, ev->cpu, 3, '0');
+	trace_seq_puts(s, "] ");
 	/* user space: irqs on, no resched, no irq context, preemptible */
 	if (iter->iter_flags & TRACE_ITER_IRQ_INFO)
-		fputs(".....", out);
+		trace_seq_puts(s, ".....");
 	us = (ev->ts + 500) / 1000;
-	fprintf(out, " %5" PRIu64 ".%06" PRIu64 ": ", us / 1000000, us % 1000000);
+	trace_seq_putc(s, ' ');			/* " %5llu.%06llu: " */
+	trace_seq_udec(s, us / 1000000, 5, ' ');
+	trace_seq_putc(s, '.');
+	trace_seq_udec(s, us % 1000000, 6, '0');
+	trace_seq_puts(s, ": ");
 }
 
 /*
@@ -299,9 +434,9 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 {
 	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter, ev);
-	fputs("tracing_mark_write: ", iter->out);
-	trace_print_marker_text(iter->out, ev);
-	fputc('\n', iter->out);
+	trace_seq_puts(&iter->seq, "tracing_mark_write: ");
+	trace_print_marker_text(&iter->seq, ev);
+	trace_seq_putc(&iter->seq, '\n');
 }
 
 /* ---- per-thread state ---- */
@@ -309,6 +444,7 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 struct trace_threads {
 	struct trace_thread *slots;
 	size_t cap, used;
+	struct trace_thread *last;	/* the last one returned: events come in runs */
 };
 
 static size_t thread_hash(int tid, uint64_t image, size_t cap)
@@ -339,9 +475,12 @@ struct trace_thread *trace_thread_get(struct trace_iter *iter, const struct ut_e
 		ts->cap = 64;
 		ts->slots = xcalloc(ts->cap, sizeof(*ts->slots));
 	}
+	t = ts->last;
+	if (t && t->tid == ev->tid && t->image == ev->image)
+		return t;
 	t = thread_slot(ts->slots, ts->cap, ev->tid, ev->image);
 	if (t->used)
-		return t;
+		return ts->last = t;
 	if ((ts->used + 1) * 2 > ts->cap) {
 		struct trace_thread *old = ts->slots;
 		size_t oldcap = ts->cap;
@@ -358,7 +497,7 @@ struct trace_thread *trace_thread_get(struct trace_iter *iter, const struct ut_e
 	t->tid = ev->tid;
 	t->image = ev->image;
 	ts->used++;
-	return t;
+	return ts->last = t;
 }
 
 struct trace_frame *trace_thread_frame(struct trace_thread *t, uint32_t depth)
@@ -410,9 +549,9 @@ static int thread_selected(const struct trace_iter *iter, int tid)
 static void print_lost(struct trace_iter *iter, const struct ut_event *ev)
 {
 	if (ev->count && ev->count != UINT64_MAX)
-		fprintf(iter->out, "CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->count);
+		trace_seq_printf(&iter->seq, "CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->count);
 	else
-		fprintf(iter->out, "CPU:%u [LOST EVENTS]\n", ev->cpu);
+		trace_seq_printf(&iter->seq, "CPU:%u [LOST EVENTS]\n", ev->cpu);
 }
 
 int trace_print_all(struct trace_iter *iter)
@@ -444,23 +583,25 @@ int trace_print_all(struct trace_iter *iter)
 	}
 
 	/* s_show(): the tracer's name, then its header */
-	fprintf(iter->out, "# tracer: %s\n#\n", t->name);
+	trace_seq_init(&iter->seq, iter->out);
+	trace_seq_printf(&iter->seq, "# tracer: %s\n#\n", t->name);
 	if (t->print_header)
 		t->print_header(iter);
+	trace_seq_flush(&iter->seq);
 
+	/* each event's lines go out in one write */
 	while ((r = ut_merge_next(iter->merge, &ev)) > 0) {
-		if (ev.type == UT_EV_LOST) {
+		if (ev.type == UT_EV_LOST)
 			print_lost(iter, &ev);
-			continue;
-		}
 		/* markers off: the kernel refuses the writes, so none are shown */
-		if (ev.type == UT_EV_MARKER && !(iter->iter_flags & TRACE_ITER_MARKERS))
-			continue;
-		t->print_event(iter, &ev);
+		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS))
+			t->print_event(iter, &ev);
+		trace_seq_flush(&iter->seq);
 	}
 
 	if (t->finish)
 		t->finish(iter);
+	trace_seq_flush(&iter->seq);
 	trace_threads_free(iter);
 	ut_merge_free(iter->merge);
 	iter->merge = NULL;

@@ -66,6 +66,20 @@ struct tracer {
 
 #define TRACE_MAX_CPUS 1024
 
+/*
+ * The text being printed, as the kernel's trace_seq: the tracers build
+ * their lines in @buf with the trace_seq_*() helpers of output.h, and
+ * trace_print_all() writes each event's lines to @out in one call (a
+ * longer text is written as the buffer fills).
+ */
+#define TRACE_SEQ_SIZE 4096
+
+struct trace_seq {
+	FILE *out;
+	size_t len;
+	char buf[TRACE_SEQ_SIZE];
+};
+
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
@@ -78,6 +92,7 @@ struct trace_iter {
 	const int *tids;		/* threads to print (NULL: all) */
 	int nr_tids;
 	struct trace_threads *threads;	/* per-thread state, see output.h */
+	struct trace_seq seq;		/* the output of the current event, to @out */
 };
 
 /* set up @iter for @t over @d: default flags, no thread filter */

@@ -153,20 +153,33 @@ static const char *mem_text(FILE *f)
 	return buf;
 }
 
+/* a trace_seq writing to a new memory stream */
+static struct trace_seq seq;
+
+static void seq_open(void)
+{
+	trace_seq_init(&seq, mem_open());
+}
+
+/* flush the trace_seq, close its stream and return the text */
+static const char *seq_text(void)
+{
+	trace_seq_flush(&seq);
+	return mem_text(seq.out);
+}
+
 static const char *duration_str(uint64_t ns)
 {
-	FILE *f = mem_open();
-
-	trace_print_graph_duration(f, ns);
-	return mem_text(f);
+	seq_open();
+	trace_print_graph_duration(&seq, ns);
+	return seq_text();
 }
 
 static const char *proc_str(const char *comm, int tid)
 {
-	FILE *f = mem_open();
-
-	trace_print_graph_proc(f, comm, tid);
-	return mem_text(f);
+	seq_open();
+	trace_print_graph_proc(&seq, comm, tid);
+	return seq_text();
 }
 
 /* ---- formatting helpers ---- */
@@ -210,6 +223,7 @@ static void test_graph_duration(void **state)
 	assert_string_equal(duration_str(9999999999ull), "9999999 us  ");
 	assert_string_equal(duration_str(12345678000ull), "12345678 us ");
 	assert_string_equal(duration_str(123456789000ull), "123456789 us ");
+	assert_string_equal(duration_str(UINT64_MAX), "18446744073709551 us ");
 }
 
 static void test_graph_proc(void **state)
@@ -224,22 +238,92 @@ static void test_graph_proc(void **state)
 	assert_string_equal(proc_str("abcdefg", 123456), "abcdefg-123456");
 	assert_string_equal(proc_str("abcdefgh", 1234567), "abcdefg-1234567");
 	assert_string_equal(proc_str(NULL, 5), "   <...>-5    ");
+	assert_string_equal(proc_str("a", -1), "     a--1     ");
 }
 
 static void test_graph_cpu(void **state)
 {
-	FILE *f;
+	(void)state;
+	seq_open();
+	trace_print_graph_cpu(&seq, 1, 0);
+	assert_string_equal(seq_text(), " 0) ");
+	seq_open();
+	trace_print_graph_cpu(&seq, 2, 3);
+	assert_string_equal(seq_text(), "  3) ");
+	seq_open();
+	trace_print_graph_cpu(&seq, 2, 15);
+	assert_string_equal(seq_text(), " 15) ");
+}
+
+/* the number helpers against the printf conversions they stand for */
+static void test_seq_numbers(void **state)
+{
+	static const uint64_t vals[] = {
+		0, 1, 9, 10, 99, 100, 12345, 999999, 1000000, 0x7fffffff, 0x80000000ull,
+		0xffffffffull, 0x7f0000001234ull, INT64_MAX, (uint64_t)INT64_MAX + 1, UINT64_MAX,
+	};
+	static const int widths[] = { 0, 1, 3, 5, 6, 7, 8, 16, 25, -1, -7, -25 };
+	char expect[64];
+	size_t i, j;
 
 	(void)state;
-	f = mem_open();
-	trace_print_graph_cpu(f, 1, 0);
-	assert_string_equal(mem_text(f), " 0) ");
-	f = mem_open();
-	trace_print_graph_cpu(f, 2, 3);
-	assert_string_equal(mem_text(f), "  3) ");
-	f = mem_open();
-	trace_print_graph_cpu(f, 2, 15);
-	assert_string_equal(mem_text(f), " 15) ");
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (j = 0; j < sizeof(widths) / sizeof(widths[0]); j++) {
+			int64_t pos = (int64_t)vals[i], neg = (int64_t)(0 - vals[i]);
+			int w = widths[j];
+
+			seq_open();
+			trace_seq_dec(&seq, pos, w);
+			snprintf(expect, sizeof(expect), "%*lld", w, (long long)pos);
+			assert_string_equal(seq_text(), expect);
+			seq_open();
+			trace_seq_dec(&seq, neg, w);
+			snprintf(expect, sizeof(expect), "%*lld", w, (long long)neg);
+			assert_string_equal(seq_text(), expect);
+			if (w < 0)
+				continue;
+			seq_open();
+			trace_seq_udec(&seq, vals[i], w, ' ');
+			snprintf(expect, sizeof(expect), "%*llu", w, (unsigned long long)vals[i]);
+			assert_string_equal(seq_text(), expect);
+			seq_open();
+			trace_seq_udec(&seq, vals[i], w, '0');
+			snprintf(expect, sizeof(expect), "%0*llu", w, (unsigned long long)vals[i]);
+			assert_string_equal(seq_text(), expect);
+			seq_open();
+			trace_seq_hex(&seq, vals[i], w);
+			snprintf(expect, sizeof(expect), "%0*llx", w, (unsigned long long)vals[i]);
+			assert_string_equal(seq_text(), expect);
+		}
+	}
+}
+
+/* text longer than the buffer goes out in pieces, in order */
+static void test_seq_long(void **state)
+{
+	char *expect = malloc(3 * TRACE_SEQ_SIZE + 64), *p = expect;
+	const char *text;
+	size_t i;
+
+	(void)state;
+	seq_open();
+	for (i = 0; i < TRACE_SEQ_SIZE / 8; i++) {
+		trace_seq_puts(&seq, "ab");
+		p += sprintf(p, "ab");
+	}
+	trace_seq_spaces(&seq, TRACE_SEQ_SIZE + 3);
+	p += sprintf(p, "%*s", TRACE_SEQ_SIZE + 3, "");
+	for (i = 0; i < TRACE_SEQ_SIZE; i++) {
+		trace_seq_putc(&seq, (char)('a' + i % 26));
+		*p++ = (char)('a' + i % 26);
+	}
+	trace_seq_udec(&seq, 42, 10, '0');
+	trace_seq_printf(&seq, "|%s|\n", "end");
+	p += sprintf(p, "%010d|%s|\n", 42, "end");
+	text = seq_text();
+	assert_int_equal(strlen(text), (size_t)(p - expect));
+	assert_string_equal(text, expect);
+	free(expect);
 }
 
 /* ---- whole outputs over a scripted trace ---- */
@@ -508,6 +592,8 @@ int main(void)
 		cmocka_unit_test(test_graph_duration),
 		cmocka_unit_test(test_graph_proc),
 		cmocka_unit_test(test_graph_cpu),
+		cmocka_unit_test(test_seq_numbers),
+		cmocka_unit_test(test_seq_long),
 		cmocka_unit_test(test_graph_default),
 		cmocka_unit_test(test_graph_options),
 		cmocka_unit_test(test_graph_no_context),

@@ -16,16 +16,14 @@
 /* trace_fn_trace() */
 static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t parent)
 {
-	FILE *out = iter->out;
-
 	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter, ev);
 	trace_print_sym(iter, ev, ev->ip);
 	if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && parent) {
-		fputs(" <-", out);
+		trace_seq_puts(&iter->seq, " <-");
 		trace_print_sym(iter, ev, parent);
 	}
-	fputc('\n', out);
+	trace_seq_putc(&iter->seq, '\n');
 }
 
 static void function_print_event(struct trace_iter *iter, struct ut_event *ev)

@@ -95,32 +95,32 @@ static void graph_init(struct trace_iter *iter)
 static void graph_print_header(struct trace_iter *iter)
 {
 	uint32_t fl = iter->tracer_flags;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	graph_state(iter);
 	if (!(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
-	fputc('#', out);
+	trace_seq_putc(s, '#');
 	if (fl & GRAPH_ABS_TIME)
-		fputs("     TIME       ", out);
+		trace_seq_puts(s, "     TIME       ");
 	if (fl & GRAPH_CPU)
-		fputs(" CPU", out);
+		trace_seq_puts(s, " CPU");
 	if (fl & GRAPH_PROC)
-		fputs("  TASK/PID       ", out);
+		trace_seq_puts(s, "  TASK/PID       ");
 	if (fl & GRAPH_DURATION)
-		fputs("  DURATION   ", out);
-	fputs("               FUNCTION CALLS\n", out);
+		trace_seq_puts(s, "  DURATION   ");
+	trace_seq_puts(s, "               FUNCTION CALLS\n");
 
-	fputc('#', out);
+	trace_seq_putc(s, '#');
 	if (fl & GRAPH_ABS_TIME)
-		fputs("      |         ", out);
+		trace_seq_puts(s, "      |         ");
 	if (fl & GRAPH_CPU)
-		fputs(" |  ", out);
+		trace_seq_puts(s, " |  ");
 	if (fl & GRAPH_PROC)
-		fputs("   |    |        ", out);
+		trace_seq_puts(s, "   |    |        ");
 	if (fl & GRAPH_DURATION)
-		fputs("   |   |      ", out);
-	fputs("               |   |   |   |\n", out);
+		trace_seq_puts(s, "   |   |      ");
+	trace_seq_puts(s, "               |   |   |   |\n");
 }
 
 /* verif_pid(): a banner when another thread runs on this cpu */
@@ -128,7 +128,7 @@ static void verif_tid(struct trace_iter *iter, const struct ut_event *ev)
 {
 	struct graph_state *g = graph_state(iter);
 	struct graph_cpu *c;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	if (ev->cpu >= TRACE_MAX_CPUS)
 		return;
@@ -136,12 +136,12 @@ static void verif_tid(struct trace_iter *iter, const struct ut_event *ev)
 	if (c->last_tid == ev->tid)
 		return;
 	if (c->last_tid != -1) {
-		fputs(" ------------------------------------------\n", out);
-		trace_print_graph_cpu(out, g->cpu_width, (int)ev->cpu);
-		trace_print_graph_proc(out, c->comm, c->last_tid);
-		fputs(" => ", out);
-		trace_print_graph_proc(out, trace_comm(ev), ev->tid);
-		fputs("\n ------------------------------------------\n\n", out);
+		trace_seq_puts(s, " ------------------------------------------\n");
+		trace_print_graph_cpu(s, g->cpu_width, (int)ev->cpu);
+		trace_print_graph_proc(s, c->comm, c->last_tid);
+		trace_seq_puts(s, " => ");
+		trace_print_graph_proc(s, trace_comm(ev), ev->tid);
+		trace_seq_puts(s, "\n ------------------------------------------\n\n");
 	}
 	c->last_tid = ev->tid;
 	snprintf(c->comm, sizeof(c->comm), "%s", trace_comm(ev));
@@ -152,41 +152,42 @@ static void graph_prologue(struct trace_iter *iter, const struct ut_event *ev)
 {
 	struct graph_state *g = graph_state(iter);
 	uint32_t fl = iter->tracer_flags;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	verif_tid(iter, ev);
 	if (!(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
-	/* print_graph_abs_time(): truncated to the microsecond */
-	if (fl & GRAPH_ABS_TIME)
-		fprintf(out, "%5lu.%06lu |  ", (unsigned long)(ev->ts / 1000000000u),
-			(unsigned long)(ev->ts % 1000000000u / 1000u));
+	/* print_graph_abs_time(): "%5lu.%06lu |  ", truncated to the microsecond */
+	if (fl & GRAPH_ABS_TIME) {
+		trace_seq_udec(s, ev->ts / 1000000000u, 5, ' ');
+		trace_seq_putc(s, '.');
+		trace_seq_udec(s, ev->ts % 1000000000u / 1000u, 6, '0');
+		trace_seq_puts(s, " |  ");
+	}
 	if (fl & GRAPH_CPU)
-		trace_print_graph_cpu(out, g->cpu_width, (int)ev->cpu);
+		trace_print_graph_cpu(s, g->cpu_width, (int)ev->cpu);
 	if (fl & GRAPH_PROC) {
-		trace_print_graph_proc(out, trace_comm(ev), ev->tid);
-		fputs(" | ", out);
+		trace_print_graph_proc(s, trace_comm(ev), ev->tid);
+		trace_seq_puts(s, " | ");
 	}
 }
 
 /* print_graph_duration() */
 static void graph_duration(struct trace_iter *iter, uint64_t ns, enum dur_fill fill)
 {
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	if (!(iter->tracer_flags & GRAPH_DURATION) ||
 	    !(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
 	if (fill == DUR_FILL) {
-		fputs("              |  ", out);
+		trace_seq_puts(s, "              |  ");
 		return;
 	}
-	if (iter->tracer_flags & GRAPH_OVERHEAD)
-		fprintf(out, "%c ", trace_find_mark(ns));
-	else
-		fputs("  ", out);
-	trace_print_graph_duration(out, ns);
-	fputs("|  ", out);
+	trace_seq_putc(s, iter->tracer_flags & GRAPH_OVERHEAD ? trace_find_mark(ns) : ' ');
+	trace_seq_putc(s, ' ');
+	trace_print_graph_duration(s, ns);
+	trace_seq_puts(s, "|  ");
 }
 
 static int clamp_depth(uint32_t depth)
@@ -204,7 +205,7 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 	struct trace_thread *t = trace_thread_get(iter, ev);
 	struct trace_frame *f = trace_thread_frame(t, ev->depth);
 	struct ut_event next;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 	int leaf;
 
 	graph_prologue(iter, ev);
@@ -219,9 +220,9 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 		if (f)
 			f->ip = 0;
 		graph_duration(iter, next.ts > ev->ts ? next.ts - ev->ts : 0, DUR_TIME);
-		trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+		trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 		graph_print_func(iter, ev, ev->ip);
-		fputs("();\n", out);
+		trace_seq_puts(s, "();\n");
 		return;
 	}
 
@@ -231,9 +232,9 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 		f->ts = ev->ts;
 	}
 	graph_duration(iter, 0, DUR_FILL);
-	trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	graph_print_func(iter, ev, ev->ip);
-	fputs("() {\n", out);
+	trace_seq_puts(s, "() {\n");
 }
 
 /* print_graph_return() */
@@ -242,7 +243,7 @@ static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 	struct trace_thread *t = trace_thread_get(iter, ev);
 	struct trace_frame *f = ev->depth < t->nr_frames ? &t->frames[ev->depth] : NULL;
 	uint64_t func = ev->ip;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 	int match = 0, timed = 0;
 	uint64_t ns = 0;
 
@@ -263,14 +264,14 @@ static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 	graph_prologue(iter, ev);
 	/* the entry is not in the trace (lost, or before a fork): no duration */
 	graph_duration(iter, ns, timed ? DUR_TIME : DUR_FILL);
-	trace_print_spaces(out, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	/* a closing brace without its entry names its function */
 	if (!func || (match && !(iter->tracer_flags & GRAPH_TAIL))) {
-		fputs("}\n", out);
+		trace_seq_puts(s, "}\n");
 	} else {
-		fputs("} /* ", out);
+		trace_seq_puts(s, "} /* ");
 		graph_print_func(iter, ev, func);
-		fputs(" */\n", out);
+		trace_seq_puts(s, " */\n");
 	}
 }
 
@@ -279,24 +280,24 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t = trace_thread_get(iter, ev);
 	int depth = t->comment_depth;
-	FILE *out = iter->out;
+	struct trace_seq *s = &iter->seq;
 
 	graph_prologue(iter, ev);
 	graph_duration(iter, 0, DUR_FILL);
 	if (depth > 0)
-		trace_print_spaces(out, ((uint64_t)depth + 1) * TRACE_GRAPH_INDENT);
-	fputs("/* ", out);
+		trace_seq_spaces(s, ((uint64_t)depth + 1) * TRACE_GRAPH_INDENT);
+	trace_seq_puts(s, "/* ");
 	if (ev->type == UT_EV_MARKER) {
-		trace_print_marker_text(out, ev);
+		trace_print_marker_text(s, ev);
 	} else {
 		/* a function record, as trace_fn_trace() prints it */
 		trace_print_sym(iter, ev, ev->ip);
 		if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && ev->parent) {
-			fputs(" <-", out);
+			trace_seq_puts(s, " <-");
 			trace_print_sym(iter, ev, ev->parent);
 		}
 	}
-	fputs(" */\n", out);
+	trace_seq_puts(s, " */\n");
 }
 
 static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
