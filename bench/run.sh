@@ -291,28 +291,37 @@ echo "loop: ${CALLS[loop]} calls, fib: ${CALLS[fib]} calls per run (main include
 echo
 echo "$HEADER"
 
-worst=0 worst_at="" bar_fail=""
-for prog in "${PROGS[@]}"; do
-	native=$(native_of "$prog")
-	for tag in "${TAGS[@]}"; do
-		flag=$(flag_of "$tag")
-		row "$prog" "$tag" "$native"
-		if [ -z "$RATIO" ]; then
-			bar_fail+="$prog $flag failed; "
-			continue
-		fi
-		if [ "$RATIO" = -1 ]; then
-			bar_fail+="no uftrace overhead measured ($prog $flag); "
-		elif [ "$(calc "$RATIO > $worst")" = 1 ]; then
-			worst=$RATIO worst_at="$prog $flag"
-		fi
-		[ "$(calc "$RATIO > 0.5")" = 1 ] &&
-			bar_fail+="ratio $(printf %.2f "$RATIO") > 0.5 ($prog $flag); "
-		[ "$(calc "$UT_B > 16")" = 1 ] &&
-			bar_fail+="$(printf %.2f "$UT_B") B/call > 16 ($prog $flag); "
-		[ "$LOST" != 0 ] && bar_fail+="$LOST lost ($prog $flag); "
+# one table of rows, checked against the bar: sets WORST, WORST_AT and
+# appends to FAIL (prefix $1 on each reason); $2 = 1 to check bytes/call
+check_rows() {
+	local pre=$1 bytes=$2 prog tag flag native
+	shift 2
+	for prog in "${PROGS[@]}"; do
+		native=$(native_of "$prog")
+		for tag in "$@"; do
+			flag=$(flag_of "$tag")
+			row "$prog" "$tag" "$native"
+			if [ -z "$RATIO" ]; then
+				FAIL+="$pre$prog $flag failed; "
+				continue
+			fi
+			if [ "$RATIO" = -1 ]; then
+				FAIL+="${pre}no uftrace overhead measured ($prog $flag); "
+			elif [ "$(calc "$RATIO > $WORST")" = 1 ]; then
+				WORST=$RATIO WORST_AT="$prog $flag"
+			fi
+			[ "$(calc "$RATIO > 0.5")" = 1 ] &&
+				FAIL+="${pre}ratio $(printf %.2f "$RATIO") > 0.5 ($prog $flag); "
+			[ "$bytes" = 1 ] && [ "$(calc "$UT_B > 16")" = 1 ] &&
+				FAIL+="$pre$(printf %.2f "$UT_B") B/call > 16 ($prog $flag); "
+			[ "$LOST" != 0 ] && FAIL+="$pre$LOST lost ($prog $flag); "
+		done
 	done
-done
+}
+
+WORST=0 WORST_AT="" FAIL=""
+check_rows "" 1 "${TAGS[@]}"
+worst=$WORST worst_at=$WORST_AT bar_fail=$FAIL
 
 echo
 for cmd in replay report; do
@@ -370,26 +379,9 @@ fi
 # (b) tracing on
 echo "(b) on:"
 echo "$HEADER"
-dworst=0 dworst_at=""
-for prog in "${PROGS[@]}"; do
-	native=$(native_of "$prog")
-	for tag in "${DYN_TAGS[@]}"; do
-		flag=$(flag_of "$tag")
-		row "$prog" "$tag" "$native"
-		if [ -z "$RATIO" ]; then
-			dyn_fail+="(b) $prog $flag failed; "
-			continue
-		fi
-		if [ "$RATIO" = -1 ]; then
-			dyn_fail+="(b) no uftrace overhead measured ($prog $flag); "
-		elif [ "$(calc "$RATIO > $dworst")" = 1 ]; then
-			dworst=$RATIO dworst_at="$prog $flag"
-		fi
-		[ "$(calc "$RATIO > 0.5")" = 1 ] &&
-			dyn_fail+="(b) ratio $(printf %.2f "$RATIO") > 0.5 ($prog $flag); "
-		[ "$LOST" != 0 ] && dyn_fail+="(b) $LOST lost ($prog $flag); "
-	done
-done
+WORST=0 WORST_AT="" FAIL=""
+check_rows "(b) " 0 "${DYN_TAGS[@]}"
+dworst=$WORST dworst_at=$WORST_AT dyn_fail+=$FAIL
 
 echo
 if [ -z "$bar_fail" ]; then
