@@ -27,7 +27,7 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/dynamic.c $(RINGBUF_SRC)
-RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S
+RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       utils/symtab.c utils/data.c utils/utils.c \
 	       lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
@@ -42,7 +42,7 @@ all: $(O)/usertrace $(O)/libusertrace.so
 deps:
 	@sh tests/deps.sh
 
-# the hot path needs no frame pointer (the cyg hook keeps its own)
+# the hot path needs no frame pointer
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
 
 $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)

@@ -635,13 +635,10 @@ uintptr_t ut_graph_return(uintptr_t slot)
 }
 
 /* -finstrument-functions: called by the compiled code itself, no hooking */
-/* the frame pointer gives the caller's stack pointer: keep it here */
-EXPORT __attribute__((optimize("no-omit-frame-pointer"))) void
-__cyg_profile_func_enter(void *fn, void *call_site)
+/* -finstrument-functions: arch/x86_64/cyg.S adds @sp, the caller's stack pointer */
+void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 {
 	struct ut_thread *t = &ut_self;
-	/* the instrumented function's stack pointer when it called us */
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) + 16;
 	uint64_t ts;
 
 	if (unlikely(!ut_ready(t)))
@@ -670,6 +667,13 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		return;
 	ts = ut_clock();
 	d = t->depth;
+	/* the usual case: the top frame ends, its ENTRY reached the buffer */
+	if (likely(d && t->frames[d - 1].ip == (uintptr_t)fn && t->frames[d - 1].recorded)) {
+		t->depth = d - 1;
+		barrier();
+		ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		return;
+	}
 	while (d && t->frames[d - 1].ip != (uintptr_t)fn)
 		d--;
 	if (d)
