@@ -39,6 +39,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <link.h>
+#include <pthread.h>
 #include <linux/membarrier.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -78,7 +79,15 @@ static size_t nr_recs, cap_recs;
 static struct ut_dyn_mod *mods;
 static size_t nr_mods;
 static int have_sync_core;
-static volatile uintptr_t patching_site;	/* site whose first byte is int3 */
+/*
+ * Sites patched lately.  A thread that hit a site's int3 gets its SIGTRAP
+ * possibly after the patch is complete, so the handler recognises the
+ * site among the last few patched, not only the one in progress.
+ */
+#define RECENT_SITES	64
+static volatile uintptr_t recent_sites[RECENT_SITES];
+static unsigned int recent_next;
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction prev_trap;
 
 extern void __fentry__(void);
@@ -213,9 +222,14 @@ static void trap_handler(int sig, siginfo_t *si, void *uc_)
 	ucontext_t *uc = uc_;
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 
-	if (patching_site && ip == patching_site + 1) {
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(patching_site + 5);
-		return;
+	for (unsigned int i = 0; i < RECENT_SITES; i++) {
+		uintptr_t site = recent_sites[i];
+
+		if (site && ip == site + 1) {
+			/* the site is a nop or a call being written: skip it */
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(site + 5);
+			return;
+		}
 	}
 	if (prev_trap.sa_flags & SA_SIGINFO && prev_trap.sa_sigaction)
 		prev_trap.sa_sigaction(sig, si, uc_);
@@ -234,7 +248,7 @@ static void patch_site(uintptr_t site, const unsigned char *insn)
 
 	if (!memcmp(p, insn, 5) || text_writable(site, 1) < 0)
 		return;
-	patching_site = site;
+	recent_sites[recent_next++ % RECENT_SITES] = site;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	*(volatile unsigned char *)p = 0xcc;
 	sync_core();
@@ -242,7 +256,6 @@ static void patch_site(uintptr_t site, const unsigned char *insn)
 	sync_core();
 	*(volatile unsigned char *)p = insn[0];
 	sync_core();
-	patching_site = 0;
 	text_writable(site, 0);
 }
 
@@ -516,7 +529,9 @@ void ut_dyn_scan(void)
 	saved = ut_self.state;
 	if (saved != UT_TS_DISABLED)
 		ut_self.state = UT_TS_INTERNAL;
+	pthread_mutex_lock(&patch_lock);
 	dl_iterate_phdr(phdr_cb, NULL);
+	pthread_mutex_unlock(&patch_lock);
 	ut_self.state = saved;
 	if (once == 1) {
 		once = 2;
@@ -525,11 +540,17 @@ void ut_dyn_scan(void)
 	}
 }
 
-/* usertrace_ftrace_set - enable the sites of the functions @filter selects (API) */
+/**
+ * usertrace_ftrace_set - patch the call sites @filter selects, minus @notrace
+ *
+ * The program's own switch, with the syntax of -F and -N.  Returns the
+ * number of enabled sites.  Calls from several threads are serialised.
+ */
 __attribute__((visibility("default"))) int usertrace_ftrace_set(const char *filter, const char *notrace)
 {
 	size_t enabled = 0;
 
+	pthread_mutex_lock(&patch_lock);
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
 		int on = list_match(filter, r) != 0 && list_match(notrace, r) != 1;
@@ -538,5 +559,6 @@ __attribute__((visibility("default"))) int usertrace_ftrace_set(const char *filt
 			set_record(r, mods[r->mod].stub, on);
 		enabled += r->enabled;
 	}
+	pthread_mutex_unlock(&patch_lock);
 	return (int)enabled;
 }

@@ -1,0 +1,20 @@
+#!/bin/bash
+# description: 16 threads run patched call sites while the main thread switches them on and off 3000 times
+SUITE=patch-stress
+. "$(dirname "$0")/lib.sh"
+
+T=$(cd "$(dirname "$0")/.." && pwd)
+for flags in "-O2 -fpatchable-function-entry=5" "-O2 -pg -mfentry -mnop-mcount -mrecord-mcount -fno-pie -no-pie"; do
+	gcc $flags -o "$W/p" "$T/e2e/src/s-patch-stress.c" -lpthread -ldl
+	for run in 1 2; do
+		"$UT" record -b 64M -o "$W/d" -- "$W/p" > "$W/out" 2> "$W/err"
+		st=$?
+		"$UT" replay -i "$W/d" > /dev/null 2>> "$W/err"
+		rst=$?
+		if [ "$st" = 0 ] && [ "$(cat "$W/out")" = "3000 switches" ] && [ "$rst" = 0 ] && [ ! -s "$W/err" ]; then
+			ok "$flags, run $run: no crash, no stray trap, trace readable"
+		else
+			not_ok "$flags, run $run: status $st, replay $rst"; sed 's/^/# /' "$W/out" "$W/err"
+		fi
+	done
+done
