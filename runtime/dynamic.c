@@ -89,6 +89,7 @@ static volatile uintptr_t recent_sites[RECENT_SITES];
 static unsigned int recent_next;
 static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sigaction prev_trap;
+static int trap_installed;
 
 extern void __fentry__(void);
 
@@ -236,6 +237,8 @@ static void trap_handler(int sig, siginfo_t *si, void *uc_)
 	else if (prev_trap.sa_handler != SIG_DFL && prev_trap.sa_handler != SIG_IGN)
 		prev_trap.sa_handler(sig);
 	else {
+		/* the default action: give the signal back to the kernel */
+		trap_installed = 0;
 		signal(SIGTRAP, SIG_DFL);
 		raise(SIGTRAP);
 	}
@@ -523,7 +526,8 @@ void ut_dyn_scan(void)
 		sa.sa_sigaction = trap_handler;
 		sa.sa_flags = SA_SIGINFO | SA_RESTART;
 		sigemptyset(&sa.sa_mask);
-		sigaction(SIGTRAP, &sa, &prev_trap);
+		if (sigaction(SIGTRAP, &sa, &prev_trap) == 0)
+			trap_installed = 1;
 	}
 	/* what libelf and we call in the program (its own malloc...) is not traced */
 	saved = ut_self.state;
@@ -538,6 +542,26 @@ void ut_dyn_scan(void)
 		check_patterns("USERTRACE_FILTER", "set_ftrace_filter");
 		check_patterns("USERTRACE_NOTRACE", "set_ftrace_notrace");
 	}
+}
+
+/**
+ * ut_dyn_sigaction - the program sets or asks for its SIGTRAP handler
+ *
+ * Ours stays installed (a site hit while it is being patched must never
+ * reach the program); the program's becomes the one ours passes other
+ * traps to.  Returns 1 if handled here, 0 if the real sigaction should.
+ */
+int ut_dyn_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGTRAP || !trap_installed)
+		return 0;
+	pthread_mutex_lock(&patch_lock);
+	if (old)
+		*old = prev_trap;
+	if (act)
+		prev_trap = *act;
+	pthread_mutex_unlock(&patch_lock);
+	return 1;
 }
 
 /**

@@ -13,6 +13,8 @@
  *   pthread_create   learns the new thread's stack bounds
  *   dlopen           new code: snapshot the maps
  *   vfork            the child would share our thread state: use fork
+ *   sigaction, signal
+ *                    keep the runtime's SIGTRAP handler first (dynamic.c)
  *   longjmp          frames below the target are over (also needed for
  *                    -finstrument-functions, where no slot tells)
  *
@@ -22,6 +24,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <ucontext.h>
 #include <stdlib.h>
@@ -183,6 +186,34 @@ EXPORT void *dlopen(const char *file, int flags)
 		ut_dyn_scan();
 	}
 	return h;
+}
+
+/*
+ * sigaction, signal: the runtime's SIGTRAP handler (dynamic ftrace) stays
+ * first; the program's is kept and called for every other trap.
+ */
+EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	NEXT(sigaction);
+
+	if (ut_dyn_sigaction(sig, act, old))
+		return 0;
+	return next_sigaction(sig, act, old);
+}
+
+EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction sa = { 0 }, old;
+	NEXT(signal);
+
+	if (sig != SIGTRAP)
+		return next_signal(sig, handler);
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
 }
 
 EXPORT pid_t vfork(void)

@@ -104,7 +104,9 @@ void ut_emit_stack(struct ut_thread *t);
 void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts);
 
 /* dynamic.c */
+struct sigaction;
 void ut_dyn_scan(void);
+int ut_dyn_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 extern char ut_return_trampoline[];
 
 /* clock and cpu: the two reads of the hot path */
