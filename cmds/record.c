@@ -222,6 +222,8 @@ static int drain_buffer(struct buffer *b, int final)
 				return -1;
 			}
 		}
+		if (n >= 0)
+			h->read_entries += ((struct rb_page *)page)->entries;
 		b->next++;
 		if (h->mode == RB_MODE_CONSUMER)
 			__atomic_store_n(&h->tail, b->next, __ATOMIC_RELEASE);

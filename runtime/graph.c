@@ -36,8 +36,10 @@
  * after all (another stack: swapcontext, sigaltstack), its original return
  * address is still known and the program goes on unharmed.
  *
- * Nothing here takes a lock, makes a system call (except when a thread
- * writes its very first record), allocates or formats.
+ * Nothing here takes a lock, allocates or formats.  The only system calls
+ * are the set-up of a thread's buffer at its first record, and a futex
+ * wake of the recorder when a page start finds the buffer half full or
+ * full (once per half buffer at most, on the slow path).
  */
 #include <stdlib.h>
 #include <unistd.h>
