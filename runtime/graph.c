@@ -193,33 +193,39 @@ static __attribute__((noinline)) int ut_write_held(struct ut_thread *t, uint32_t
 }
 
 /*
- * ut_write_fast - ENTRY or EXIT, the two records of the hot path
+ * The hot path's write, in two halves that ut_write_fast(), ut_graph_entry()
+ * and ut_graph_return() share.
  *
- * The common case inline: no migration, room in the page, a delta that
- * fits, nobody inside a write.  Anything else goes through ut_write().
- * `busy` is set before the page offset is read, so a signal handler that
- * arrives in between writes its record first and we append after it.
+ * ut_take - take the buffer and check for the usual case: room in the
+ * page, a delta that fits, not full, no migration.  `busy` is set before
+ * the page offset is read, so a signal handler that arrives in between
+ * writes its record first and we append after it.  Returns the page, or
+ * NULL (busy still held) when the general path must be taken.
  */
-static __attribute__((always_inline)) inline int
-ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uint64_t ip)
+static __attribute__((always_inline)) inline struct rb_page *
+ut_take(struct ut_thread *t, uint32_t len, uint64_t ts, uint32_t *off, uint64_t *delta)
 {
-	struct rb_writer *w = &t->w;
 	struct rb_page *p;
-	uint64_t delta, v;
-	uint32_t off;
 
-	if (unlikely(t->busy))
-		return ut_write(t, type, ts, ip, 0);
 	t->busy = UT_BUSY();
 	barrier();
-	p = w->page;
-	off = p->commit;
-	delta = ts - w->last_ts;
-	if (unlikely((off + len > RB_DATA_SIZE) | (delta > RB_DELTA_MAX) | w->full |
-		     (ut_cpu() != w->cpu)))
-		return ut_write_held(t, type, ts, ip);
+	p = t->w.page;
+	*off = p->commit;
+	*delta = ts - t->w.last_ts;
+	if (unlikely(*off + len > RB_DATA_SIZE || *delta > RB_DELTA_MAX || t->w.full ||
+		     ut_cpu() != t->w.cpu))
+		return NULL;
+	return p;
+}
+
+/* ut_store - write an ENTRY (10 bytes) or EXIT (4) at @off and commit it */
+static __attribute__((always_inline)) inline void
+ut_store(struct ut_thread *t, struct rb_page *p, uint32_t off, uint32_t type, uint32_t len,
+	 uint64_t delta, uint64_t ts, uint64_t ip)
+{
 	/* header and the low half of the address in one store */
-	v = RB_HDR(type, delta) | (ip << 32);
+	uint64_t v = RB_HDR(type, delta) | (ip << 32);
+
 	if (len == 10) {
 		uint16_t hi = (uint16_t)(ip >> 32);
 
@@ -232,9 +238,29 @@ ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uin
 		memcpy(p->data + off, &h, 4);
 		t->rec_depth -= !!t->rec_depth;
 	}
-	w->last_ts = ts;
+	t->w.last_ts = ts;
 	p->entries++;
 	__atomic_store_n(&p->commit, off + len, __ATOMIC_RELEASE);
+}
+
+/*
+ * ut_write_fast - ENTRY or EXIT, the two records of the hot path
+ *
+ * The common case inline; anything else goes through ut_write().
+ */
+static __attribute__((always_inline)) inline int
+ut_write_fast(struct ut_thread *t, uint32_t type, uint32_t len, uint64_t ts, uint64_t ip)
+{
+	struct rb_page *p;
+	uint64_t delta;
+	uint32_t off;
+
+	if (unlikely(t->busy))
+		return ut_write(t, type, ts, ip, 0);
+	p = ut_take(t, len, ts, &off, &delta);
+	if (unlikely(!p))
+		return ut_write_held(t, type, ts, ip);
+	ut_store(t, p, off, type, len, delta, ts, ip);
 	ut_release(t);
 	return 1;
 }
@@ -492,9 +518,8 @@ void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 	struct ut_frame *f;
 	struct rb_page *p;
 	uintptr_t ret;
-	uint64_t ts, delta, v;
+	uint64_t ts, delta;
 	uint32_t d, off;
-	uint16_t hi;
 
 	if (unlikely(!ut_ready(t)))
 		return;
@@ -507,14 +532,8 @@ void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 		ut_graph_entry_slow(t, slot, ip, ret, ts);
 		return;
 	}
-	/* take the buffer before looking at it (see ut_write_fast()) */
-	t->busy = UT_BUSY();
-	barrier();
-	p = t->w.page;
-	off = p->commit;
-	delta = ts - t->w.last_ts;
-	if (unlikely(off + 10 > RB_DATA_SIZE || delta > RB_DELTA_MAX || t->w.full ||
-		     ut_cpu() != t->w.cpu)) {
+	p = ut_take(t, 10, ts, &off, &delta);
+	if (unlikely(!p)) {
 		ut_graph_entry_held(t, slot, ip, ret, ts);
 		return;
 	}
@@ -530,15 +549,7 @@ void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 	f->slot = (uintptr_t)slot;
 	f->orig = ret;
 	f->ip = ip;
-	/* ENTRY, as ut_write_fast() writes it */
-	v = RB_HDR(UT_REC_ENTRY, delta) | ((uint64_t)ip << 32);
-	hi = (uint16_t)(ip >> 32);
-	memcpy(p->data + off, &v, 8);
-	memcpy(p->data + off + 8, &hi, 2);
-	t->w.last_ts = ts;
-	p->entries++;
-	__atomic_store_n(&p->commit, off + 10, __ATOMIC_RELEASE);
-	t->rec_depth++;
+	ut_store(t, p, off, UT_REC_ENTRY, 10, delta, ts, ip);
 	f->recorded = 1;
 	barrier();
 	f->valid = 1;
@@ -605,7 +616,7 @@ uintptr_t ut_graph_return(uintptr_t slot)
 {
 	struct ut_thread *t = &ut_self;
 	uint64_t ts = ut_clock(), delta;
-	uint32_t d = t->depth, off, h;
+	uint32_t d = t->depth, off;
 	struct ut_frame *f;
 	struct rb_page *p;
 	uintptr_t orig;
@@ -616,27 +627,16 @@ uintptr_t ut_graph_return(uintptr_t slot)
 	orig = f->orig;
 	if (unlikely(f->slot != slot || !orig || !f->recorded || t->busy))
 		return ut_graph_return_slow(t, slot, ts);
-	t->busy = UT_BUSY();
-	barrier();
-	p = t->w.page;
-	off = p->commit;
-	delta = ts - t->w.last_ts;
-	if (unlikely(off + 4 > RB_DATA_SIZE || delta > RB_DELTA_MAX || t->w.full ||
-		     ut_cpu() != t->w.cpu))
+	p = ut_take(t, 4, ts, &off, &delta);
+	if (unlikely(!p))
 		return ut_graph_return_held(t, slot, ts);
 	t->depth = d - 1;
 	barrier();
-	h = RB_HDR(UT_REC_EXIT, delta);
-	memcpy(p->data + off, &h, 4);
-	t->w.last_ts = ts;
-	p->entries++;
-	__atomic_store_n(&p->commit, off + 4, __ATOMIC_RELEASE);
-	t->rec_depth -= !!t->rec_depth;
+	ut_store(t, p, off, UT_REC_EXIT, 4, delta, ts, 0);
 	ut_release(t);
 	return orig;
 }
 
-/* -finstrument-functions: called by the compiled code itself, no hooking */
 /* -finstrument-functions: arch/x86_64/cyg.S adds @sp, the caller's stack pointer */
 void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 {
