@@ -49,9 +49,9 @@ $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
-$(O)/rt/%.o: %.S arch/x86_64/regs.h
+$(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC -Iarch/x86_64 -c $< -o $@
+	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
 $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h cmds/*.h)
 	@mkdir -p $(dir $@)

@@ -44,7 +44,38 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <stddef.h>
+
+#include "runtime/asm-offsets.h"
 #include "runtime/runtime.h"
+
+/* what the assembly fast paths (arch/x86_64/) know of the C layouts */
+#define UT_OFF(type, field, off) \
+	_Static_assert(offsetof(type, field) == (off), #type "." #field " moved: fix asm-offsets.h")
+UT_OFF(struct ut_thread, state, UT_T_STATE);
+UT_OFF(struct ut_thread, depth, UT_T_DEPTH);
+UT_OFF(struct ut_thread, busy, UT_T_BUSY);
+UT_OFF(struct ut_thread, npending, UT_T_NPENDING);
+UT_OFF(struct ut_thread, rec_depth, UT_T_REC_DEPTH);
+UT_OFF(struct ut_thread, w.page, UT_T_PAGE);
+UT_OFF(struct ut_thread, w.last_ts, UT_T_LAST_TS);
+UT_OFF(struct ut_thread, w.cpu, UT_T_CPU);
+UT_OFF(struct ut_thread, w.full, UT_T_FULL);
+UT_OFF(struct ut_thread, frames, UT_T_FRAMES);
+UT_OFF(struct ut_frame, slot, UT_F_SLOT);
+UT_OFF(struct ut_frame, orig, UT_F_ORIG);
+UT_OFF(struct ut_frame, ip, UT_F_IP);
+UT_OFF(struct ut_frame, valid, UT_F_VALID);
+UT_OFF(struct ut_frame, recorded, UT_F_RECORDED);
+UT_OFF(struct rb_page, commit, UT_P_COMMIT);
+UT_OFF(struct rb_page, entries, UT_P_ENTRIES);
+UT_OFF(struct rb_page, data, UT_P_DATA);
+UT_OFF(struct ut_session_ctl, tracing_on, UT_C_TRACING_ON);
+_Static_assert(sizeof(struct ut_frame) == 1 << UT_F_SIZE_SHIFT, "ut_frame size");
+_Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
+	       UT_A_REC_EXIT == UT_REC_EXIT && UT_A_SHADOW_MAX == UT_SHADOW_MAX &&
+	       UT_A_DATA_SIZE == RB_DATA_SIZE && UT_A_DELTA_MAX == RB_DELTA_MAX &&
+	       UT_A_TYPE_BITS == RB_TYPE_BITS, "asm-offsets.h constants");
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -461,13 +492,8 @@ static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, u
 	f->valid = 1;
 }
 
-/**
- * ut_graph_entry - called by mcount and __fentry__
- * @slot: where the function's return address is
- * @ip: an address inside the function (the return address of the hook call)
- */
-/* everything but the common case: other tracers, depth 0, stale frames, tail calls */
-static __attribute__((noinline)) void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
+/* the entry, every case: other tracers, depth 0, stale frames, tail calls */
+static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 							  uintptr_t ip, uintptr_t ret, uint64_t ts)
 {
 	if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
@@ -493,67 +519,23 @@ static __attribute__((noinline)) void ut_graph_entry_slow(struct ut_thread *t, u
 	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
 }
 
-/* the fast path gave up after taking the buffer: give it back, then go slow */
-static __attribute__((noinline)) void ut_graph_entry_held(struct ut_thread *t, uintptr_t *slot,
-							  uintptr_t ip, uintptr_t ret, uint64_t ts)
-{
-	ut_release(t);
-	ut_graph_entry_slow(t, slot, ip, ret, ts);
-}
-
 /**
- * ut_graph_entry - called by mcount and __fentry__
+ * ut_graph_entry - the entry hook's general path
  * @slot: where the function's return address is
  * @ip: an address inside the function (the return address of the hook call)
  *
- * The usual case (function_graph, a caller's frame above, room in the
- * page, same CPU, no signal handler inside a write) is written out here
- * with no call in the middle, so that it needs few registers; anything
- * else goes to ut_graph_entry_slow(), which does the same through the
- * general functions.
+ * mcount and __fentry__ (arch/x86_64/entry.h) do the usual case in
+ * assembly and call this for everything else: the first record of a
+ * thread, depth 0, frames to close, tail calls, the function tracer, the
+ * clock_gettime clock, a signal handler inside a write, a page to start.
  */
 void ut_graph_entry(uintptr_t *slot, uintptr_t ip)
 {
 	struct ut_thread *t = &ut_self;
-	struct ut_frame *f;
-	struct rb_page *p;
-	uintptr_t ret;
-	uint64_t ts, delta;
-	uint32_t d, off;
 
 	if (unlikely(!ut_ready(t)))
 		return;
-	ts = ut_clock();
-	ret = *slot;
-	d = t->depth;
-	if (unlikely(ut_rec_mode != UT_MODE_GRAPH || d - 1 >= UT_SHADOW_MAX - 1 ||
-		     t->frames[d - 1].slot <= (uintptr_t)slot ||
-		     ret == (uintptr_t)ut_return_trampoline || t->busy)) {
-		ut_graph_entry_slow(t, slot, ip, ret, ts);
-		return;
-	}
-	p = ut_take(t, 10, ts, &off, &delta);
-	if (unlikely(!p)) {
-		ut_graph_entry_held(t, slot, ip, ret, ts);
-		return;
-	}
-	*slot = (uintptr_t)ut_return_trampoline;
-	/* push, as ut_push() does */
-	f = &t->frames[d];
-	f->valid = 0;
-	f->recorded = 0;
-	f->slot = (uintptr_t)slot;
-	barrier();
-	t->depth = d + 1;
-	barrier();
-	f->slot = (uintptr_t)slot;
-	f->orig = ret;
-	f->ip = ip;
-	ut_store(t, p, off, UT_REC_ENTRY, 10, delta, ts, ip);
-	f->recorded = 1;
-	barrier();
-	f->valid = 1;
-	ut_release(t);
+	ut_graph_entry_slow(t, slot, ip, *slot, ut_clock());
 }
 
 static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
@@ -571,13 +553,8 @@ static uintptr_t ut_grave_find(struct ut_thread *t, uintptr_t slot)
 	return 0;
 }
 
-/**
- * ut_graph_return - called by ut_return_trampoline
- * @slot: where the return address was (the function has just returned)
- *
- * Returns the original return address.
- */
-static __attribute__((noinline)) uintptr_t ut_graph_return_slow(struct ut_thread *t, uintptr_t slot,
+/* pop to the frame that hooked @slot, closing those above it */
+static uintptr_t ut_graph_return_slow(struct ut_thread *t, uintptr_t slot,
 								  uint64_t ts)
 {
 	uint32_t d = t->depth;
@@ -597,44 +574,17 @@ static __attribute__((noinline)) uintptr_t ut_graph_return_slow(struct ut_thread
 	return orig;
 }
 
-static __attribute__((noinline)) uintptr_t ut_graph_return_held(struct ut_thread *t, uintptr_t slot,
-								  uint64_t ts)
-{
-	ut_release(t);
-	return ut_graph_return_slow(t, slot, ts);
-}
-
 /**
- * ut_graph_return - called by ut_return_trampoline
+ * ut_graph_return - the return trampoline's general path
  * @slot: where the return address was (the function has just returned)
  *
- * Returns the original return address.  The usual case (the top frame
- * returns, its ENTRY was recorded, the EXIT fits) is written out here, the
- * rest is ut_graph_return_slow().
+ * Returns the original return address.  ut_return_trampoline
+ * (arch/x86_64/trampoline.S) does the usual case in assembly: the top
+ * frame returns and its EXIT fits in the page.
  */
 uintptr_t ut_graph_return(uintptr_t slot)
 {
-	struct ut_thread *t = &ut_self;
-	uint64_t ts = ut_clock(), delta;
-	uint32_t d = t->depth, off;
-	struct ut_frame *f;
-	struct rb_page *p;
-	uintptr_t orig;
-
-	if (unlikely(!d))
-		return ut_graph_return_slow(t, slot, ts);
-	f = &t->frames[d - 1];
-	orig = f->orig;
-	if (unlikely(f->slot != slot || !orig || !f->recorded || t->busy))
-		return ut_graph_return_slow(t, slot, ts);
-	p = ut_take(t, 4, ts, &off, &delta);
-	if (unlikely(!p))
-		return ut_graph_return_held(t, slot, ts);
-	t->depth = d - 1;
-	barrier();
-	ut_store(t, p, off, UT_REC_EXIT, 4, delta, ts, 0);
-	ut_release(t);
-	return orig;
+	return ut_graph_return_slow(&ut_self, slot, ut_clock());
 }
 
 /* -finstrument-functions: arch/x86_64/cyg.S adds @sp, the caller's stack pointer */

@@ -35,6 +35,8 @@
 struct ut_session_ctl *ut_ctl;
 int ut_rec_mode;
 int ut_use_tsc = 1;
+/* function_graph with the TSC: the assembly hooks may take their fast path */
+int ut_fast;
 int ut_have_rseq;
 intptr_t ut_cpu_off;
 static char ut_session[512];
@@ -326,6 +328,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_rec_mode = (int)((struct ut_session_ctl *)m)->rec_mode;
 	/* the recorder chose the clock (it converts the timestamps) */
 	ut_use_tsc = ((struct ut_session_ctl *)m)->clock == UT_CLOCK_TSC;
+	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc;
 	ut_have_rseq = &__rseq_size && __rseq_size >= 8 &&
 		       (int32_t)*(volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset + 4) >= 0;
 	if (ut_have_rseq)

@@ -84,6 +84,7 @@ extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec"
 extern struct ut_session_ctl *ut_ctl;
 extern int ut_rec_mode;		/* enum ut_rec_mode, fixed at init */
 extern int ut_use_tsc;
+extern int ut_fast;		/* graph mode and the TSC: asm fast paths on */
 extern int ut_have_rseq;
 extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fentry.S - __fentry__ for gcc -pg -mfentry.
+ * fentry.S - __fentry__ for gcc -pg -mfentry (and the patched call sites
+ * of dynamic ftrace, whose stubs jump here).
  *
  * The call is the first instruction of the function, before its prologue:
  *
@@ -9,21 +10,16 @@
  *     push %rbp                   parent addr (func's return address)
  *     ...                         is at 8(%rsp)
  *
- * Registers to keep: see regs.h.
+ * After SAVE_ARGS (9 words) the parent slot is at 80(%rsp).  The hook
+ * itself: entry.h.
  */
-#include "regs.h"
+#include "entry.h"
 
 	.text
 	.globl	__fentry__
 	.type	__fentry__, @function
 __fentry__:
-	SAVE_ARGS
-	/* parent slot: 8 above our return address, which is at 72(%rsp) */
-	lea	80(%rsp), %rdi
-	mov	72(%rsp), %rsi
-	call	ut_graph_entry
-	RESTORE_ARGS
-	ret
+	GRAPH_ENTRY 80(%rsp)
 	.size	__fentry__, .-__fentry__
 
 	.section .note.GNU-stack,"",@progbits

@@ -9,20 +9,15 @@
  *     mov  %rsp, %rbp          8(%rbp): parent addr (func's return address)
  *     call mcount              0(%rsp): child addr, inside func
  *
- * Registers to keep: see regs.h.
+ * The hook itself: entry.h.
  */
-#include "regs.h"
+#include "entry.h"
 
 	.text
 	.globl	mcount
 	.type	mcount, @function
 mcount:
-	SAVE_ARGS
-	lea	8(%rbp), %rdi
-	mov	72(%rsp), %rsi
-	call	ut_graph_entry
-	RESTORE_ARGS
-	ret
+	GRAPH_ENTRY 8(%rbp)
 	.size	mcount, .-mcount
 
 	.globl	_mcount
