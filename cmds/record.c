@@ -197,13 +197,36 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+#define STAGE_PAGES	64	/* pages per write(): fewer system calls while the program runs */
+
+static int stage_flush(struct buffer *b, unsigned char *stage, size_t *n)
+{
+	size_t len = *n * RB_PAGE_SIZE, done = 0;
+
+	while (done < len) {
+		ssize_t w = write(b->out, stage + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			pr_err("writing %s: %s", b->name, w < 0 ? strerror(errno) : "short write");
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	*n = 0;
+	return 0;
+}
+
 /* save the pages [b->next, upto) and, if final, the partial head page */
 static int drain_buffer(struct buffer *b, int final)
 {
+	static unsigned char stage[STAGE_PAGES * RB_PAGE_SIZE];
 	struct rb_header *h = b->r.hdr;
 	unsigned char page[RB_PAGE_SIZE];
 	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	uint64_t upto = final ? head + 1 : head;
+	size_t staged = 0;
 
 	if (h->mode == RB_MODE_OVERWRITE) {
 		/* a flight recorder is read once, when it is over */
@@ -213,21 +236,24 @@ static int drain_buffer(struct buffer *b, int final)
 			b->next = head + 1 - h->nr_pages;
 	}
 	while (b->next < upto) {
-		int n = rb_copy_page(h, b->next, page);
+		unsigned char *dst = stage + staged * RB_PAGE_SIZE;
+		int n = rb_copy_page(h, b->next, dst);
 
 		if (n >= 0 && (n > 0 || b->next != head)) {
-			memset(page + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
-			if (write(b->out, page, RB_PAGE_SIZE) != RB_PAGE_SIZE) {
-				pr_err("writing %s: %s", b->name, strerror(errno));
+			memset(dst + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
+			h->read_entries += ((struct rb_page *)dst)->entries;
+			if (++staged == STAGE_PAGES && stage_flush(b, stage, &staged))
 				return -1;
-			}
+		} else if (n >= 0) {
+			h->read_entries += ((struct rb_page *)dst)->entries;
 		}
-		if (n >= 0)
-			h->read_entries += ((struct rb_page *)page)->entries;
 		b->next++;
+		/* the copy is ours now: the writer may have the page back */
 		if (h->mode == RB_MODE_CONSUMER)
 			__atomic_store_n(&h->tail, b->next, __ATOMIC_RELEASE);
 	}
+	if (staged && stage_flush(b, stage, &staged))
+		return -1;
 	if (final) {
 		/* the header page last: it carries the final accounting */
 		memcpy(page, h, sizeof(*h));
