@@ -3,7 +3,14 @@
  * dump.c - usertrace dump: the decoded records of a data directory, one
  * per line, for debugging and for tests that check the recording itself.
  *
- *   <pid>.<tid> <cpu> <ns since first event> <type> <depth> <symbol or address>
+ *   <pid>.<tid> <cpu> <ns since first event> <type> <depth> <what>
+ *
+ * <what> is the function (symbol or address), and " <- parent" for a func
+ * and for an entry whose caller is recorded; for a return (a call recorded
+ * whole when it returned: tracing_thresh) then " dur=<ns>"; for a trace (a
+ * stack trace) the number of ips and the ips, innermost first
+ * ("3: foo <- bar <- main"); for a marker its text; for lost the number
+ * of records lost.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,7 +24,8 @@
 
 static const char *const type_name[] = {
 	[UT_EV_ENTRY] = "entry", [UT_EV_EXIT] = "exit", [UT_EV_FUNC] = "func",
-	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost",
+	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost", [UT_EV_RETURN] = "return",
+	[UT_EV_TRACE] = "trace",
 };
 
 static void print_addr(struct ut_data *d, const struct ut_event *ev, uint64_t addr)
@@ -28,6 +36,18 @@ static void print_addr(struct ut_data *d, const struct ut_event *ev, uint64_t ad
 		printf("%s", s->name);
 	else
 		printf("%#" PRIx64, addr);
+}
+
+/* "3: foo <- bar <- main", innermost first */
+static void print_trace(struct ut_data *d, const struct ut_event *ev)
+{
+	uint64_t n = ut_event_trace_len(ev);
+
+	printf("%" PRIu64 ":", n);
+	for (uint64_t i = 0; i < n; i++) {
+		printf(i ? " <- " : " ");
+		print_addr(d, ev, ut_event_trace_ip(ev, i));
+	}
 }
 
 int command_dump(int argc, char **argv)
@@ -69,8 +89,12 @@ int command_dump(int argc, char **argv)
 			printf("%.*s", (int)ev.data_len, ev.data);
 		else if (ev.type == UT_EV_LOST)
 			printf("%" PRIu64, ev.count);
+		else if (ev.type == UT_EV_TRACE)
+			print_trace(&d, &ev);
 		else
 			print_addr(&d, &ev, ev.ip);
+		if (ev.type == UT_EV_RETURN)
+			printf(" dur=%" PRIu64, ev.duration);
 		if (ev.type == UT_EV_FUNC || (ev.type == UT_EV_ENTRY && ev.parent)) {
 			printf(" <- ");
 			print_addr(&d, &ev, ev.parent);

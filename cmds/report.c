@@ -16,6 +16,20 @@
  * call, so that the total never exceeds the time the function was running
  * (uftrace does the same); calls, self, min, max and average count every
  * call.
+ *
+ * With tracing_thresh a call is recorded whole, as one RETURN written when
+ * it returns (its duration, no entry and no exit), and only if it lasted
+ * the threshold; callees that did not are not recorded at all.  A RETURN
+ * is one call of its function with its duration as total time.  Its self
+ * time is the duration less the durations of the RETURNs one level deeper
+ * that came before it and began after it was entered: those are its
+ * callees (they return first).  Callees shorter than the threshold are
+ * unknown and count as self time, as the kernel's trace would show it.
+ * When its callees cannot be told from those of an earlier call at the
+ * same depth whose RETURN is missing (lost records), self time is the
+ * whole duration.  When a RETURN is read its callers have not returned
+ * yet, so recursion through RETURNs is not seen: each such call adds to
+ * the total.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -150,10 +164,19 @@ struct frame {
 	uint64_t child;		/* time spent in completed callees */
 };
 
+/* the RETURNs of callees of a call at @depth whose RETURN has not come yet */
+struct pending {
+	uint32_t depth;
+	uint64_t first;		/* entry time of the first of them */
+	uint64_t sum;		/* their durations */
+};
+
 struct walker {
 	struct iptab *tab;
 	struct frame *stack;
 	size_t sp, cap;
+	struct pending *pend;	/* by increasing depth */
+	size_t npend, cappend;
 	int pid;
 	uint64_t image;
 	int resync;		/* records were lost: trust the next event's depth */
@@ -215,6 +238,37 @@ static void call_exit(struct walker *w, const struct ut_event *ev)
 		w->stack[w->sp - 1].child += dur;
 }
 
+/* a call recorded whole at its return (tracing_thresh) */
+static void call_return(struct walker *w, const struct ut_event *ev)
+{
+	uint64_t dur = ev->duration, self = dur;
+	uint64_t entry = ev->ts > dur ? ev->ts - dur : 0;
+	uint32_t d = ev->depth;
+	struct pending *p;
+
+	/* callees of calls deeper than this one: those calls are over, their RETURNs missing */
+	while (w->npend && w->pend[w->npend - 1].depth > d)
+		w->npend--;
+	if (w->npend && w->pend[w->npend - 1].depth == d) {
+		p = &w->pend[--w->npend];
+		if (p->first >= entry)
+			self = dur > p->sum ? dur - p->sum : 0;
+	}
+	stat_add(&ip_get(w->tab, ev->ip, w->image, w->pid)->st, dur, self, !on_stack(w, ev->ip));
+	/* a callee of the open entry below it, if the stream has ENTRY/EXIT pairs too */
+	if (w->sp && w->sp == d)
+		w->stack[w->sp - 1].child += dur;
+	if (!d)
+		return;
+	if (w->npend && w->pend[w->npend - 1].depth == d - 1) {
+		w->pend[w->npend - 1].sum += dur;
+		return;
+	}
+	if (w->npend == w->cappend)
+		w->pend = xrealloc(w->pend, (w->cappend = w->cappend ? w->cappend * 2 : 64) * sizeof(*w->pend));
+	w->pend[w->npend++] = (struct pending){ .depth = d - 1, .first = entry, .sum = dur };
+}
+
 /* returns 0, or -1 if a file was corrupt (what was read before still counts) */
 static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 {
@@ -227,6 +281,7 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 		/* a new process image (exec) of this tid never returns to the old frames */
 		if (ev.pid != w.pid || ev.image != w.image) {
 			w.sp = 0;
+			w.npend = 0;
 			w.pid = ev.pid;
 			w.image = ev.image;
 		}
@@ -239,11 +294,19 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 			if (graph)
 				call_exit(&w, &ev);
 			break;
+		case UT_EV_RETURN:
+			/* in a function recording, a call like the others */
+			if (graph)
+				call_return(&w, &ev);
+			else
+				ip_get(tab, ev.ip, ev.image, ev.pid)->st.calls++;
+			break;
 		case UT_EV_FUNC:
 			ip_get(tab, ev.ip, ev.image, ev.pid)->st.calls++;
 			break;
 		case UT_EV_LOST:
 			w.resync = 1;
+			w.npend = 0;
 			break;
 		default:
 			break;
@@ -251,6 +314,7 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 	}
 	ut_merge_free(m);
 	free(w.stack);
+	free(w.pend);
 	return ret < 0 ? -1 : 0;
 }
 

@@ -7,7 +7,10 @@
  * keeps the thread's open calls, so an EXIT learns which function it
  * closes and at what depth, and it resynchronises on the DEPTH record that
  * starts every page (after lost or overwritten pages) and on the STACK
- * record a forked child starts with.
+ * record a forked child starts with.  A RETURN (a whole call recorded at
+ * its return, tracing_thresh) carries its own depth and duration and
+ * leaves the open calls alone; a TRACE (a stack trace) points at its ips
+ * in the mapped file, as a DATA record's text.
  *
  * A merge is a binary heap of cursors ordered by their next event's
  * timestamp (ties by thread order, so the output is deterministic).
@@ -258,7 +261,7 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 {
 	ev->type = type;
 	ev->depth = 0;
-	ev->ip = ev->parent = ev->count = 0;
+	ev->ip = ev->parent = ev->count = ev->duration = 0;
 	ev->data = NULL;
 	ev->data_len = 0;
 	ev->pid = c->ti->pid;
@@ -399,6 +402,42 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			cursor_ev(c, ev, UT_EV_MARKER, ts);
 			ev->data = (const char *)r + 6;
 			ev->data_len = n;
+			ev->depth = c->depth;
+			return 1;
+		}
+		case UT_REC_RETURN: {
+			/*
+			 * A whole call, written at its return: the open calls
+			 * the ENTRY/EXIT records pair up are not touched.
+			 */
+			uint64_t dur = ut_get48(r + 12), entry;
+			uint16_t depth;
+
+			if (dur > ts) {
+				pr_err("%s: corrupt record in page %" PRIu64
+				       " (a call of %" PRIu64 " clock units returning at %" PRIu64 ")",
+				       c->ti->path, c->page - 1, dur, ts);
+				c->error = 1;
+				return -1;
+			}
+			memcpy(&depth, r + 10, 2);
+			cursor_ev(c, ev, UT_EV_RETURN, ts);
+			ev->ip = ut_get48(r + 4);
+			ev->depth = depth;
+			/* the entry time converted as any timestamp: durations agree with ENTRY/EXIT pairs */
+			entry = ut_data_ns(c->d, ts - dur);
+			ev->duration = ev->ts > entry ? ev->ts - entry : 0;
+			return 1;
+		}
+		case UT_REC_TRACE: {
+			uint16_t n;
+
+			/* rec_len() checked n and that the n ips are in the page */
+			memcpy(&n, r + 4, 2);
+			cursor_ev(c, ev, UT_EV_TRACE, ts);
+			ev->data = (const char *)r + 6;
+			ev->data_len = 6u * n;
+			ev->count = n;
 			ev->depth = c->depth;
 			return 1;
 		}

@@ -28,6 +28,10 @@ enum ut_ev_type {
 	UT_EV_FUNC,		/* function tracer: ip, parent */
 	UT_EV_MARKER,		/* text in ev->data */
 	UT_EV_LOST,		/* ev->count records lost here */
+	UT_EV_RETURN,		/* a call at least tracing_thresh long, whose entry was not
+				 * recorded: ip, depth, ts = its return, duration */
+	UT_EV_TRACE,		/* a stack trace: ev->count ips, innermost first, in
+				 * ev->data (6 bytes each, see ut_event_trace_ip()) */
 };
 
 struct ut_event {
@@ -38,8 +42,9 @@ struct ut_event {
 	uint64_t ts;		/* CLOCK_MONOTONIC ns */
 	uint64_t ip, parent;	/* parent: return address into the caller, if known */
 	uint64_t count;
+	uint64_t duration;	/* UT_EV_RETURN: ns from the entry to ts */
 	uint64_t image;
-	const char *data;	/* UT_EV_MARKER */
+	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE */
 	uint32_t data_len;
 	struct ut_thread_info *thread;
 };
@@ -68,6 +73,22 @@ struct ut_data {
 	int nr_threads;
 	struct ut_symtab *symtab;
 };
+
+/* ip @i of a UT_EV_TRACE event (innermost first); 0 past the stored ips */
+static inline uint64_t ut_event_trace_ip(const struct ut_event *ev, uint64_t i)
+{
+	if (!ev->data || i >= ev->count || i >= ev->data_len / 6)
+		return 0;
+	return ut_get48((const unsigned char *)ev->data + 6 * i);
+}
+
+/* the number of ips of a UT_EV_TRACE event that can be read */
+static inline uint64_t ut_event_trace_len(const struct ut_event *ev)
+{
+	uint64_t n = ev->data ? ev->data_len / 6 : 0;
+
+	return ev->count < n ? ev->count : n;
+}
 
 /* open DIR; prints a message and returns -1 if it is not a readable data dir */
 int ut_data_open(struct ut_data *d, const char *dir);

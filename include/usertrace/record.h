@@ -19,6 +19,11 @@
  *   STACK        6+6*n    u16 n, n ips, outermost first (open frames
  *                         inherited by a forked child)
  *   DATA          6+len   u16 len, bytes         (trace_marker text)
+ *   RETURN           18   ip, u16 depth, u48 duration in clock units
+ *                         (a call at least tracing_thresh long; its
+ *                         ENTRY was not written; time = the return)
+ *   TRACE        6+6*n    u16 n, n ips, innermost first (a stacktrace
+ *                         function command fired)
  */
 #ifndef USERTRACE_RECORD_H
 #define USERTRACE_RECORD_H
@@ -36,6 +41,8 @@ enum ut_rec_type {
 	UT_REC_CPU = 6,
 	UT_REC_STACK = 7,
 	UT_REC_DATA = 8,
+	UT_REC_RETURN = 9,
+	UT_REC_TRACE = 10,
 };
 
 #define UT_ADDR_MASK	0xffffffffffffull
@@ -77,7 +84,9 @@ static inline uint32_t ut_rec_len(const unsigned char *rec, uint32_t avail)
 	case UT_REC_DEPTH:
 	case UT_REC_CPU:
 	case RB_TYPE_TIME_EXTEND:	len = 8; break;
+	case UT_REC_RETURN:		len = 18; break;
 	case UT_REC_STACK:
+	case UT_REC_TRACE:
 		if (avail < 6)
 			return 0;
 		memcpy(&n, rec + 4, 2);

@@ -106,6 +106,13 @@ void trace_print_marker_text(struct trace_seq *s, const struct ut_event *ev);
 
 /* a trace_marker write as nop and function print it: "<context>tracing_mark_write: text" */
 void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev);
+/*
+ * a stack trace event as trace_stack_print() prints it, without its final
+ * newline: "<stack trace>" then "\n => sym" per ip, innermost first
+ */
+void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev);
+/* a stack trace as nop and function print it: "<context><stack trace>\n => sym...\n" */
+void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */
 void trace_default_header(struct trace_iter *iter);
 /* "            bash-1977    [000] .....    17284.993652: " per the flags */

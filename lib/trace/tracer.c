@@ -439,6 +439,32 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 	trace_seq_putc(&iter->seq, '\n');
 }
 
+/*
+ * trace_stack_print(): each ip as seq_print_ip_sym() prints it, so that
+ * sym-offset and sym-addr apply.  The lines are joined rather than ended
+ * by newlines: function_graph closes its comment where the last one would
+ * be, as print_graph_comment() strips it.
+ */
+void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev)
+{
+	uint64_t i, n = ut_event_trace_len(ev);
+
+	trace_seq_puts(&iter->seq, "<stack trace>");
+	for (i = 0; i < n; i++) {
+		trace_seq_puts(&iter->seq, "\n => ");
+		trace_print_sym(iter, ev, ut_event_trace_ip(ev, i));
+	}
+}
+
+/* print_trace_fmt() of a stack event */
+void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev)
+{
+	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+		trace_print_context(iter, ev);
+	trace_print_stack_text(iter, ev);
+	trace_seq_putc(&iter->seq, '\n');
+}
+
 /* ---- per-thread state ---- */
 
 struct trace_threads {

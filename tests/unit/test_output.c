@@ -5,9 +5,12 @@
  * The formatting helpers are tested directly; the tracers are run over a
  * scripted event list through stand-ins of the merge iterator and the
  * symbol table defined below (so this links with the lib/trace sources and
- * utils/utils.c, without utils/data.c and utils/symtab.c).
+ * utils/utils.c, without utils/symtab.c).  Records are decoded into events
+ * by utils/data.c itself, built with its merge functions renamed
+ * data_merge_* (tests/tests.mk), over data directories written here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,13 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
+#include "utils/utils.h"
 
 /* ---- stand-ins for utils/data.c and utils/symtab.c ---- */
 
@@ -105,6 +113,26 @@ void ut_merge_free(struct ut_merge *m)
 	free(m->ev);
 	free(m->used);
 	free(m);
+}
+
+/* utils/data.c's own merge, renamed (tests/tests.mk) */
+struct data_merge;
+struct data_merge *data_merge_new(struct ut_data *d, const int *tids, int nr_tids);
+int data_merge_next(struct data_merge *m, struct ut_event *ev);
+void data_merge_free(struct data_merge *m);
+
+/* never dereferenced: the stand-in ut_symtab_find() ignores it */
+static char fake_symtab;
+
+struct ut_symtab *ut_symtab_load(const char *datadir)
+{
+	(void)datadir;
+	return (struct ut_symtab *)&fake_symtab;
+}
+
+void ut_symtab_free(struct ut_symtab *st)
+{
+	(void)st;
 }
 
 static const struct ut_sym syms[] = {
@@ -334,9 +362,6 @@ static struct ut_thread_info threads[3] = {
 	{ .pid = 100, .tid = 102, .comm = "worker", .entries = 2, .written = 2 },
 };
 
-/* never dereferenced: the stand-in ut_symtab_find() ignores it */
-static char fake_symtab;
-
 static struct ut_data data = {
 	.tracer = "function_graph",
 	.symtab = (struct ut_symtab *)&fake_symtab,
@@ -369,18 +394,24 @@ static struct ut_event graph_script[] = {
 	EV(UT_EV_EXIT, 100, 0, 0, 1012345678ull, 0x401000),	/* main */
 };
 
-static const char *run(struct ut_event *ev, int n, const char *tracer, const char **opts)
+static const char *run_on(struct ut_data *d, struct ut_event *ev, int n, const char *tracer,
+			  const char **opts)
 {
 	struct trace_iter iter;
 	FILE *f = mem_open();
 
 	script = ev;
 	script_len = n;
-	trace_iter_init(&iter, &data, tracer_find(tracer), f);
+	trace_iter_init(&iter, d, tracer_find(tracer), f);
 	for (; opts && *opts; opts++)
 		assert_int_equal(tracer_set_option(&iter, *opts), 0);
 	assert_int_equal(trace_print_all(&iter), 0);
 	return mem_text(f);
+}
+
+static const char *run(struct ut_event *ev, int n, const char *tracer, const char **opts)
+{
+	return run_on(&data, ev, n, tracer, opts);
 }
 
 static void test_graph_default(void **state)
@@ -563,6 +594,530 @@ static void test_nop(void **state)
 			    "tracing_mark_write: hello\n");
 }
 
+
+/* ---- calls recorded at their return (tracing_thresh) and stack traces ---- */
+
+#define RET(t, c, d, time, dur, addr) \
+	{ .type = UT_EV_RETURN, .pid = 100, .tid = (t), .cpu = (c), .depth = (d), .ts = (time), \
+	  .duration = (dur), .ip = (addr), .thread = &threads[(t) - 100] }
+#define TRACE(t, c, d, time, ips, n) \
+	{ .type = UT_EV_TRACE, .pid = 100, .tid = (t), .cpu = (c), .depth = (d), .ts = (time), \
+	  .data = (const char *)(ips), .data_len = 6 * (n), .count = (n), \
+	  .thread = &threads[(t) - 100] }
+
+/* foo+0x10, main+0x20, innermost first, as a TRACE record stores them */
+static const unsigned char stack_ips[] = {
+	0x10, 0x20, 0x40, 0, 0, 0,	/* 0x402010 */
+	0x20, 0x10, 0x40, 0, 0, 0,	/* 0x401020 */
+};
+
+/* what a thresh recording gives: returns only, innermost first */
+static struct ut_event thresh_script[] = {
+	RET(100, 0, 2, 1000200000ull, 123456, 0x402000),		/* foo */
+	TRACE(100, 0, 1, 1000300000ull, stack_ips, 2),
+	RET(100, 0, 1, 1002237567ull, 2234567, 0x403000),		/* bar */
+	RET(100, 0, 0, 1012345678ull, 12345678, 0x401000),		/* main */
+	TRACE(100, 0, 0, 1012400000ull, stack_ips, 0),
+};
+#define THRESH_N ((int)(sizeof(thresh_script) / sizeof(thresh_script[0])))
+
+static void test_graph_return(void **state)
+{
+	static const char *plain[] = { "nofuncgraph-proc", NULL };
+	static const char *abs_proc[] = { "funcgraph-abstime", "funcgraph-proc", NULL };
+	static const char *no_cpu_overhead[] = { "nofuncgraph-proc", "nofuncgraph-cpu",
+						 "nofuncgraph-overhead", NULL };
+	static const char *no_duration[] = { "nofuncgraph-proc", "nofuncgraph-duration", NULL };
+	static const char *no_context[] = { "nocontext-info", NULL };
+	/* funcgraph-tail changes nothing: such a brace always names its function */
+	static const char *tail[] = { "nofuncgraph-proc", "funcgraph-tail", NULL };
+	const char *expect =
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 0) ! 123.456 us  |      } /* foo */\n"
+		" 0)               |      /* <stack trace>\n"
+		" => foo\n"
+		" => main */\n"
+		" 0) # 2234.567 us |    } /* bar */\n"
+		" 0) * 12345.67 us |  } /* main */\n"
+		" 0)               |  /* <stack trace> */\n";
+
+	(void)state;
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", plain), expect);
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", tail), expect);
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", abs_proc),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "#     TIME        CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+			    "#      |          |     |    |           |   |                     |   |   |   |\n"
+			    "    1.000200 |   0)    app-100     | ! 123.456 us  |      } /* foo */\n"
+			    "    1.000300 |   0)    app-100     |               |      /* <stack trace>\n"
+			    " => foo\n"
+			    " => main */\n"
+			    "    1.002237 |   0)    app-100     | # 2234.567 us |    } /* bar */\n"
+			    "    1.012345 |   0)    app-100     | * 12345.67 us |  } /* main */\n"
+			    "    1.012400 |   0)    app-100     |               |  /* <stack trace> */\n");
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", no_cpu_overhead),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "#  DURATION                  FUNCTION CALLS\n"
+			    "#   |   |                     |   |   |   |\n"
+			    "  123.456 us  |      } /* foo */\n"
+			    "              |      /* <stack trace>\n"
+			    " => foo\n"
+			    " => main */\n"
+			    "  2234.567 us |    } /* bar */\n"
+			    "  12345.67 us |  } /* main */\n"
+			    "              |  /* <stack trace> */\n");
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", no_duration),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "# CPU               FUNCTION CALLS\n"
+			    "# |                 |   |   |   |\n"
+			    " 0)     } /* foo */\n"
+			    " 0)     /* <stack trace>\n"
+			    " => foo\n"
+			    " => main */\n"
+			    " 0)   } /* bar */\n"
+			    " 0) } /* main */\n"
+			    " 0) /* <stack trace> */\n");
+	assert_string_equal(run(thresh_script, THRESH_N, "function_graph", no_context),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "    } /* foo */\n"
+			    "    /* <stack trace>\n"
+			    " => foo\n"
+			    " => main */\n"
+			    "  } /* bar */\n"
+			    "} /* main */\n"
+			    "/* <stack trace> */\n");
+}
+
+/* returns among entries and exits: the pairs still match, comments follow the braces */
+static void test_graph_return_mixed(void **state)
+{
+	static const char *opts[] = { "nofuncgraph-proc", "sym-offset", NULL };
+	static struct ut_event ev[] = {
+		EV(UT_EV_ENTRY, 100, 0, 0, 1000000000ull, 0x401000),	/* main */
+		RET(100, 0, 1, 1000005000ull, 4000, 0x402000),		/* foo */
+		EV(UT_EV_ENTRY, 100, 0, 1, 1000006000ull, 0x403000),	/* bar */
+		RET(100, 0, 2, 1000009000ull, 2500, 0x404000),		/* baz */
+		TRACE(100, 0, 2, 1000009500ull, stack_ips, 2),
+		EV(UT_EV_EXIT, 100, 0, 1, 1000010000ull, 0x403000),
+		EV(UT_EV_EXIT, 100, 0, 0, 1000020000ull, 0x401000),
+		RET(100, 0, 0, 1000030000ull, 1000, 0),		/* no address: still named */
+	};
+
+	(void)state;
+	/* the graph's names are %ps: sym-offset is for the stack trace only */
+	assert_string_equal(run(ev, 8, "function_graph", opts),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "# CPU  DURATION                  FUNCTION CALLS\n"
+			    "# |     |   |                     |   |   |   |\n"
+			    " 0)               |  main() {\n"
+			    " 0)   4.000 us    |    } /* foo */\n"
+			    " 0)               |    bar() {\n"
+			    " 0)   2.500 us    |      } /* baz */\n"
+			    " 0)               |      /* <stack trace>\n"
+			    " => foo+0x10/0x40\n"
+			    " => main+0x20/0x100 */\n"
+			    " 0)   4.000 us    |    }\n"
+			    " 0) + 20.000 us   |  }\n"
+			    " 0)   1.000 us    |  } /* 0x0 */\n");
+}
+
+static void test_function_return_trace(void **state)
+{
+	static const char *o1[] = { "sym-offset", "noirq-info", NULL };
+	static const char *o2[] = { "nocontext-info", NULL };
+	static struct ut_event mixed[] = {
+		EV(UT_EV_ENTRY, 100, 0, 0, 1000000000ull, 0x401000),	/* main */
+		RET(100, 0, 1, 1000005000ull, 4000, 0x402000),		/* foo <-main */
+		EV(UT_EV_EXIT, 100, 0, 0, 1000020000ull, 0x401000),
+		RET(100, 0, 0, 1000030000ull, 5000, 0x403000),		/* bar */
+	};
+
+	(void)state;
+	/* a call at its entry time, in its return's place; the stack trace as the kernel's */
+	assert_string_equal(run(thresh_script, THRESH_N, "function", NULL),
+			    "# tracer: function\n"
+			    "#\n"
+			    "# entries-in-buffer/entries-written: 37/47   #P:4\n"
+			    "#\n"
+			    "#                                _-----=> irqs-off/BH-disabled\n"
+			    "#                               / _----=> need-resched\n"
+			    "#                              | / _---=> hardirq/softirq\n"
+			    "#                              || / _--=> preempt-depth\n"
+			    "#                              ||| / _-=> migrate-disable\n"
+			    "#                              |||| /     delay\n"
+			    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			    "#              | |         |   |||||     |         |\n"
+			    "             app-100     [000] .....     1.000077: foo\n"
+			    "             app-100     [000] .....     1.000300: <stack trace>\n"
+			    " => foo\n"
+			    " => main\n"
+			    "             app-100     [000] .....     1.000003: bar\n"
+			    "             app-100     [000] .....     1.000000: main\n"
+			    "             app-100     [000] .....     1.012400: <stack trace>\n");
+	assert_string_equal(run(thresh_script, 2, "function", o1),
+			    "# tracer: function\n"
+			    "#\n"
+			    "# entries-in-buffer/entries-written: 37/47   #P:4\n"
+			    "#\n"
+			    "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+			    "#              | |         |         |         |\n"
+			    "             app-100     [000]      1.000077: foo+0x0/0x40\n"
+			    "             app-100     [000]      1.000300: <stack trace>\n"
+			    " => foo+0x10/0x40\n"
+			    " => main+0x20/0x100\n");
+	/* the caller of a return is the open entry below it */
+	assert_string_equal(run(mixed, 4, "function", o2),
+			    "# tracer: function\n"
+			    "#\n"
+			    "main\n"
+			    "foo <-main\n"
+			    "bar\n");
+	/* the nop tracer shows stack traces too, as the kernel's */
+	assert_string_equal(run(thresh_script, THRESH_N, "nop", o2),
+			    "# tracer: nop\n"
+			    "#\n"
+			    "<stack trace>\n"
+			    " => foo\n"
+			    " => main\n"
+			    "<stack trace>\n");
+}
+
+/* an event claiming more ips than it holds prints those it holds */
+static void test_trace_bounds(void **state)
+{
+	static const char *opts[] = { "nocontext-info", NULL };
+	static struct ut_event ev[] = {
+		TRACE(100, 0, 0, 1000, stack_ips, 1),
+	};
+
+	(void)state;
+	ev[0].count = 1000;
+	assert_string_equal(run(ev, 1, "function", opts),
+			    "# tracer: function\n"
+			    "#\n"
+			    "<stack trace>\n"
+			    " => foo\n");
+	ev[0].data = NULL;
+	assert_string_equal(run(ev, 1, "function", opts),
+			    "# tracer: function\n"
+			    "#\n"
+			    "<stack trace>\n");
+}
+
+
+/* ---- the records, decoded by utils/data.c ---- */
+
+/* one data page of a thread's buffer file, built record by record */
+struct page_builder {
+	union {
+		struct rb_page page;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} u;
+	uint32_t off;
+};
+
+static void pb_init(struct page_builder *b, uint64_t ts)
+{
+	memset(b, 0, sizeof(*b));
+	b->u.page.ts = ts;
+}
+
+static void pb_rec(struct page_builder *b, unsigned type, uint32_t delta, const void *payload,
+		   uint32_t len)
+{
+	uint32_t h = RB_HDR(type, delta);
+
+	assert_true(b->off + 4 + len <= RB_DATA_SIZE);
+	memcpy(b->u.page.data + b->off, &h, 4);
+	if (len)
+		memcpy(b->u.page.data + b->off + 4, payload, len);
+	b->off += 4 + len;
+	b->u.page.commit = b->off;
+	b->u.page.entries++;
+}
+
+static void pb_ip(struct page_builder *b, unsigned type, uint32_t delta, uint64_t ip)
+{
+	unsigned char p[6];
+
+	ut_put48(p, ip);
+	pb_rec(b, type, delta, p, 6);
+}
+
+static void pb_depth(struct page_builder *b, uint32_t depth)
+{
+	pb_rec(b, UT_REC_DEPTH, 0, &depth, 4);
+}
+
+static void pb_return(struct page_builder *b, uint32_t delta, uint64_t ip, uint16_t depth,
+		      uint64_t dur)
+{
+	unsigned char p[14];
+
+	ut_put48(p, ip);
+	memcpy(p + 6, &depth, 2);
+	ut_put48(p + 8, dur);
+	pb_rec(b, UT_REC_RETURN, delta, p, 14);
+}
+
+/* a TRACE claiming @n ips, of which the first @have are given */
+static void pb_trace(struct page_builder *b, uint32_t delta, uint16_t n, const uint64_t *ips,
+		     int have)
+{
+	unsigned char p[2 + 6 * UT_STACK_MAX];
+
+	assert_true(have <= UT_STACK_MAX);
+	memcpy(p, &n, 2);
+	for (int i = 0; i < have; i++)
+		ut_put48(p + 2 + 6 * i, ips[i]);
+	pb_rec(b, UT_REC_TRACE, delta, p, 2 + 6 * (uint32_t)have);
+}
+
+static char data_root[] = "/tmp/usertrace-test-output.XXXXXX";
+
+/*
+ * DIR/info (the TSC clock at 3 ticks per ns: t ns = t ticks * mult >> 32,
+ * mult = 2^32 / 3 rounded down) and one thread's file with page @b.
+ */
+static const char *write_dir(const char *name, const struct page_builder *b)
+{
+	static char dir[256];
+	char path[512];
+	union {
+		struct rb_header h;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} hdr;
+	FILE *f;
+
+	if (data_root[strlen(data_root) - 1] == 'X')
+		assert_non_null(mkdtemp(data_root));
+	snprintf(dir, sizeof(dir), "%s/%s", data_root, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/info", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("version=1\ntracer=function_graph\nclock=tsc\ntsc0=0\nmono0=0\n"
+	      "tsc1=3000000000\nmono1=1000000000\nnr_cpus=1\n", f);
+	assert_int_equal(fclose(f), 0);
+
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.h.magic, RB_MAGIC, 8);
+	hdr.h.version = RB_VERSION;
+	hdr.h.page_size = RB_PAGE_SIZE;
+	hdr.h.nr_pages = 1;
+	hdr.h.pid = 100;
+	hdr.h.tid = 100;
+	memcpy(hdr.h.comm, "app", 4);
+	hdr.h.image = 1;
+	hdr.h.state = RB_STATE_CLOSED;
+	snprintf(path, sizeof(path), "%s/100.100.1.dat", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(hdr.bytes, 1, RB_PAGE_SIZE, f), RB_PAGE_SIZE);
+	assert_int_equal(fwrite(b->u.bytes, 1, RB_PAGE_SIZE, f), RB_PAGE_SIZE);
+	assert_int_equal(fclose(f), 0);
+	return dir;
+}
+
+static int data_cleanup(void **state)
+{
+	(void)state;
+	if (data_root[strlen(data_root) - 1] != 'X')
+		remove_tree(data_root);
+	return 0;
+}
+
+#define MAX_DECODED 16
+
+/* what utils/data.c made of a directory */
+struct decoded {
+	struct ut_data d;
+	struct data_merge *m;
+	struct ut_event ev[MAX_DECODED];
+	int n;
+	int ret;		/* of the last data_merge_next() */
+	char err[1024];		/* its messages */
+};
+
+/* decode every event of @dir, stderr going to dec->err */
+static void decode_dir(struct decoded *dec, const char *dir)
+{
+	char path[512];
+	int saved, fd;
+	ssize_t len;
+
+	memset(dec, 0, sizeof(*dec));
+	snprintf(path, sizeof(path), "%s/stderr", data_root);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
+		fail_msg("cannot redirect stderr");
+	dec->ret = ut_data_open(&dec->d, dir);
+	if (dec->ret == 0) {
+		dec->m = data_merge_new(&dec->d, NULL, 0);
+		while (dec->n < MAX_DECODED && (dec->ret = data_merge_next(dec->m, &dec->ev[dec->n])) > 0)
+			dec->n++;
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	len = pread(fd, dec->err, sizeof(dec->err) - 1, 0);
+	dec->err[len > 0 ? len : 0] = 0;
+	close(fd);
+}
+
+static void decoded_free(struct decoded *dec)
+{
+	data_merge_free(dec->m);
+	dec->m = NULL;
+	ut_data_close(&dec->d);
+}
+
+static void test_data_return_trace(void **state)
+{
+	static const uint64_t ips[] = { 0x402010, 0x401020 };
+	struct page_builder b;
+	struct decoded dec;
+	const struct ut_event *ev = dec.ev;
+
+	(void)state;
+	/*
+	 * In ticks: main enters at 3000000; baz (called by an unrecorded
+	 * callee of main) runs 5250000-5400000, a stack trace is taken at
+	 * 5400003, foo runs 5700000-6000000; main returns at 9000000.
+	 */
+	pb_init(&b, 3000000);
+	pb_depth(&b, 0);
+	pb_ip(&b, UT_REC_ENTRY, 0, 0x401000);
+	pb_return(&b, 2400000, 0x404000, 2, 150000);
+	pb_trace(&b, 3, 2, ips, 2);
+	pb_return(&b, 599997, 0x402000, 1, 300000);
+	pb_rec(&b, UT_REC_EXIT, 3000000, NULL, 0);
+	decode_dir(&dec, write_dir("good", &b));
+	assert_string_equal(dec.err, "");
+	assert_int_equal(dec.ret, 0);
+	assert_int_equal(dec.n, 5);
+
+	assert_int_equal(ev[0].type, UT_EV_ENTRY);
+	assert_int_equal(ev[0].ts, 999999);
+	assert_int_equal(ev[1].type, UT_EV_RETURN);
+	assert_int_equal(ev[1].ip, 0x404000);
+	assert_int_equal(ev[1].depth, 2);
+	assert_int_equal(ev[1].ts, 1799999);
+	/* the entry converted as a timestamp (1749999 ns): not 150000 ticks' 49999 ns */
+	assert_int_equal(ev[1].duration, 50000);
+	/* the stack trace is at the depth of the open entries: the RETURN changed nothing */
+	assert_int_equal(ev[2].type, UT_EV_TRACE);
+	assert_int_equal(ev[2].ts, 1800000);
+	assert_int_equal(ev[2].depth, 1);
+	assert_int_equal(ev[2].count, 2);
+	assert_int_equal(ut_event_trace_len(&ev[2]), 2);
+	assert_int_equal(ut_event_trace_ip(&ev[2], 0), 0x402010);
+	assert_int_equal(ut_event_trace_ip(&ev[2], 1), 0x401020);
+	assert_int_equal(ut_event_trace_ip(&ev[2], 2), 0);
+	assert_int_equal(ev[3].type, UT_EV_RETURN);
+	assert_int_equal(ev[3].ip, 0x402000);
+	assert_int_equal(ev[3].depth, 1);
+	assert_int_equal(ev[3].ts, 1999999);
+	assert_int_equal(ev[3].duration, 100000);
+	/* main is still open: the EXIT closes it */
+	assert_int_equal(ev[4].type, UT_EV_EXIT);
+	assert_int_equal(ev[4].ip, 0x401000);
+	assert_int_equal(ev[4].depth, 0);
+	assert_int_equal(ev[4].ts, 2999999);
+
+	/* and as the tracers print them */
+	assert_string_equal(run_on(&dec.d, dec.ev, dec.n, "function_graph", NULL),
+			    "# tracer: function_graph\n"
+			    "#\n"
+			    "# CPU  DURATION                  FUNCTION CALLS\n"
+			    "# |     |   |                     |   |   |   |\n"
+			    " 0)               |  main() {\n"
+			    " 0) + 50.000 us   |      } /* baz */\n"
+			    " 0)               |      /* <stack trace>\n"
+			    " => foo\n"
+			    " => main */\n"
+			    " 0) + 100.000 us  |    } /* foo */\n"
+			    " 0) # 2000.000 us |  }\n");
+	assert_string_equal(run_on(&dec.d, dec.ev, dec.n, "function", NULL),
+			    "# tracer: function\n"
+			    "#\n"
+			    "# entries-in-buffer/entries-written: 6/6   #P:1\n"
+			    "#\n"
+			    "#                                _-----=> irqs-off/BH-disabled\n"
+			    "#                               / _----=> need-resched\n"
+			    "#                              | / _---=> hardirq/softirq\n"
+			    "#                              || / _--=> preempt-depth\n"
+			    "#                              ||| / _-=> migrate-disable\n"
+			    "#                              |||| /     delay\n"
+			    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			    "#              | |         |   |||||     |         |\n"
+			    "             app-100     [000] .....     0.001000: main\n"
+			    "             app-100     [000] .....     0.001750: baz\n"
+			    "             app-100     [000] .....     0.001800: <stack trace>\n"
+			    " => foo\n"
+			    " => main\n"
+			    "             app-100     [000] .....     0.001900: foo <-main\n");
+	decoded_free(&dec);
+}
+
+/* a bad RETURN or TRACE: the events before it, then an error; never a crash */
+static void test_data_corrupt(void **state)
+{
+	static const uint64_t ips[UT_STACK_MAX] = { 0x402010, 0x401020 };
+	static const struct {
+		const char *name;
+		int cut;		/* bytes of the last record cut off the page */
+		const char *err;
+	} cases[] = {
+		{ "return-cut", 1, "corrupt record in page 0" },
+		{ "return-header-only", 14, "corrupt record in page 0" },
+		{ "return-too-long", 0, "corrupt record in page 0 (a call of 9000001 clock units" },
+		{ "trace-cut", 1, "corrupt record in page 0" },
+		{ "trace-no-count", 1 + 6 * 2, "corrupt record in page 0" },
+		{ "trace-n-65", 0, "corrupt record in page 0" },
+		{ "trace-n-65535", 0, "corrupt record in page 0" },
+		{ "trace-n-past-page", 0, "corrupt record in page 0" },
+	};
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *name = cases[i].name;
+
+		pb_init(&b, 3000000);
+		pb_depth(&b, 0);
+		pb_ip(&b, UT_REC_ENTRY, 0, 0x401000);
+		if (!strncmp(name, "return", 6))
+			pb_return(&b, 6000000, 0x402000, 1, !strcmp(name, "return-too-long") ? 9000001 : 300000);
+		else if (!strcmp(name, "trace-n-65"))
+			pb_trace(&b, 3, UT_STACK_MAX + 1, ips, UT_STACK_MAX);
+		else if (!strcmp(name, "trace-n-65535"))
+			pb_trace(&b, 3, 65535, ips, 2);
+		else if (!strcmp(name, "trace-n-past-page"))
+			pb_trace(&b, 3, UT_STACK_MAX, ips, 2);	/* 64 claimed, 2 written */
+		else
+			pb_trace(&b, 3, 2, ips, 2);
+		b.off -= (uint32_t)cases[i].cut;
+		b.u.page.commit = b.off;
+		decode_dir(&dec, write_dir(name, &b));
+		if (dec.ret != -1 || dec.n != 1 || dec.ev[0].type != UT_EV_ENTRY ||
+		    !strstr(dec.err, cases[i].err))
+			fail_msg("%s: ret %d, %d events, message '%s'", name, dec.ret, dec.n, dec.err);
+		decoded_free(&dec);
+	}
+}
+
 static void test_options(void **state)
 {
 	struct trace_iter iter;
@@ -600,8 +1155,14 @@ int main(void)
 		cmocka_unit_test(test_function),
 		cmocka_unit_test(test_function_from_graph),
 		cmocka_unit_test(test_nop),
+		cmocka_unit_test(test_graph_return),
+		cmocka_unit_test(test_graph_return_mixed),
+		cmocka_unit_test(test_function_return_trace),
+		cmocka_unit_test(test_trace_bounds),
+		cmocka_unit_test(test_data_return_trace),
+		cmocka_unit_test(test_data_corrupt),
 		cmocka_unit_test(test_options),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, data_cleanup);
 }

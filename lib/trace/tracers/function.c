@@ -7,7 +7,13 @@
  * Function records print as they are.  A function_graph recording prints
  * the same way: its entries become function lines, the caller being the
  * recorded parent or else the enclosing open entry of the thread, and its
- * exits print nothing.
+ * exits print nothing.  A call recorded whole at its return (tracing_thresh)
+ * prints as its entry would, at its entry time, in the place of its return
+ * in the stream.  A stack trace prints as the kernel's stack event:
+ *
+ *             bash-1977    [000] .....    17284.993652: <stack trace>
+ *   => sys_close
+ *   => system_call_fastpath
  */
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
@@ -51,8 +57,23 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 		if (ev->depth < t->nr_frames)
 			t->frames[ev->depth].ip = 0;
 		break;
+	case UT_EV_RETURN: {
+		struct ut_event call = *ev;
+
+		call.ts = ev->ts > ev->duration ? ev->ts - ev->duration : 0;
+		/* no parent in the record: the enclosing open entry, if one was seen */
+		t = trace_thread_get(iter, ev);
+		parent = ev->parent;
+		if (!parent && ev->depth > 0 && ev->depth - 1 < t->nr_frames)
+			parent = t->frames[ev->depth - 1].ip;
+		print_fn_line(iter, &call, parent);
+		break;
+	}
 	case UT_EV_MARKER:
 		trace_print_marker_line(iter, ev);
+		break;
+	case UT_EV_TRACE:
+		trace_print_stack_line(iter, ev);
 		break;
 	default:
 		break;

@@ -12,9 +12,14 @@
  *    0) + 12.345 us   |  }
  *
  * A call whose return is the next event of its thread is a leaf, printed
- * on one line.  The state the kernel keeps per cpu (the depth comments
- * are indented at, the function open at each depth) is kept per thread;
- * the context-switch banners are per cpu, as in the kernel.
+ * on one line.  A call recorded whole at its return (tracing_thresh) has
+ * no entry in the trace: it prints as the kernel prints a return whose
+ * entry it did not see, its duration and a closing brace that names the
+ * function in a C comment.  A stack trace prints as a comment too, as
+ * every other event (graph_comment()).  The state the kernel keeps per
+ * cpu (the depth comments are indented at, the function open at each
+ * depth) is kept per thread; the context-switch banners are per cpu, as
+ * in the kernel.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -237,19 +242,23 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 	trace_seq_puts(s, "() {\n");
 }
 
-/* print_graph_return() */
+/* print_graph_return(), of an EXIT or of a RETURN */
 static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t = trace_thread_get(iter, ev);
 	struct trace_frame *f = ev->depth < t->nr_frames ? &t->frames[ev->depth] : NULL;
 	uint64_t func = ev->ip;
 	struct trace_seq *s = &iter->seq;
-	int match = 0, timed = 0;
+	int match = 0, timed = 0, whole = ev->type == UT_EV_RETURN;
 	uint64_t ns = 0;
 
 	/* comments display at the level of the closing brace */
 	t->comment_depth = clamp_depth(ev->depth) - 1;
-	if (f && f->ip) {
+	if (whole) {
+		/* tracing_thresh: the return holds the duration; no entry was recorded to match */
+		timed = 1;
+		ns = ev->duration;
+	} else if (f && f->ip) {
 		if (!func)
 			func = f->ip;
 		match = f->ip == func;
@@ -266,7 +275,7 @@ static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 	graph_duration(iter, ns, timed ? DUR_TIME : DUR_FILL);
 	trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	/* a closing brace without its entry names its function */
-	if (!func || (match && !(iter->tracer_flags & GRAPH_TAIL))) {
+	if (!whole && (!func || (match && !(iter->tracer_flags & GRAPH_TAIL)))) {
 		trace_seq_puts(s, "}\n");
 	} else {
 		trace_seq_puts(s, "} /* ");
@@ -289,6 +298,9 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 	trace_seq_puts(s, "/* ");
 	if (ev->type == UT_EV_MARKER) {
 		trace_print_marker_text(s, ev);
+	} else if (ev->type == UT_EV_TRACE) {
+		/* the event's text, its last newline stripped */
+		trace_print_stack_text(iter, ev);
 	} else {
 		/* a function record, as trace_fn_trace() prints it */
 		trace_print_sym(iter, ev, ev->ip);
@@ -307,10 +319,12 @@ static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
 		graph_entry(iter, ev);
 		break;
 	case UT_EV_EXIT:
+	case UT_EV_RETURN:
 		graph_return(iter, ev);
 		break;
 	case UT_EV_MARKER:
 	case UT_EV_FUNC:
+	case UT_EV_TRACE:
 		graph_comment(iter, ev);
 		break;
 	default:

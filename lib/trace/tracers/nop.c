@@ -9,9 +9,14 @@
 
 static void nop_print_event(struct trace_iter *iter, struct ut_event *ev)
 {
-	/* function records of another tracer are not shown, as after a tracer switch */
+	/*
+	 * function records of another tracer are not shown, as after a tracer
+	 * switch; a stacktrace function command's events are, as in the kernel
+	 */
 	if (ev->type == UT_EV_MARKER)
 		trace_print_marker_line(iter, ev);
+	else if (ev->type == UT_EV_TRACE)
+		trace_print_stack_line(iter, ev);
 }
 
 const struct tracer nop_tracer = {
