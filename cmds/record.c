@@ -356,7 +356,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite]\n"
-		"                        [-F PATTERN]... [-N PATTERN]... -- PROG [ARGS...]\n"
+		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
+		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
+		"                        -- PROG [ARGS...]\n"
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
 		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 8M)\n"
@@ -367,7 +369,48 @@ static void usage(FILE *f)
 		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
 		"                       (filters select the patched call sites of programs\n"
 		"                       built with -fpatchable-function-entry=5 or\n"
-		"                       -pg -mfentry -mnop-mcount -mrecord-mcount)\n");
+		"                       -pg -mfentry -mnop-mcount -mrecord-mcount; other\n"
+		"                       builds are filtered in the hooks)\n"
+		"  -G, --graph-function PAT\n"
+		"                       function_graph: only these functions and their\n"
+		"                       callees (set_graph_function)\n"
+		"      --graph-notrace PAT\n"
+		"                       neither these functions nor their callees\n"
+		"  -D, --max-depth N    function_graph: at most N levels (max_graph_depth)\n"
+		"      --thresh TIME    function_graph: only calls lasting TIME or more\n"
+		"                       (tracing_thresh), e.g. 10us, 2ms; plain = us\n"
+		"  -T, --trigger FUNC:CMD[:N]\n"
+		"                       function command when FUNC is hit: traceon,\n"
+		"                       traceoff or stacktrace, N times (default always);\n"
+		"                       !FUNC:CMD removes one given before\n");
+}
+
+/* -T: [!]FUNC:COMMAND[:COUNT], as the kernel's set_ftrace_filter takes it */
+static int check_command(const char *w)
+{
+	static const char *const names[] = { "traceon", "traceoff", "stacktrace" };
+	const char *c = strchr(w + (w[0] == '!'), ':');
+	const char *cnt;
+	size_t n;
+
+	if (!c || c == w + (w[0] == '!') || !c[1]) {
+		pr_err("-T '%s': expected FUNC:COMMAND[:COUNT]", w);
+		return -1;
+	}
+	c++;
+	cnt = strchr(c, ':');
+	n = cnt ? (size_t)(cnt - c) : strlen(c);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) != n || strncmp(c, names[i], n))
+			continue;
+		if (cnt && (!cnt[1] || strspn(cnt + 1, "0123456789") != strlen(cnt + 1))) {
+			pr_err("-T '%s': invalid count '%s'", w, cnt + 1);
+			return -1;
+		}
+		return 0;
+	}
+	pr_err("-T '%s': unknown command '%.*s' (traceon, traceoff, stacktrace)", w, (int)n, c);
+	return -1;
 }
 
 /* append a -F/-N pattern; the kernel's syntax is checked by the runtime */
@@ -398,6 +441,11 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "overwrite", no_argument, NULL, 'W' },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
+		{ "graph-function", required_argument, NULL, 'G' },
+		{ "graph-notrace", required_argument, NULL, 'g' },
+		{ "max-depth", required_argument, NULL, 'D' },
+		{ "thresh", required_argument, NULL, 'H' },
+		{ "trigger", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -409,7 +457,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->buf_size = DEFAULT_BUF_SIZE;
 	o->tracer = &function_graph_tracer;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -434,8 +482,36 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'F':
 		case 'N':
-			if (add_pattern(c == 'F' ? o->filter : o->notrace, sizeof(o->filter), optarg) < 0)
+		case 'G':
+		case 'g':
+		case 'T': {
+			char *list = c == 'F' ? o->filter : c == 'N' ? o->notrace :
+				     c == 'G' ? o->gfunc : c == 'g' ? o->gnotrace : o->cmds;
+
+			if ((c == 'T' && check_command(optarg) < 0) ||
+			    add_pattern(list, sizeof(o->filter), optarg) < 0)
 				return -1;
+			break;
+		}
+		case 'D': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 4096) {
+				pr_err("invalid depth '%s' (from 0 = no limit to 4096)", optarg);
+				return -1;
+			}
+			o->max_depth = (unsigned int)v;
+			break;
+		}
+		case 'H':
+			o->thresh_ns = parse_time(optarg);
+			if (o->thresh_ns < 0) {
+				pr_err("invalid time '%s' (e.g. 10us, 2ms, 500ns; plain = us)", optarg);
+				return -1;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -476,6 +552,33 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
 	fputc('\n', f);
 	return fclose(f);
+}
+
+/* a filter list for the runtime; none from our own environment leaks in */
+static void set_list(const char *name, const char *list)
+{
+	if (list[0])
+		setenv(name, list, 1);
+	else
+		unsetenv(name);
+}
+
+/* tracing_thresh in the clock's units: the TSC's rate is measured here */
+static uint64_t thresh_ticks(long long ns, int clock)
+{
+	uint64_t t0, m0, t1, m1;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	if (ns <= 0)
+		return 0;
+	if (clock != UT_CLOCK_TSC)
+		return (uint64_t)ns;
+	calibrate(&t0, &m0);
+	nanosleep(&ts, NULL);
+	calibrate(&t1, &m1);
+	if (m1 <= m0 || t1 <= t0)
+		return (uint64_t)ns;
+	return (uint64_t)((long double)ns * (t1 - t0) / (m1 - m0)) ?: 1;
 }
 
 /* what the runtime could not do (e.g. a filter that matched nothing) */
@@ -563,6 +666,8 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;
 	ctl->tracing_on = 1;
+	ctl->max_graph_depth = o->max_depth;
+	ctl->tracing_thresh = thresh_ticks(o->thresh_ns, clock);
 	rec.session = session;
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
@@ -585,12 +690,11 @@ int record_run(const struct record_opts *o, int *status)
 			 old ? old : "");
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(UT_SESSION_ENV, session, 1);
-		unsetenv("USERTRACE_FILTER");
-		unsetenv("USERTRACE_NOTRACE");
-		if (o->filter[0])
-			setenv("USERTRACE_FILTER", o->filter, 1);
-		if (o->notrace[0])
-			setenv("USERTRACE_NOTRACE", o->notrace, 1);
+		set_list("USERTRACE_FILTER", o->filter);
+		set_list("USERTRACE_NOTRACE", o->notrace);
+		set_list("USERTRACE_GRAPH_FUNCTION", o->gfunc);
+		set_list("USERTRACE_GRAPH_NOTRACE", o->gnotrace);
+		set_list("USERTRACE_COMMANDS", o->cmds);
 		execvp(o->argv[0], o->argv);
 		err = errno;
 		if (write(errpipe[1], &err, sizeof(err)) < 0)

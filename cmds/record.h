@@ -14,6 +14,11 @@ struct record_opts {
 	int overwrite;
 	char filter[4096];	/* set_ftrace_filter: -F patterns, space separated */
 	char notrace[4096];	/* set_ftrace_notrace: -N patterns */
+	char gfunc[4096];	/* set_graph_function: -G patterns */
+	char gnotrace[4096];	/* set_graph_notrace: --graph-notrace patterns */
+	char cmds[4096];	/* function commands: -T func:cmd[:N] */
+	unsigned int max_depth;	/* max_graph_depth: -D */
+	long long thresh_ns;	/* tracing_thresh: --thresh */
 	char **argv;
 };
 

@@ -43,6 +43,7 @@
 #define UT_A_TS_READY		1	/* UT_TS_READY */
 #define UT_A_REC_ENTRY		1	/* UT_REC_ENTRY */
 #define UT_A_REC_EXIT		2	/* UT_REC_EXIT */
+#define UT_A_FR_RECORDED	1	/* UT_FR_RECORDED */
 #define UT_A_SHADOW_MAX		4096	/* UT_SHADOW_MAX */
 #define UT_A_DATA_SIZE		4056	/* RB_DATA_SIZE */
 #define UT_A_DELTA_MAX		0x0fffffff	/* RB_DELTA_MAX */

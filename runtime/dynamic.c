@@ -71,7 +71,9 @@ struct ut_dyn_rec {
 struct ut_dyn_mod {
 	uintptr_t base;		/* load bias */
 	char *path;
+	uintptr_t lo, hi;	/* its code */
 	uintptr_t stub;		/* jmp *__fentry__, within reach of the module */
+	int gone;		/* unloaded (dlclose) */
 };
 
 static struct ut_dyn_rec *recs;
@@ -93,14 +95,9 @@ static int trap_installed;
 
 extern void __fentry__(void);
 
-struct fsym {
-	uintptr_t addr, size;
-	const char *name;
-};
-
 static int fsym_cmp(const void *a, const void *b)
 {
-	const struct fsym *x = a, *y = b;
+	const struct ut_fsym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -139,66 +136,6 @@ static uintptr_t make_stub(uintptr_t lo, uintptr_t hi)
 		return (uintptr_t)p;
 	}
 	return 0;
-}
-
-/* glob (fnmatch) with the kernel's :mod: form */
-static int pattern_match(const char *pat, const struct ut_dyn_rec *r)
-{
-	const char *mod = strstr(pat, ":mod:");
-	char fn[512];
-
-	if (mod) {
-		size_t n = (size_t)(mod - pat);
-
-		if (n >= sizeof(fn))
-			return 0;
-		memcpy(fn, pat, n);
-		fn[n] = 0;
-		if (fnmatch(mod + 5, r->module, 0) != 0)
-			return 0;
-		return !n || fnmatch(fn, r->name, 0) == 0;
-	}
-	return fnmatch(pat, r->name, 0) == 0;
-}
-
-/*
- * Apply a filter list ("pat pat !pat ...", whitespace or comma separated)
- * to one record, in order: a pattern adds, !pattern removes.  Returns -1
- * if the list is empty (no filter: everything).
- */
-static int list_match(const char *list, const struct ut_dyn_rec *r)
-{
-	char buf[512];
-	int any = 0, in = 0;
-
-	if (!list)
-		return -1;
-	while (*list) {
-		size_t n = strcspn(list, " \t\n,");
-
-		if (n && n < sizeof(buf)) {
-			memcpy(buf, list, n);
-			buf[n] = 0;
-			any = 1;
-			if (buf[0] == '!')
-				in &= !pattern_match(buf + 1, r);
-			else
-				in |= pattern_match(buf, r);
-		}
-		list += n;
-		list += strspn(list, " \t\n,");
-	}
-	return any ? in : -1;
-}
-
-static int record_selected(const struct ut_dyn_rec *r)
-{
-	int f = list_match(getenv("USERTRACE_FILTER"), r);
-
-	if (f == 0)
-		return 0;
-	/* notrace wins over filter */
-	return list_match(getenv("USERTRACE_NOTRACE"), r) != 1;
 }
 
 static void sync_core(void)
@@ -281,7 +218,7 @@ static void set_record(struct ut_dyn_rec *r, uintptr_t stub, int on)
 static int known_module(uintptr_t base, const char *path)
 {
 	for (size_t i = 0; i < nr_mods; i++)
-		if (mods[i].base == base && !strcmp(mods[i].path, path))
+		if (!mods[i].gone && mods[i].base == base && !strcmp(mods[i].path, path))
 			return 1;
 	return 0;
 }
@@ -317,29 +254,67 @@ static int has_sites(int fd)
 	return 0;
 }
 
-/* the records of one loaded object */
+/* does the object call the hooks itself (-pg, -finstrument-functions)? */
+static int calls_hooks(Elf *e)
+{
+	static const char *const hooks[] = { "mcount", "_mcount", "__fentry__",
+					     "__cyg_profile_func_enter" };
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
+				continue;
+			n = elf_strptr(e, sh.sh_link, sym.st_name);
+			for (size_t k = 0; n && k < sizeof(hooks) / sizeof(hooks[0]); k++)
+				if (!strcmp(n, hooks[k]))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The records of one loaded object, and its functions for the filters'
+ * table when filters are set and it has call sites or calls the hooks.
+ */
 static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_t hi)
 {
 	size_t shstrndx, nsyms = 0, capsyms = 0;
-	struct fsym *syms = NULL;
+	struct ut_fsym *syms = NULL;
 	const char *modname = NULL;
 	Elf_Scn *scn = NULL;
 	struct ut_dyn_mod *m;
 	uintptr_t stub = 0;
-	int fd, found = 0;
+	int fd, found = 0, sites;
 	Elf *e;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (!has_sites(fd)) {
+	sites = has_sites(fd);
+	if (!sites && !ut_filter_need_table()) {
 		close(fd);
 		return;
 	}
-	modname = strdup(base_name(path));
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
 		goto out;
+	if (!sites) {
+		if (!calls_hooks(e))
+			goto out;
+		ut_filter_hooked();
+	}
+	modname = strdup(base_name(path));
 	/* function symbols, to name the sites */
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
@@ -358,13 +333,13 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 			if (!n || !*n)
 				continue;
 			if (nsyms == capsyms) {
-				struct fsym *ns = realloc(syms, (capsyms = capsyms ? 2 * capsyms : 256) * sizeof(*ns));
+				struct ut_fsym *ns = realloc(syms, (capsyms = capsyms ? 2 * capsyms : 256) * sizeof(*ns));
 
 				if (!ns)
 					goto out;
 				syms = ns;
 			}
-			syms[nsyms++] = (struct fsym){ base + s.st_value, s.st_size, strdup(n) };
+			syms[nsyms++] = (struct ut_fsym){ base + s.st_value, s.st_size, strdup(n) };
 		}
 	}
 	if (nsyms)
@@ -423,14 +398,16 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 				memcpy((void *)site, nop5, 5);
 				text_writable(site, 0);
 			}
-			if (ut_rec_mode != UT_MODE_NONE && record_selected(r))
+			if (ut_rec_mode != UT_MODE_NONE && ut_filter_patch(r->name, r->module))
 				set_record(r, stub, 1);
 		}
 	}
+	if (ut_filter_need_table())
+		ut_ftab_add(syms, nsyms, modname ? modname : "?");
 	m = realloc(mods, (nr_mods + 1) * sizeof(*mods));
 	if (m) {
 		mods = m;
-		mods[nr_mods++] = (struct ut_dyn_mod){ base, strdup(path), stub };
+		mods[nr_mods++] = (struct ut_dyn_mod){ base, strdup(path), lo, hi, stub, 0 };
 	}
 out:
 	if (e)
@@ -474,36 +451,62 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /*
- * A pattern that selects no call site is an error, as a write of it to
- * set_ftrace_filter is in the kernel (EINVAL).  The program runs anyway;
- * the recorder reports the patterns listed in the session's "errors".
- * Patterns naming a module (:mod:) may be meant for a library loaded later
- * and are not checked.
+ * Run @fn under the patch lock, with the calls it makes into the program
+ * (libelf's malloc, which the program may have replaced) not traced.
  */
-static void check_patterns(const char *env, const char *file)
+static void ut_dyn_locked(void (*fn)(void))
 {
-	const char *list = getenv(env);
-	char buf[512];
+	uint32_t saved = ut_self.state;
 
-	while (list && *list) {
-		size_t n = strcspn(list, " \t\n,");
-		int hit = 0;
+	if (saved != UT_TS_DISABLED)
+		ut_self.state = UT_TS_INTERNAL;
+	pthread_mutex_lock(&patch_lock);
+	fn();
+	pthread_mutex_unlock(&patch_lock);
+	ut_self.state = saved;
+}
 
-		if (n && n < sizeof(buf)) {
-			memcpy(buf, list, n);
-			buf[n] = 0;
-			if (!strstr(buf, ":mod:")) {
-				const char *pat = buf[0] == '!' ? buf + 1 : buf;
+static void scan_loaded(void)
+{
+	dl_iterate_phdr(phdr_cb, NULL);
+}
 
-				for (size_t i = 0; i < nr_recs && !hit; i++)
-					hit = pattern_match(pat, &recs[i]);
-				if (!hit)
-					ut_session_error("%s: '%s': no function matches", file, buf);
-			}
-		}
-		list += n;
-		list += strspn(list, " \t\n,");
+static int still_loaded_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const struct ut_dyn_mod *m = arg;
+
+	(void)size;
+	return info->dlpi_addr == m->base &&
+	       (!info->dlpi_name || !*info->dlpi_name || !strcmp(info->dlpi_name, m->path));
+}
+
+/* drop the records and functions of objects no longer loaded */
+static void forget_unloaded(void)
+{
+	for (size_t i = 0; i < nr_mods; i++) {
+		struct ut_dyn_mod *m = &mods[i];
+		size_t k = 0;
+
+		if (m->gone || dl_iterate_phdr(still_loaded_cb, m))
+			continue;
+		m->gone = 1;
+		for (size_t j = 0; j < nr_recs; j++)
+			if (recs[j].mod != i)
+				recs[k++] = recs[j];
+		nr_recs = k;
+		ut_ftab_remove(m->lo, m->hi);
 	}
+}
+
+/**
+ * ut_dyn_forget - after a dlclose: forget what was unloaded
+ *
+ * The stub page of an unloaded object stays mapped: a thread could still
+ * be between a patched call and the stub's jump.
+ */
+void ut_dyn_forget(void)
+{
+	ut_dyn_locked(forget_unloaded);
 }
 
 /**
@@ -514,7 +517,6 @@ static void check_patterns(const char *env, const char *file)
 void ut_dyn_scan(void)
 {
 	static int once;
-	uint32_t saved;
 
 	if (!once) {
 		struct sigaction sa = { 0 };
@@ -529,18 +531,11 @@ void ut_dyn_scan(void)
 		if (sigaction(SIGTRAP, &sa, &prev_trap) == 0)
 			trap_installed = 1;
 	}
-	/* what libelf and we call in the program (its own malloc...) is not traced */
-	saved = ut_self.state;
-	if (saved != UT_TS_DISABLED)
-		ut_self.state = UT_TS_INTERNAL;
-	pthread_mutex_lock(&patch_lock);
-	dl_iterate_phdr(phdr_cb, NULL);
-	pthread_mutex_unlock(&patch_lock);
-	ut_self.state = saved;
+	ut_dyn_locked(scan_loaded);
 	if (once == 1) {
 		once = 2;
-		check_patterns("USERTRACE_FILTER", "set_ftrace_filter");
-		check_patterns("USERTRACE_NOTRACE", "set_ftrace_notrace");
+		/* a pattern that names no function is an error (EINVAL in the kernel) */
+		ut_filter_check(ut_ftab_hits);
 	}
 }
 
@@ -577,7 +572,8 @@ __attribute__((visibility("default"))) int usertrace_ftrace_set(const char *filt
 	pthread_mutex_lock(&patch_lock);
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
-		int on = list_match(filter, r) != 0 && list_match(notrace, r) != 1;
+		int on = ut_list_match(filter, r->name, r->module) != 0 &&
+			 ut_list_match(notrace, r->name, r->module) != 1;
 
 		if (on != (int)r->enabled && r->mod < nr_mods)
 			set_record(r, mods[r->mod].stub, on);

@@ -73,7 +73,8 @@ UT_OFF(struct rb_page, data, UT_P_DATA);
 UT_OFF(struct ut_session_ctl, tracing_on, UT_C_TRACING_ON);
 _Static_assert(sizeof(struct ut_frame) == 1 << UT_F_SIZE_SHIFT, "ut_frame size");
 _Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
-	       UT_A_REC_EXIT == UT_REC_EXIT && UT_A_SHADOW_MAX == UT_SHADOW_MAX &&
+	       UT_A_REC_EXIT == UT_REC_EXIT && UT_A_FR_RECORDED == UT_FR_RECORDED &&
+	       UT_A_SHADOW_MAX == UT_SHADOW_MAX &&
 	       UT_A_DATA_SIZE == RB_DATA_SIZE && UT_A_DELTA_MAX == RB_DELTA_MAX &&
 	       UT_A_TYPE_BITS == RB_TYPE_BITS, "asm-offsets.h constants");
 
@@ -322,40 +323,97 @@ void ut_page_start(struct rb_writer *w, uint64_t ts)
 	(void)w;
 }
 
+/* a variable-length record: header, u16 n, n addresses */
+static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
+			uint64_t ts)
+{
+	uint32_t len = 6 + 6 * n, h;
+	uint16_t n16 = (uint16_t)n;
+	unsigned char *p;
+
+	p = rb_reserve(&t->w, len, &ts);
+	if (!p)
+		return 0;
+	h = RB_HDR(type, ts - t->w.last_ts);
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &n16, 2);
+	for (uint32_t i = 0; i < n; i++)
+		ut_put48(p + 6 + 6 * i, ips[i]);
+	rb_commit(&t->w, len, ts, type != UT_REC_STACK);
+	return 1;
+}
+
 /**
  * ut_emit_stack - write the open frames (a forked child inherits them)
  */
 void ut_emit_stack(struct ut_thread *t)
 {
 	uint32_t n = t->depth < UT_STACK_MAX ? t->depth : UT_STACK_MAX;
-	uint32_t len = 6 + 6 * n, h;
-	uint64_t ts = ut_clock();
-	uint16_t n16 = (uint16_t)n;
-	unsigned char *p;
+	uintptr_t ips[UT_STACK_MAX];
 
+	for (uint32_t i = 0; i < n; i++)
+		ips[i] = t->frames[t->depth - n + i].ip;
 	t->busy = UT_BUSY();
 	barrier();
-	p = rb_reserve(&t->w, len, &ts);
-	if (p) {
-		h = RB_HDR(UT_REC_STACK, ts - t->w.last_ts);
-		memcpy(p, &h, 4);
-		memcpy(p + 4, &n16, 2);
-		for (uint32_t i = 0; i < n; i++)
-			ut_put48(p + 6 + 6 * i, t->frames[t->depth - n + i].ip);
-		rb_commit(&t->w, len, ts, 0);
+	if (ut_write_ips(t, UT_REC_STACK, ips, n, ut_clock()))
 		t->rec_depth = n;
-	}
 	barrier();
 	t->busy = 0;
 }
 
+/**
+ * ut_write_trace - a TRACE record (stacktrace command): @ips innermost first
+ *
+ * Context: the thread, not inside a write (the hooks' C path).
+ */
+void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts)
+{
+	if (n > UT_STACK_MAX)
+		return;
+	if (t->busy) {
+		ut_lost_exit(t);	/* a handler inside a write: counted lost */
+		return;
+	}
+	t->busy = UT_BUSY();
+	barrier();
+	ut_write_ips(t, UT_REC_TRACE, ips, n, ts);
+	ut_release(t);
+}
+
+/* a RETURN record (tracing_thresh): the call of @ip at @depth lasted @dur */
+static void ut_write_return(struct ut_thread *t, uintptr_t ip, uint32_t depth, uint64_t dur,
+			    uint64_t ts)
+{
+	unsigned char *p;
+	uint16_t d16 = depth > 0xffff ? 0xffff : (uint16_t)depth;
+	uint32_t h;
+
+	if (t->busy) {
+		ut_lost_exit(t);
+		return;
+	}
+	t->busy = UT_BUSY();
+	barrier();
+	p = rb_reserve(&t->w, 18, &ts);
+	if (p) {
+		h = RB_HDR(UT_REC_RETURN, ts - t->w.last_ts);
+		memcpy(p, &h, 4);
+		ut_put48(p + 4, ip);
+		memcpy(p + 10, &d16, 2);
+		ut_put48(p + 12, dur);
+		rb_commit(&t->w, 18, ts, 1);
+	}
+	ut_release(t);
+}
+
 static inline int ut_ready(struct ut_thread *t)
 {
+	/* with filters, function commands (traceon) run while tracing is off */
 	if (likely(t->state == UT_TS_READY))
-		return ut_ctl->tracing_on;
+		return ut_ctl->tracing_on || ut_filtering;
 	if (t->state != UT_TS_NEW)
 		return 0;
-	return ut_thread_setup(t) == 0 && ut_ctl->tracing_on;
+	return ut_thread_setup(t) == 0 && (ut_ctl->tracing_on || ut_filtering);
 }
 
 static inline int ut_same_stack(struct ut_thread *t, uintptr_t a, uintptr_t b)
@@ -375,6 +433,33 @@ static void ut_bury(struct ut_thread *t, struct ut_frame *f)
 }
 
 /*
+ * The call of frame @d has ended (the frame is already off the shadow
+ * stack, or about to be): write what its kind of frame needs.
+ */
+void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts)
+{
+	struct ut_frame *f = &t->frames[d];
+
+	switch (f->recorded) {
+	case UT_FR_RECORDED:
+		ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		break;
+	case UT_FR_LOST:
+		ut_lost_exit(t);
+		break;
+	case UT_FR_THRESH: {
+		uint64_t t0 = UT_FRAME_TS(t)[d];
+
+		if (ts - t0 >= ut_ctl->tracing_thresh)
+			ut_write_return(t, f->ip, d, ts - t0, ts);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/*
  * Close frames [to, depth) that ended without returning through us
  * (longjmp, exception, tail call): one EXIT each, at @ts.
  */
@@ -385,14 +470,9 @@ static void ut_close_frames(struct ut_thread *t, uint32_t to, uint64_t ts, int b
 	t->depth = to;
 	barrier();
 	while (d-- > to) {
-		struct ut_frame *f = &t->frames[d];
-
 		if (bury)
-			ut_bury(t, f);
-		if (f->recorded)
-			ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
-		else
-			ut_lost_exit(t);
+			ut_bury(t, &t->frames[d]);
+		ut_frame_end(t, d, ts);
 	}
 }
 
@@ -450,7 +530,7 @@ void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 		uint32_t open = 0;
 
 		for (uint32_t i = 0; i < t->depth; i++)
-			open += t->frames[i].recorded;
+			open += t->frames[i].recorded == UT_FR_RECORDED;
 		if (abandoned || open != t->rec_depth) {
 			t->rec_depth = open;
 			ut_write(t, UT_REC_DEPTH, ts, open, 0);
@@ -458,8 +538,13 @@ void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 	}
 }
 
-static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
-			   uint64_t ts, uint64_t parent)
+/*
+ * Push a frame for a call.  @kind is UT_FE_TRACE (write its ENTRY) or,
+ * when filters are in force, UT_FE_NOTRACE or UT_FE_THRESH (write nothing
+ * now; see enum ut_frame_rec).
+ */
+static void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr_t ip,
+		    uint64_t ts, uint64_t parent, int kind)
 {
 	uint32_t d = t->depth;
 	struct ut_frame *f;
@@ -476,7 +561,7 @@ static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, u
 	 * the handler can tell whether it is abandoned.
 	 */
 	f->valid = 0;
-	f->recorded = 0;
+	f->recorded = UT_FR_LOST;
 	f->slot = slot;
 	barrier();
 	t->depth = d + 1;
@@ -484,39 +569,52 @@ static __attribute__((always_inline)) inline void ut_push(struct ut_thread *t, u
 	f->slot = slot;
 	f->orig = orig;
 	f->ip = ip;
-	if (likely(d))
+	if (unlikely(kind != UT_FE_TRACE)) {
+		UT_FRAME_TS(t)[d] = ts;
+		f->recorded = kind == UT_FE_NOTRACE ? UT_FR_NOTRACE : UT_FR_THRESH;
+	} else if (likely(d)) {
 		f->recorded = ut_write_fast(t, UT_REC_ENTRY, 10, ts, ip);
-	else
+	} else {
 		f->recorded = ut_write(t, UT_REC_ENTRY_PARENT, ts, ip, parent);
+	}
 	barrier();
 	f->valid = 1;
 }
 
-/* the entry, every case: other tracers, depth 0, stale frames, tail calls */
+/* the entry, every case: other tracers, filters, depth 0, stale frames, tail calls */
 static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
-							  uintptr_t ip, uintptr_t ret, uint64_t ts)
+				uintptr_t ip, uintptr_t ret, uint64_t ts)
 {
-	if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
-		if (ut_rec_mode != UT_MODE_FUNC)
+	int tail = ret == (uintptr_t)ut_return_trampoline, kind = UT_FE_TRACE;
+
+	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot <= (uintptr_t)slot)
+		ut_drop_stale(t, (uintptr_t)slot, !tail, ts);
+	if (unlikely(ut_filtering)) {
+		/* the function tracer's parent: the real return address */
+		uintptr_t parent = tail && t->depth ? t->frames[t->depth - 1].orig : ret;
+
+		kind = ut_filter_entry(t, ip, parent, ts);
+		if (kind == UT_FE_SKIP)
 			return;
-		if (ret == (uintptr_t)ut_return_trampoline && t->depth)
+	} else if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
+		if (ut_rec_mode != UT_MODE_FUNC || !ut_ctl->tracing_on)
+			return;
+		if (tail && t->depth)
 			ret = t->frames[t->depth - 1].orig;
 		ut_write(t, UT_REC_FUNC, ts, ip, ret);
 		return;
 	}
-	if (t->depth && t->frames[t->depth - 1].slot <= (uintptr_t)slot)
-		ut_drop_stale(t, (uintptr_t)slot, ret != (uintptr_t)ut_return_trampoline, ts);
 	if (unlikely(t->depth >= UT_SHADOW_MAX)) {
 		t->skipped++;
 		return;
 	}
-	if (ret == (uintptr_t)ut_return_trampoline) {
+	if (tail) {
 		/* tail call: the frame below owns this slot */
-		ut_push(t, (uintptr_t)slot, 0, ip, ts, 0);
+		ut_push(t, (uintptr_t)slot, 0, ip, ts, 0, kind);
 		return;
 	}
 	*slot = (uintptr_t)ut_return_trampoline;
-	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret);
+	ut_push(t, (uintptr_t)slot, ret, ip, ts, ret, kind);
 }
 
 /**
@@ -591,21 +689,26 @@ uintptr_t ut_graph_return(uintptr_t slot)
 void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 {
 	struct ut_thread *t = &ut_self;
+	int kind = UT_FE_TRACE;
 	uint64_t ts;
 
 	if (unlikely(!ut_ready(t)))
 		return;
 	ts = ut_clock();
-	if (ut_rec_mode == UT_MODE_FUNC) {
+	/* a caller's frame is strictly above its callee's */
+	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot <= sp)
+		ut_drop_stale(t, sp, 1, ts);
+	if (unlikely(ut_filtering)) {
+		kind = ut_filter_entry(t, (uintptr_t)fn, (uintptr_t)call_site, ts);
+		if (kind == UT_FE_SKIP)
+			return;
+	} else if (ut_rec_mode == UT_MODE_FUNC) {
 		ut_write(t, UT_REC_FUNC, ts, (uintptr_t)fn, (uintptr_t)call_site);
 		return;
-	}
-	if (ut_rec_mode != UT_MODE_GRAPH)
+	} else if (ut_rec_mode != UT_MODE_GRAPH) {
 		return;
-	/* a caller's frame is strictly above its callee's */
-	if (t->depth && t->frames[t->depth - 1].slot <= sp)
-		ut_drop_stale(t, sp, 1, ts);
-	ut_push(t, sp, 0, (uintptr_t)fn, ts, (uintptr_t)call_site);
+	}
+	ut_push(t, sp, 0, (uintptr_t)fn, ts, (uintptr_t)call_site, kind);
 }
 
 EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -620,7 +723,8 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	ts = ut_clock();
 	d = t->depth;
 	/* the usual case: the top frame ends, its ENTRY reached the buffer */
-	if (likely(d && t->frames[d - 1].ip == (uintptr_t)fn && t->frames[d - 1].recorded)) {
+	if (likely(d && t->frames[d - 1].ip == (uintptr_t)fn &&
+		   t->frames[d - 1].recorded == UT_FR_RECORDED)) {
 		t->depth = d - 1;
 		barrier();
 		ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);

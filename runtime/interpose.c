@@ -11,7 +11,8 @@
  *                    hook the survivors again
  *   pthread_exit     unwinds the thread's stack (forced unwinding)
  *   pthread_create   learns the new thread's stack bounds
- *   dlopen           new code: snapshot the maps
+ *   dlopen           new code: snapshot the maps, find its call sites
+ *   dlclose          code gone: forget its call sites and functions
  *   vfork            the child would share our thread state: use fork
  *   sigaction, signal
  *                    keep the runtime's SIGTRAP handler first (dynamic.c)
@@ -64,10 +65,7 @@ static void ut_shadow_landed(struct ut_thread *t, uintptr_t sp)
 	t->depth = d;
 	barrier();
 	while (old-- > d)
-		if (t->frames[old].recorded)
-			ut_write(t, UT_REC_EXIT, ts, 0, 0);
-		else
-			ut_lost_exit(t);
+		ut_frame_end(t, old, ts);
 	for (uint32_t i = 0; i < d; i++) {
 		struct ut_frame *f = &t->frames[i];
 
@@ -124,10 +122,7 @@ EXPORT void pthread_exit(void *ret)
 		ut_shadow_restore_all(t);
 		while (t->depth) {
 			t->depth--;
-			if (t->frames[t->depth].recorded)
-				ut_write(t, UT_REC_EXIT, ts, 0, 0);
-			else
-				ut_lost_exit(t);
+			ut_frame_end(t, t->depth, ts);
 		}
 	}
 	next_pthread_exit(ret);
@@ -186,6 +181,17 @@ EXPORT void *dlopen(const char *file, int flags)
 		ut_dyn_scan();
 	}
 	return h;
+}
+
+EXPORT int dlclose(void *handle)
+{
+	int ret;
+	NEXT(dlclose);
+
+	ret = next_dlclose(handle);
+	if (ret == 0 && ut_ctl)
+		ut_dyn_forget();
+	return ret;
 }
 
 /*

@@ -218,7 +218,7 @@ int ut_thread_setup(struct ut_thread *t)
 	}
 	t->state = UT_TS_DISABLED;	/* recursion guard while we set up */
 	if (!t->frames) {
-		void *m = mmap(NULL, UT_SHADOW_MAX * sizeof(struct ut_frame),
+		void *m = mmap(NULL, UT_SHADOW_BYTES,
 			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (m == MAP_FAILED)
@@ -328,7 +328,6 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_rec_mode = (int)((struct ut_session_ctl *)m)->rec_mode;
 	/* the recorder chose the clock (it converts the timestamps) */
 	ut_use_tsc = ((struct ut_session_ctl *)m)->clock == UT_CLOCK_TSC;
-	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc;
 	ut_have_rseq = &__rseq_size && __rseq_size >= 8 &&
 		       (int32_t)*(volatile uint32_t *)((char *)__builtin_thread_pointer() + __rseq_offset + 4) >= 0;
 	if (ut_have_rseq)
@@ -340,6 +339,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	pthread_atfork(NULL, NULL, ut_atfork_child);
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
+	ut_filter_init();
 	ut_write_maps();
 	ut_dyn_scan();
 }

@@ -10,6 +10,7 @@
 #ifndef USERTRACE_RUNTIME_H
 #define USERTRACE_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -37,8 +38,19 @@ struct ut_frame {
 	uintptr_t orig;		/* original return address; 0 if we did not hook it */
 	uintptr_t ip;		/* the function */
 	uint32_t valid;		/* 0 while being filled: a signal handler must not trust it */
-	uint32_t recorded;	/* its ENTRY reached the buffer, so it needs an EXIT */
+	uint32_t recorded;	/* enum ut_frame_rec: what its end writes */
 };
+
+enum ut_frame_rec {
+	UT_FR_LOST = 0,		/* its ENTRY was dropped: the EXIT is counted lost */
+	UT_FR_RECORDED = 1,	/* its ENTRY reached the buffer: it needs an EXIT */
+	UT_FR_NOTRACE = 2,	/* set_graph_notrace: nothing, and nothing for callees */
+	UT_FR_THRESH = 3,	/* tracing_thresh: a RETURN if it lasted long enough */
+};
+
+/* entry timestamps of the frames (UT_FR_THRESH), after the frames themselves */
+#define UT_FRAME_TS(t)	((uint64_t *)((t)->frames + UT_SHADOW_MAX))
+#define UT_SHADOW_BYTES	(UT_SHADOW_MAX * (sizeof(struct ut_frame) + sizeof(uint64_t)))
 
 /* a popped hooked frame whose function may still return through us */
 struct ut_grave {
@@ -103,10 +115,33 @@ void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));
 void ut_shadow_restore_all(struct ut_thread *t);
 void ut_emit_stack(struct ut_thread *t);
 void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts);
+void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
+void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
+
+/* filter.c */
+struct ut_fsym {
+	uintptr_t addr, size;
+	const char *name;
+};
+
+enum { UT_FE_SKIP, UT_FE_TRACE, UT_FE_NOTRACE, UT_FE_THRESH };
+
+extern int ut_filtering;	/* the hooks must ask ut_filter_entry() */
+void ut_filter_init(void);
+int ut_filter_need_table(void);
+void ut_filter_hooked(void);
+int ut_filter_patch(const char *name, const char *module);
+int ut_list_match(const char *list, const char *name, const char *module);
+void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
+void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
+int ut_ftab_hits(const char *pat);
+int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
+void ut_filter_check(int (*hits)(const char *pat));
 
 /* dynamic.c */
 struct sigaction;
 void ut_dyn_scan(void);
+void ut_dyn_forget(void);
 int ut_dyn_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 extern char ut_return_trampoline[];
 

@@ -7,8 +7,8 @@
  *   slot: an operand for the address of the traced function's return
  *   address (8(%rbp) for mcount, 80(%rsp) for __fentry__ after SAVE_ARGS).
  *
- * The usual case is done here without a call: tracing on, function_graph
- * with the TSC clock (ut_fast), the thread ready and not inside a write, a
+ * The usual case is done here without a call: function_graph with the
+ * TSC clock and no filter in the hooks (ut_fast), tracing on, the thread ready and not inside a write, a
  * caller's frame on the shadow stack whose slot lies above this one (so no
  * frame needs closing and this is no tail call), room in the page, a time
  * delta that fits, no migration.  It hooks the return address, pushes the
@@ -39,11 +39,11 @@
 	mov	ut_self@gottpoff(%rip), %r11	/* %fs:(%r11) is ut_self */
 	cmpl	$UT_A_TS_READY, %fs:UT_T_STATE(%r11)
 	jne	.Lslow\@
+	cmpl	$0, ut_fast(%rip)
+	je	.Lslow\@			/* filters, commands, other tracers */
 	mov	ut_ctl(%rip), %rax
 	cmpl	$0, UT_C_TRACING_ON(%rax)
 	je	.Lout\@
-	cmpl	$0, ut_fast(%rip)
-	je	.Lslow\@
 	cmpq	$0, %fs:UT_T_BUSY(%r11)
 	jne	.Lslow\@
 	mov	(%rdi), %r8			/* the return address */

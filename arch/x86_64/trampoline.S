@@ -51,8 +51,8 @@ ut_return_trampoline:
 	mov	UT_F_ORIG(%rcx), %r10		/* where to return */
 	test	%r10, %r10
 	jz	.Lslow
-	cmpl	$0, UT_F_RECORDED(%rcx)
-	je	.Lslow
+	cmpl	$UT_A_FR_RECORDED, UT_F_RECORDED(%rcx)
+	jne	.Lslow				/* lost, notrace or thresh frame */
 	cmpq	$0, %fs:UT_T_BUSY(%r11)
 	jne	.Lslow
 

@@ -20,7 +20,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		1
+#define UT_CTL_VERSION		2
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -41,6 +41,8 @@ struct ut_session_ctl {
 	 */
 	volatile uint32_t wake;
 	volatile uint32_t sleeping;
+	volatile uint32_t max_graph_depth;	/* 0: no limit */
+	volatile uint64_t tracing_thresh;	/* clock units; 0: off */
 };
 
 #endif /* USERTRACE_SESSION_H */

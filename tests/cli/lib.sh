@@ -22,7 +22,7 @@ expect() {
 	elif [ "$got" != "$want" ]; then
 		not_ok "$*: status $got, expected $want"; sed 's/^/# /' "$W/err"; return
 	fi
-	if [ -n "$pat" ] && ! grep -qE "$pat" "$W/err"; then
+	if [ -n "$pat" ] && ! grep -qE -e "$pat" "$W/err"; then
 		not_ok "$*: no message matching '$pat'"; sed 's/^/# /' "$W/err"; return
 	fi
 	ok "$* -> $got"

@@ -1,6 +1,5 @@
 # description: record -F/-N patch only the selected call sites (globs, !, notrace wins)
 src=s-abc.c
-flags="pfe nopmcount"
 ropts="-F 'ma*' -F '[ac]' -F b -F '!b' -N main"
 ---
 # tracer: function_graph

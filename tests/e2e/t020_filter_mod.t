@@ -2,7 +2,7 @@
 src=s-dlopen.c
 lib=lib-foo.c
 link=0
-flags="pfe"
+flags="pfe pg cyg"
 args='$LIBDIR/libfoo.so'
 ropts="-F ':mod:libfoo.so' -N foo_inner"
 ---

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * filter.c - which calls are traced: the function filters and the function
+ * commands, as the kernel's set_ftrace_filter, set_ftrace_notrace,
+ * set_graph_function, set_graph_notrace, max_graph_depth and
+ * tracing_thresh define them.
+ *
+ * The lists come from the recorder (environment, kernel syntax, see
+ * usertrace(1)):
+ *
+ *   USERTRACE_FILTER         set_ftrace_filter     globs, !glob, glob:mod:LIB
+ *   USERTRACE_NOTRACE        set_ftrace_notrace    (notrace wins)
+ *   USERTRACE_GRAPH_FUNCTION set_graph_function    these and their callees only
+ *   USERTRACE_GRAPH_NOTRACE  set_graph_notrace     neither these nor their callees
+ *   USERTRACE_COMMANDS       func:traceon[:N] func:traceoff[:N] func:stacktrace[:N]
+ *
+ * and max_graph_depth and tracing_thresh from the control page.
+ *
+ * Two ways to apply them.  Call sites that dynamic ftrace can patch
+ * (dynamic.c) are simply left as nops unless ut_filter_patch() says the
+ * function is traced or carries a command.  Code that calls the hooks
+ * directly (-pg, -finstrument-functions) cannot be turned off, so the hook
+ * asks ut_filter_entry() about every call; that needs the function of an
+ * address, looked up in a table of the instrumented objects' functions
+ * (struct ut_ftab), each with its filter flags computed once.  The table is
+ * replaced, never changed: a new one is published for every object loaded
+ * or unloaded, and old ones are kept (a hook may still be reading one), so
+ * lookups take no lock.
+ *
+ * While any of this is in force the assembly fast paths step aside
+ * (ut_fast = 0) and every call goes through the C hooks.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+enum {
+	UT_FN_TRACE = 1,	/* passes set_ftrace_filter and set_ftrace_notrace */
+	UT_FN_GRAPH = 2,	/* in set_graph_function */
+	UT_FN_GNOTRACE = 4,	/* in set_graph_notrace */
+};
+
+struct ut_func {
+	uintptr_t start, end;
+	const char *name;
+	const char *module;
+	uint32_t flags;
+	uint64_t cmds;		/* bit i: function command i applies */
+};
+
+struct ut_ftab {
+	size_t n;
+	struct ut_func f[];
+};
+
+enum ut_cmd_type { UT_CMD_TRACEON, UT_CMD_TRACEOFF, UT_CMD_STACKTRACE };
+
+#define UT_CMD_MAX	64
+
+struct ut_cmd {
+	char pat[256];
+	enum ut_cmd_type type;
+	int64_t count;		/* times left; -1: unlimited */
+};
+
+static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
+
+static struct ut_cmd cmds[UT_CMD_MAX];
+static unsigned int ncmds;
+static const char *l_filter, *l_notrace, *l_gfunc, *l_gnotrace;
+static struct ut_ftab *ftab;
+static int need_table;		/* some list or command is set */
+static int hooked_code;		/* an object calls the hooks directly */
+int ut_filtering;
+
+/* glob (fnmatch) with the kernel's :mod: form */
+static int pattern_match(const char *pat, const char *name, const char *module)
+{
+	const char *mod = strstr(pat, ":mod:");
+	char fn[512];
+
+	if (mod) {
+		size_t n = (size_t)(mod - pat);
+
+		if (n >= sizeof(fn))
+			return 0;
+		memcpy(fn, pat, n);
+		fn[n] = 0;
+		if (fnmatch(mod + 5, module, 0) != 0)
+			return 0;
+		return !n || fnmatch(fn, name, 0) == 0;
+	}
+	return fnmatch(pat, name, 0) == 0;
+}
+
+/* the next word of a list ("pat pat !pat", blanks or commas between); 0 at the end */
+static size_t next_word(const char **list, char *buf, size_t size)
+{
+	for (;;) {
+		size_t n;
+
+		*list += strspn(*list, " \t\n,");
+		n = strcspn(*list, " \t\n,");
+		if (!n)
+			return 0;
+		*list += n;
+		if (n < size) {
+			memcpy(buf, *list - n, n);
+			buf[n] = 0;
+			return n;
+		}
+	}
+}
+
+/*
+ * Apply a list to one function, in order: a pattern adds, !pattern
+ * removes.  Returns -1 for an empty list (no filter).
+ */
+int ut_list_match(const char *list, const char *name, const char *module)
+{
+	char buf[512];
+	int any = 0, in = 0;
+
+	while (list && next_word(&list, buf, sizeof(buf))) {
+		any = 1;
+		if (buf[0] == '!')
+			in &= !pattern_match(buf + 1, name, module);
+		else
+			in |= pattern_match(buf, name, module);
+	}
+	return any ? in : -1;
+}
+
+static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdmask)
+{
+	uint32_t fl = 0;
+
+	if (ut_list_match(l_filter, name, module) != 0 && ut_list_match(l_notrace, name, module) != 1)
+		fl |= UT_FN_TRACE;
+	if (ut_list_match(l_gfunc, name, module) == 1)
+		fl |= UT_FN_GRAPH;
+	if (ut_list_match(l_gnotrace, name, module) == 1)
+		fl |= UT_FN_GNOTRACE;
+	*cmdmask = 0;
+	for (unsigned int i = 0; i < ncmds; i++)
+		if (pattern_match(cmds[i].pat, name, module))
+			*cmdmask |= 1ull << i;
+	return fl;
+}
+
+/* dynamic ftrace: does the function's call site need patching? */
+int ut_filter_patch(const char *name, const char *module)
+{
+	uint64_t mask;
+
+	return (func_flags(name, module, &mask) & UT_FN_TRACE) || mask;
+}
+
+/* "func:cmd[:N]" and "!func:cmd" into the command table */
+static void parse_command(const char *w)
+{
+	const char *c = strrchr(w, ':'), *cnt = NULL;
+	int del = w[0] == '!';
+	char name[32];
+	size_t n;
+	int type;
+
+	if (del)
+		w++;
+	/* func:cmd:N has two colons after the function: find cmd */
+	if (c && c[1] >= '0' && c[1] <= '9') {
+		cnt = c + 1;
+		for (c--; c > w && *c != ':'; c--)
+			;
+	}
+	if (!c || *c != ':' || c == w) {
+		ut_session_error("set_ftrace_filter: '%s': expected func:command[:count]", w);
+		return;
+	}
+	n = (size_t)((cnt ? cnt - 1 : c + strlen(c)) - (c + 1));
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, c + 1, n);
+	name[n] = 0;
+	for (type = 0; type < 3 && strcmp(name, cmd_names[type]); type++)
+		;
+	if (type == 3) {
+		ut_session_error("set_ftrace_filter: '%s': unknown command '%s'", w, name);
+		return;
+	}
+	if ((size_t)(c - w) >= sizeof(cmds[0].pat)) {
+		ut_session_error("set_ftrace_filter: '%s': name too long", w);
+		return;
+	}
+	if (del) {
+		for (unsigned int i = 0; i < ncmds; i++)
+			if ((int)cmds[i].type == type && !strncmp(cmds[i].pat, w, (size_t)(c - w)) &&
+			    !cmds[i].pat[c - w]) {
+				memmove(&cmds[i], &cmds[i + 1], (ncmds - i - 1) * sizeof(cmds[0]));
+				ncmds--;
+				i--;
+			}
+		return;
+	}
+	if (ncmds == UT_CMD_MAX) {
+		ut_session_error("set_ftrace_filter: '%s': more than %d commands", w, UT_CMD_MAX);
+		return;
+	}
+	memcpy(cmds[ncmds].pat, w, (size_t)(c - w));
+	cmds[ncmds].pat[c - w] = 0;
+	cmds[ncmds].type = (enum ut_cmd_type)type;
+	cmds[ncmds].count = cnt ? strtoll(cnt, NULL, 10) : -1;
+	ncmds++;
+}
+
+static void filter_update_fast(void)
+{
+	ut_filtering = ut_rec_mode != UT_MODE_NONE &&
+		       (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
+			ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
+	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc && !ut_filtering;
+}
+
+static const char *env_list(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s && s[strspn(s, " \t\n,")] ? s : NULL;
+}
+
+/**
+ * ut_filter_init - read the filters of the session (at start-up, ut_ctl set)
+ */
+void ut_filter_init(void)
+{
+	const char *list = getenv("USERTRACE_COMMANDS");
+	char buf[512];
+
+	l_filter = env_list("USERTRACE_FILTER");
+	l_notrace = env_list("USERTRACE_NOTRACE");
+	l_gfunc = env_list("USERTRACE_GRAPH_FUNCTION");
+	l_gnotrace = env_list("USERTRACE_GRAPH_NOTRACE");
+	while (list && next_word(&list, buf, sizeof(buf)))
+		parse_command(buf);
+	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds;
+	filter_update_fast();
+}
+
+/* must the functions of instrumented objects be known? */
+int ut_filter_need_table(void)
+{
+	return need_table;
+}
+
+/* an object calls mcount, __fentry__ or __cyg_profile_func_*: filter in the hooks */
+void ut_filter_hooked(void)
+{
+	hooked_code = 1;
+	filter_update_fast();
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct ut_func *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* publish @t; the old table stays readable by hooks running now */
+static void ftab_publish(struct ut_ftab *t)
+{
+	__atomic_store_n(&ftab, t, __ATOMIC_RELEASE);
+}
+
+/**
+ * ut_ftab_add - the functions of an object just loaded
+ *
+ * Context: ut_dyn_scan(), under its lock.
+ */
+void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module)
+{
+	struct ut_ftab *old = ftab, *t;
+	size_t on = old ? old->n : 0;
+
+	t = malloc(sizeof(*t) + (on + n) * sizeof(t->f[0]));
+	if (!t)
+		return;
+	if (on)
+		memcpy(t->f, old->f, on * sizeof(t->f[0]));
+	for (size_t i = 0; i < n; i++) {
+		struct ut_func *f = &t->f[on + i];
+
+		f->start = syms[i].addr;
+		f->end = syms[i].addr + (syms[i].size ? syms[i].size : 1);
+		f->name = syms[i].name;
+		f->module = module;
+		f->flags = func_flags(f->name, module, &f->cmds);
+	}
+	t->n = on + n;
+	qsort(t->f, t->n, sizeof(t->f[0]), func_cmp);
+	ftab_publish(t);
+}
+
+/**
+ * ut_ftab_remove - an object was unloaded: forget its functions in [lo, hi)
+ */
+void ut_ftab_remove(uintptr_t lo, uintptr_t hi)
+{
+	struct ut_ftab *old = ftab, *t;
+	size_t k = 0;
+
+	if (!old)
+		return;
+	t = malloc(sizeof(*t) + old->n * sizeof(t->f[0]));
+	if (!t)
+		return;
+	for (size_t i = 0; i < old->n; i++)
+		if (old->f[i].start < lo || old->f[i].start >= hi)
+			t->f[k++] = old->f[i];
+	t->n = k;
+	ftab_publish(t);
+}
+
+/* does a pattern of a list name any known function? */
+int ut_ftab_hits(const char *pat)
+{
+	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; t && i < t->n; i++)
+		if (pattern_match(pat, t->f[i].name, t->f[i].module))
+			return 1;
+	return 0;
+}
+
+/* the function that contains @ip */
+static const struct ut_func *ftab_find(uintptr_t ip)
+{
+	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+	size_t a = 0, b = t ? t->n : 0;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (t->f[mid].start <= ip)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a && ip < t->f[a - 1].end)
+		return &t->f[a - 1];
+	return NULL;
+}
+
+/* take one of a command's remaining runs; 0 if none is left */
+static int cmd_take(struct ut_cmd *c)
+{
+	int64_t n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+
+	do {
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return 1;
+	} while (!__atomic_compare_exchange_n(&c->count, &n, n - 1, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return 1;
+}
+
+/* a stack trace of the call: the function, then the traced callers */
+static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
+{
+	uintptr_t ips[UT_STACK_MAX];
+	uint32_t n = 0;
+
+	ips[n++] = ip;
+	if (ut_rec_mode == UT_MODE_GRAPH) {
+		for (uint32_t d = t->depth; d-- > 0 && n < UT_STACK_MAX;)
+			ips[n++] = t->frames[d].ip;
+	} else if (parent) {
+		ips[n++] = parent;
+	}
+	ut_write_trace(t, ips, n, ut_clock());
+}
+
+static void run_commands(struct ut_thread *t, const struct ut_func *f, uintptr_t ip,
+			 uintptr_t parent)
+{
+	for (unsigned int i = 0; i < ncmds; i++) {
+		struct ut_cmd *c = &cmds[i];
+
+		if (!(f->cmds & (1ull << i)))
+			continue;
+		switch (c->type) {
+		case UT_CMD_TRACEON:
+			/* the count goes down only when the state changes */
+			if (!ut_ctl->tracing_on && cmd_take(c))
+				ut_ctl->tracing_on = 1;
+			break;
+		case UT_CMD_TRACEOFF:
+			if (ut_ctl->tracing_on && cmd_take(c))
+				ut_ctl->tracing_on = 0;
+			break;
+		case UT_CMD_STACKTRACE:
+			if (ut_ctl->tracing_on && cmd_take(c))
+				cmd_stacktrace(t, ip, parent);
+			break;
+		}
+	}
+}
+
+/**
+ * ut_filter_entry - what to do with a call, when filters are in force
+ * @ip: an address in the called function
+ * @parent: its caller (return address), for the function tracer
+ *
+ * Runs the function's commands, writes the function tracer's record
+ * itself, and tells the graph entry what to push: nothing (UT_FE_SKIP),
+ * a traced frame (UT_FE_TRACE), a frame whose callees are not traced
+ * (UT_FE_NOTRACE), or a frame recorded only if it lasts tracing_thresh
+ * (UT_FE_THRESH).
+ */
+int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts)
+{
+	const struct ut_func *f = need_table ? ftab_find(ip) : NULL;
+	uint32_t fl = f ? f->flags : (l_filter || l_gfunc ? 0 : UT_FN_TRACE);
+	uint32_t d = t->depth, max = ut_ctl->max_graph_depth;
+
+	if (f && f->cmds)
+		run_commands(t, f, ip, parent);
+	if (!ut_ctl->tracing_on || !(fl & UT_FN_TRACE))
+		return UT_FE_SKIP;
+	if (ut_rec_mode == UT_MODE_FUNC) {
+		ut_write(t, UT_REC_FUNC, ts, ip, parent);
+		return UT_FE_SKIP;
+	}
+	if (ut_rec_mode != UT_MODE_GRAPH)
+		return UT_FE_SKIP;
+	/* under a set_graph_notrace function: nothing */
+	if (d && t->frames[d - 1].recorded == UT_FR_NOTRACE)
+		return UT_FE_SKIP;
+	/* with set_graph_function, frames exist only inside one of them */
+	if (l_gfunc && !d && !(fl & UT_FN_GRAPH))
+		return UT_FE_SKIP;
+	if (max && d >= max)
+		return UT_FE_SKIP;
+	if (fl & UT_FN_GNOTRACE)
+		return UT_FE_NOTRACE;
+	return ut_ctl->tracing_thresh ? UT_FE_THRESH : UT_FE_TRACE;
+}
+
+/* the start-up check of the lists: a pattern that names nothing is an error */
+void ut_filter_check(int (*hits)(const char *pat))
+{
+	static const struct { const char **list; const char *file; } lists[] = {
+		{ &l_filter, "set_ftrace_filter" },
+		{ &l_notrace, "set_ftrace_notrace" },
+		{ &l_gfunc, "set_graph_function" },
+		{ &l_gnotrace, "set_graph_notrace" },
+	};
+	char buf[512];
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *list = *lists[i].list;
+
+		while (list && next_word(&list, buf, sizeof(buf))) {
+			const char *pat = buf[0] == '!' ? buf + 1 : buf;
+
+			/* :mod: patterns may be meant for a library loaded later */
+			if (!strstr(buf, ":mod:") && !hits(pat))
+				ut_session_error("%s: '%s': no function matches", lists[i].file, buf);
+		}
+	}
+	for (unsigned int i = 0; i < ncmds; i++)
+		if (!strstr(cmds[i].pat, ":mod:") && !hits(cmds[i].pat))
+			ut_session_error("set_ftrace_filter: '%s:%s': no function matches",
+					 cmds[i].pat, cmd_names[cmds[i].type]);
+}
