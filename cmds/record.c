@@ -554,15 +554,6 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 	return fclose(f);
 }
 
-/* a filter list for the runtime; none from our own environment leaks in */
-static void set_list(const char *name, const char *list)
-{
-	if (list[0])
-		setenv(name, list, 1);
-	else
-		unsetenv(name);
-}
-
 /* tracing_thresh in the clock's units: the TSC's rate is measured here */
 static uint64_t thresh_ticks(long long ns, int clock)
 {
@@ -649,11 +640,11 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	snprintf(path, sizeof(path), "%s/control", session);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, RB_PAGE_SIZE) < 0) {
+	if (fd < 0 || ftruncate(fd, UT_CTL_SIZE) < 0) {
 		pr_err("cannot create %s: %s", path, strerror(errno));
 		goto fail;
 	}
-	ctl = mmap(NULL, RB_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ctl = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (ctl == MAP_FAILED) {
 		pr_err("cannot map %s: %s", path, strerror(errno));
@@ -668,6 +659,12 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->tracing_on = 1;
 	ctl->max_graph_depth = o->max_depth;
 	ctl->tracing_thresh = thresh_ticks(o->thresh_ns, clock);
+	/* the lists fit: record_options() bounds them by UT_LIST_MAX */
+	strcpy(ctl->filter, o->filter);
+	strcpy(ctl->notrace, o->notrace);
+	strcpy(ctl->graph_function, o->gfunc);
+	strcpy(ctl->graph_notrace, o->gnotrace);
+	strcpy(ctl->commands, o->cmds);
 	rec.session = session;
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
@@ -690,11 +687,6 @@ int record_run(const struct record_opts *o, int *status)
 			 old ? old : "");
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(UT_SESSION_ENV, session, 1);
-		set_list("USERTRACE_FILTER", o->filter);
-		set_list("USERTRACE_NOTRACE", o->notrace);
-		set_list("USERTRACE_GRAPH_FUNCTION", o->gfunc);
-		set_list("USERTRACE_GRAPH_NOTRACE", o->gnotrace);
-		set_list("USERTRACE_COMMANDS", o->cmds);
 		execvp(o->argv[0], o->argv);
 		err = errno;
 		if (write(errpipe[1], &err, sizeof(err)) < 0)
@@ -767,7 +759,7 @@ int record_run(const struct record_opts *o, int *status)
 		rec.bufs = b->next_buf;
 		free(b);
 	}
-	munmap(ctl, RB_PAGE_SIZE);
+	munmap(ctl, UT_CTL_SIZE);
 	return rec.error ? -1 : 0;
 fail:
 	remove_tree(session);

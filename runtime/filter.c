@@ -5,16 +5,17 @@
  * set_graph_function, set_graph_notrace, max_graph_depth and
  * tracing_thresh define them.
  *
- * The lists come from the recorder (environment, kernel syntax, see
- * usertrace(1)):
+ * The lists are in the session's control page (struct ut_session_ctl),
+ * in the kernel's syntax (see usertrace(1)):
  *
- *   USERTRACE_FILTER         set_ftrace_filter     globs, !glob, glob:mod:LIB
- *   USERTRACE_NOTRACE        set_ftrace_notrace    (notrace wins)
- *   USERTRACE_GRAPH_FUNCTION set_graph_function    these and their callees only
- *   USERTRACE_GRAPH_NOTRACE  set_graph_notrace     neither these nor their callees
- *   USERTRACE_COMMANDS       func:traceon[:N] func:traceoff[:N] func:stacktrace[:N]
+ *   filter          set_ftrace_filter     globs, !glob, glob:mod:LIB
+ *   notrace         set_ftrace_notrace    (notrace wins)
+ *   graph_function  set_graph_function    these and their callees only
+ *   graph_notrace   set_graph_notrace     neither these nor their callees
+ *   commands        func:traceon[:N] func:traceoff[:N] func:stacktrace[:N]
  *
- * and max_graph_depth and tracing_thresh from the control page.
+ * with max_graph_depth and tracing_thresh.  The runtime works on its own
+ * copy of the lists, taken at start-up and at each change of settings.
  *
  * Two ways to apply them.  Call sites that dynamic ftrace can patch
  * (dynamic.c) are simply left as nops unless ut_filter_patch() says the
@@ -223,28 +224,43 @@ static void filter_update_fast(void)
 	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc && !ut_filtering;
 }
 
-static const char *env_list(const char *name)
+/* our copy of a list of the control page; NULL if it has no pattern */
+static const char *copy_list(char *dst, const char *src)
 {
-	const char *s = getenv(name);
-
-	return s && s[strspn(s, " \t\n,")] ? s : NULL;
+	memcpy(dst, src, UT_LIST_MAX);
+	dst[UT_LIST_MAX - 1] = 0;
+	return dst[strspn(dst, " \t\n,")] ? dst : NULL;
 }
 
-/**
- * ut_filter_init - read the filters of the session (at start-up, ut_ctl set)
- */
-void ut_filter_init(void)
-{
-	const char *list = getenv("USERTRACE_COMMANDS");
-	char buf[512];
+/* the lists: the active copy, and the one being built by a change */
+static char lists[2][5][UT_LIST_MAX];
+static int lists_cur;
 
-	l_filter = env_list("USERTRACE_FILTER");
-	l_notrace = env_list("USERTRACE_NOTRACE");
-	l_gfunc = env_list("USERTRACE_GRAPH_FUNCTION");
-	l_gnotrace = env_list("USERTRACE_GRAPH_NOTRACE");
+/**
+ * ut_filter_load - take the lists of the control page (ut_ctl set)
+ *
+ * Context: start-up, or the control thread under the patch lock.  Hooks on
+ * other threads may be reading the current copy: the new lists go to the
+ * other copy, and a hook that still holds an old pointer reads lists that
+ * stay valid until the change after next.
+ */
+void ut_filter_load(void)
+{
+	char (*l)[UT_LIST_MAX] = lists[lists_cur ^= 1];
+	char buf[512];
+	const char *list;
+
+	l_filter = copy_list(l[0], ut_ctl->filter);
+	l_notrace = copy_list(l[1], ut_ctl->notrace);
+	l_gfunc = copy_list(l[2], ut_ctl->graph_function);
+	l_gnotrace = copy_list(l[3], ut_ctl->graph_notrace);
+	list = copy_list(l[4], ut_ctl->commands);
+	ncmds = 0;
 	while (list && next_word(&list, buf, sizeof(buf)))
 		parse_command(buf);
-	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds;
+	/* a live session may set filters later: know the functions from the start */
+	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds ||
+		     (ut_ctl->flags & UT_CTL_LIVE);
 	filter_update_fast();
 }
 

@@ -315,14 +315,14 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 		ut_log("cannot open session %s: %s; not tracing", path, strerror(errno));
 		return;
 	}
-	m = mmap(NULL, sizeof(struct ut_session_ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
 		return;
 	if (memcmp(((struct ut_session_ctl *)m)->magic, UT_CTL_MAGIC, 8) ||
 	    ((struct ut_session_ctl *)m)->version != UT_CTL_VERSION) {
 		ut_log("%s is not a usertrace session; not tracing", path);
-		munmap(m, sizeof(struct ut_session_ctl));
+		munmap(m, UT_CTL_SIZE);
 		return;
 	}
 	ut_rec_mode = (int)((struct ut_session_ctl *)m)->rec_mode;
@@ -339,7 +339,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	pthread_atfork(NULL, NULL, ut_atfork_child);
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
-	ut_filter_init();
+	ut_filter_load();
 	ut_write_maps();
 	ut_dyn_scan();
 }

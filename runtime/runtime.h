@@ -127,7 +127,7 @@ struct ut_fsym {
 enum { UT_FE_SKIP, UT_FE_TRACE, UT_FE_NOTRACE, UT_FE_THRESH };
 
 extern int ut_filtering;	/* the hooks must ask ut_filter_entry() */
-void ut_filter_init(void);
+void ut_filter_load(void);
 int ut_filter_need_table(void);
 void ut_filter_hooked(void);
 int ut_filter_patch(const char *name, const char *module);

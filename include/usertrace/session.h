@@ -27,6 +27,15 @@ enum ut_clock {
 	UT_CLOCK_MONO = 1,	/* clock_gettime(CLOCK_MONOTONIC) in ns */
 };
 
+#define UT_LIST_MAX	4096
+#define UT_CTL_PROCS	256
+#define UT_CTL_SIZE	(8 * 4096)	/* the control file: the struct, rounded up */
+
+enum ut_ctl_flags {
+	/* a tracing-directory session: the runtime runs a control thread */
+	UT_CTL_LIVE = 1,
+};
+
 struct ut_session_ctl {
 	char magic[8];
 	uint32_t version;
@@ -43,6 +52,32 @@ struct ut_session_ctl {
 	volatile uint32_t sleeping;
 	volatile uint32_t max_graph_depth;	/* 0: no limit */
 	volatile uint64_t tracing_thresh;	/* clock units; 0: off */
+	uint32_t flags;				/* UT_CTL_* */
+	/*
+	 * Settings changes while the program runs (tracing directory).  The
+	 * controller changes rec_mode, max_graph_depth, tracing_thresh or the
+	 * lists below, then bumps `gen` and FUTEX_WAKEs it.  Each traced
+	 * process has a control thread waiting on `gen`: it applies the
+	 * settings (patches call sites, rebuilds its filters), stores the
+	 * generation it applied in its procs[] slot, bumps `acked` and
+	 * FUTEX_WAKEs it.  The controller waits until every live process has
+	 * applied its generation (see doc/design/tracing-dir.md).
+	 * tracing_on needs none of this: the hooks read it directly.
+	 */
+	volatile uint32_t gen;
+	volatile uint32_t acked;
+	struct {
+		volatile int32_t pid;		/* 0: free slot */
+		volatile uint32_t gen;		/* settings generation applied */
+	} procs[UT_CTL_PROCS];
+	/* the lists, in the kernel's syntax (blanks between patterns) */
+	char filter[UT_LIST_MAX];		/* set_ftrace_filter */
+	char notrace[UT_LIST_MAX];		/* set_ftrace_notrace */
+	char graph_function[UT_LIST_MAX];	/* set_graph_function */
+	char graph_notrace[UT_LIST_MAX];	/* set_graph_notrace */
+	char commands[UT_LIST_MAX];		/* func:traceon[:N] ... */
 };
+
+_Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");
 
 #endif /* USERTRACE_SESSION_H */
