@@ -42,6 +42,7 @@
 #include <pthread.h>
 #include <linux/membarrier.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -469,6 +470,7 @@ static void ut_dyn_locked(void (*fn)(void))
 static void scan_loaded(void)
 {
 	dl_iterate_phdr(phdr_cb, NULL);
+	ut_control_functions_changed();
 }
 
 static int still_loaded_cb(struct dl_phdr_info *info, size_t size, void *arg)
@@ -496,6 +498,82 @@ static void forget_unloaded(void)
 		nr_recs = k;
 		ut_ftab_remove(m->lo, m->hi);
 	}
+	ut_control_functions_changed();
+}
+
+/* the settings changed: patch and unpatch for the new tracer and filters */
+static void apply_settings(void)
+{
+	ut_rec_mode = (int)ut_ctl->rec_mode;
+	ut_filter_load();
+	ut_ftab_reflag();
+	for (size_t i = 0; i < nr_recs; i++) {
+		struct ut_dyn_rec *r = &recs[i];
+		int on = ut_rec_mode != UT_MODE_NONE && ut_filter_patch(r->name, r->module);
+
+		if (on != (int)r->enabled && r->mod < nr_mods)
+			set_record(r, mods[r->mod].stub, on);
+	}
+	ut_control_functions_changed();
+}
+
+/**
+ * ut_dyn_apply - take the control page's tracer and filters (control thread)
+ */
+void ut_dyn_apply(void)
+{
+	ut_dyn_locked(apply_settings);
+}
+
+/* the sites, sorted, while the function list is written */
+static uintptr_t *sorted_sites;	/* site << 1 | enabled */
+
+static int site_cmp(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a >> 1, y = *(const uintptr_t *)b >> 1;
+
+	return x < y ? -1 : x > y;
+}
+
+static int site_state(uintptr_t start, uintptr_t end)
+{
+	size_t a = 0, b = nr_recs;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if ((sorted_sites[mid] >> 1) < start)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a == nr_recs || (sorted_sites[a] >> 1) >= end)
+		return 0;
+	return sorted_sites[a] & 1 ? 2 : 1;
+}
+
+static void emit_function(void *ctx, const char *name, const char *module, int site)
+{
+	dprintf(*(int *)ctx, "%s\t%s\t%s\n", name, module, site == 2 ? "pe" : site ? "p" : "-");
+}
+
+/**
+ * ut_dyn_write_functions - the functions known, for the tracing directory
+ *
+ * One line per function: name, module, and 'p' (a patchable site) and
+ * 'e' (enabled).  Context: under the patch lock or before threads.
+ */
+void ut_dyn_write_functions(int fd)
+{
+	sorted_sites = malloc((nr_recs + 1) * sizeof(*sorted_sites));
+	if (!sorted_sites)
+		return;
+	for (size_t i = 0; i < nr_recs; i++)
+		sorted_sites[i] = recs[i].site << 1 | recs[i].enabled;
+	qsort(sorted_sites, nr_recs, sizeof(*sorted_sites), site_cmp);
+	ut_ftab_list(emit_function, site_state, &fd);
+	free(sorted_sites);
+	sorted_sites = NULL;
 }
 
 /**

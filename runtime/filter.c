@@ -339,6 +339,42 @@ void ut_ftab_remove(uintptr_t lo, uintptr_t hi)
 	ftab_publish(t);
 }
 
+/**
+ * ut_ftab_reflag - the lists changed: publish the table with new flags
+ *
+ * Context: the control thread, under the patch lock, after ut_filter_load().
+ */
+void ut_ftab_reflag(void)
+{
+	struct ut_ftab *old = ftab, *t;
+
+	if (!old)
+		return;
+	t = malloc(sizeof(*t) + old->n * sizeof(t->f[0]));
+	if (!t)
+		return;
+	t->n = old->n;
+	for (size_t i = 0; i < old->n; i++) {
+		t->f[i] = old->f[i];
+		t->f[i].flags = func_flags(t->f[i].name, t->f[i].module, &t->f[i].cmds);
+	}
+	ftab_publish(t);
+}
+
+/*
+ * ut_ftab_list - every known function, for the tracing directory
+ * (available_filter_functions): @emit(name, module, site) with the site's
+ * state from @site_state(start, end): 0 none, 1 patchable, 2 enabled.
+ */
+void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
+		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx)
+{
+	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; t && i < t->n; i++)
+		emit(ctx, t->f[i].name, t->f[i].module, site_state(t->f[i].start, t->f[i].end));
+}
+
 /* does a pattern of a list name any known function? */
 int ut_ftab_hits(const char *pat)
 {

@@ -288,6 +288,9 @@ static void ut_atfork_child(void)
 		if (ut_thread_setup(t) == 0 && t->depth)
 			ut_emit_stack(t);
 	}
+	/* the control thread did not come along */
+	if (ut_ctl->flags & UT_CTL_LIVE)
+		ut_control_start();
 }
 
 /* the program ends: record the final thread name */
@@ -342,6 +345,13 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_filter_load();
 	ut_write_maps();
 	ut_dyn_scan();
+	if (ut_ctl->flags & UT_CTL_LIVE)
+		ut_control_start();
+}
+
+const char *ut_session_dir(void)
+{
+	return ut_session;
 }
 
 /*

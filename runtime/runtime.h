@@ -137,11 +137,21 @@ void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
 void ut_filter_check(int (*hits)(const char *pat));
+void ut_ftab_reflag(void);
+void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
+		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
+
+/* control.c */
+void ut_control_start(void);
+void ut_control_functions_changed(void);
+const char *ut_session_dir(void);
 
 /* dynamic.c */
 struct sigaction;
 void ut_dyn_scan(void);
 void ut_dyn_forget(void);
+void ut_dyn_apply(void);
+void ut_dyn_write_functions(int fd);
 int ut_dyn_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 extern char ut_return_trampoline[];
 
