@@ -51,8 +51,12 @@ struct ut_func {
 	uint64_t cmds;		/* bit i: function command i applies */
 };
 
+struct ut_cmd;
+
 struct ut_ftab {
 	size_t n;
+	struct ut_cmd *cmds;	/* the commands the functions' masks refer to */
+	unsigned int ncmds;
 	struct ut_func f[];
 };
 
@@ -68,7 +72,13 @@ struct ut_cmd {
 
 static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
 
-static struct ut_cmd cmds[UT_CMD_MAX];
+/*
+ * The commands: two sets, as the lists.  A change fills the other set; a
+ * hook uses the set of the function table it looked up (struct ut_ftab),
+ * so a function's mask always indexes the set it was computed from.
+ */
+static struct ut_cmd cmd_sets[2][UT_CMD_MAX];
+static struct ut_cmd *cmds = cmd_sets[0];
 static unsigned int ncmds;
 static const char *l_filter, *l_notrace, *l_gfunc, *l_gnotrace;
 static struct ut_ftab *ftab;
@@ -255,6 +265,7 @@ void ut_filter_load(void)
 	l_gfunc = copy_list(l[2], ut_ctl->graph_function);
 	l_gnotrace = copy_list(l[3], ut_ctl->graph_notrace);
 	list = copy_list(l[4], ut_ctl->commands);
+	cmds = cmd_sets[lists_cur];
 	ncmds = 0;
 	while (list && next_word(&list, buf, sizeof(buf)))
 		parse_command(buf);
@@ -287,6 +298,8 @@ static int func_cmp(const void *a, const void *b)
 /* publish @t; the old table stays readable by hooks running now */
 static void ftab_publish(struct ut_ftab *t)
 {
+	t->cmds = cmds;
+	t->ncmds = ncmds;
 	__atomic_store_n(&ftab, t, __ATOMIC_RELEASE);
 }
 
@@ -386,10 +399,12 @@ int ut_ftab_hits(const char *pat)
 	return 0;
 }
 
-/* the function that contains @ip */
-static const struct ut_func *ftab_find(uintptr_t ip)
+/* the function that contains @ip, and the table it is in */
+static const struct ut_func *ftab_find(uintptr_t ip, struct ut_ftab **tp)
 {
 	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+
+	*tp = t;
 	size_t a = 0, b = t ? t->n : 0;
 
 	while (a < b) {
@@ -436,11 +451,11 @@ static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
 	ut_write_trace(t, ips, n, ut_clock());
 }
 
-static void run_commands(struct ut_thread *t, const struct ut_func *f, uintptr_t ip,
-			 uintptr_t parent)
+static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const struct ut_func *f,
+			 uintptr_t ip, uintptr_t parent)
 {
-	for (unsigned int i = 0; i < ncmds; i++) {
-		struct ut_cmd *c = &cmds[i];
+	for (unsigned int i = 0; i < tab->ncmds; i++) {
+		struct ut_cmd *c = &tab->cmds[i];
 
 		if (!(f->cmds & (1ull << i)))
 			continue;
@@ -475,12 +490,13 @@ static void run_commands(struct ut_thread *t, const struct ut_func *f, uintptr_t
  */
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts)
 {
-	const struct ut_func *f = need_table ? ftab_find(ip) : NULL;
+	struct ut_ftab *tab = NULL;
+	const struct ut_func *f = need_table ? ftab_find(ip, &tab) : NULL;
 	uint32_t fl = f ? f->flags : (l_filter || l_gfunc ? 0 : UT_FN_TRACE);
 	uint32_t d = t->depth, max = ut_ctl->max_graph_depth;
 
 	if (f && f->cmds)
-		run_commands(t, f, ip, parent);
+		run_commands(t, tab, f, ip, parent);
 	if (!ut_ctl->tracing_on || !(fl & UT_FN_TRACE))
 		return UT_FE_SKIP;
 	if (ut_rec_mode == UT_MODE_FUNC) {
