@@ -5,13 +5,15 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-$(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lpthread
+HDRS := $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h)
 
-$(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c
+$(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
+
+$(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++
 
 # test_output stands in for the merge of utils/data.c to script events; it
 # also decodes real record pages with data.c itself, whose merge functions
@@ -25,9 +27,9 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 
 $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/tracers/nop.c \
 		lib/trace/tracers/function.c lib/trace/tracers/function_graph.c utils/utils.c \
-		$(O)/tests/obj/data.o $(RINGBUF_SRC)
+		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lpthread
 
 
 check: deps all $(UNIT_BIN)
