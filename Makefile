@@ -30,13 +30,15 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/dyn
 	       runtime/filter.c runtime/control.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
+	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
 	       utils/symtab.c utils/data.c utils/utils.c \
 	       lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 	       lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
-LIBS    := -lelf -ldl -lstdc++
+FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
+LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lpthread
 
 all: $(O)/usertrace $(O)/libusertrace.so
 
@@ -54,9 +56,9 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(SANFLAGS) -c $< -o $@
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)
@@ -79,6 +81,8 @@ install: all
 	install -D -m 755 $(O)/usertrace $(DESTDIR)$(PREFIX)/bin/usertrace
 	install -D -m 755 $(O)/libusertrace.so $(DESTDIR)$(PREFIX)/lib/usertrace/libusertrace.so
 	install -D -m 644 doc/usertrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace.1
+	install -D -m 644 doc/usertrace-mount.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace-mount.1
+	install -D -m 644 doc/usertrace-ctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace-ctl.1
 	install -D -m 644 doc/usertrace-data.5 $(DESTDIR)$(PREFIX)/share/man/man5/usertrace-data.5
 
 $(O)/examples/hello: examples/hello.c

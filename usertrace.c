@@ -20,6 +20,9 @@ static const struct command {
 	{ "report", command_report, "Print per-function statistics of a saved trace" },
 	{ "live", command_live, "Run a program and print its trace when it exits" },
 	{ "dump", command_dump, "Print the raw records of a saved trace" },
+	{ "mount", command_mount, "Run a program and serve its tracing directory" },
+	{ "umount", command_umount, "Stop serving a tracing directory" },
+	{ "ctl", command_ctl, "Read or write the tracing directory of a process" },
 };
 
 static void usage(FILE *f)

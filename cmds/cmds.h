@@ -10,6 +10,9 @@ int command_replay(int argc, char **argv);
 int command_report(int argc, char **argv);
 int command_live(int argc, char **argv);
 int command_dump(int argc, char **argv);
+int command_mount(int argc, char **argv);
+int command_umount(int argc, char **argv);
+int command_ctl(int argc, char **argv);
 
 /* replay the whole of @dir with the recorded tracer and default options into @out */
 int replay_dir(const char *dir, FILE *out);

@@ -24,8 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -34,6 +32,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/record.h"
+#include "cmds/session.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
@@ -90,17 +89,6 @@ static uint64_t rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-static int invariant_tsc(void)
-{
-	uint32_t a, b, c, d;
-
-	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
-	if (a < 0x80000007u)
-		return 0;
-	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
-	return (d >> 8) & 1;
-}
-
 /* a (tsc, monotonic) pair taken as close together as we can */
 static void calibrate(uint64_t *tsc, uint64_t *mono)
 {
@@ -115,32 +103,6 @@ static void calibrate(uint64_t *tsc, uint64_t *mono)
 			*mono = m;
 		}
 	}
-}
-
-/* where libusertrace.so is: next to the binary, or installed beside it */
-static int find_runtime(char *out, size_t size)
-{
-	const char *env = getenv("USERTRACE_LIB");
-	char self[PATH_MAX - 64], *slash;
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(out, size, "%s", env);
-		return access(out, R_OK);
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return -1;
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	snprintf(out, size, "%s/libusertrace.so", self);
-	if (access(out, R_OK) == 0)
-		return 0;
-	snprintf(out, size, "%s/../lib/usertrace/libusertrace.so", self);
-	return access(out, R_OK);
 }
 
 static int prepare_output(const char *dir)
@@ -614,44 +576,28 @@ static void save_maps(const char *session, const char *dir)
  */
 int record_run(const struct record_opts *o, int *status)
 {
-	char session[] = "/dev/shm/usertrace.XXXXXX", path[PATH_MAX], lib[PATH_MAX];
-	char preload[PATH_MAX * 2];
+	char lib[PATH_MAX];
+	struct session sess;
+	const char *session;
 	struct recorder rec = { 0 };
 	struct ut_session_ctl *ctl;
 	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
-	int clock = invariant_tsc() ? UT_CLOCK_TSC : UT_CLOCK_MONO;
-	int fd, errpipe[2], wstatus = 0, main_status = -1;
+	int clock = session_default_clock();
+	int wstatus = 0, main_status = -1;
 	struct sigaction sa = { 0 };
-	const char *old;
 	uint32_t seen;
 	pid_t pid;
-	ssize_t n;
-	int err;
 
-	if (find_runtime(lib, sizeof(lib)) < 0) {
+	if (session_find_runtime(lib, sizeof(lib)) < 0) {
 		pr_err("cannot find libusertrace.so (next to the usertrace binary; or set USERTRACE_LIB)");
 		return -1;
 	}
 	if (prepare_output(o->outdir) < 0)
 		return -1;
-	if (!mkdtemp(session)) {
-		pr_err("cannot create a session in /dev/shm: %s", strerror(errno));
+	if (session_create(&sess) < 0)
 		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/control", session);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, UT_CTL_SIZE) < 0) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	ctl = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (ctl == MAP_FAILED) {
-		pr_err("cannot map %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	memcpy(ctl->magic, UT_CTL_MAGIC, 8);
-	ctl->version = UT_CTL_VERSION;
+	session = sess.dir;
+	ctl = sess.ctl;
 	ctl->rec_mode = (uint32_t)o->tracer->rec_mode;
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
@@ -669,39 +615,11 @@ int record_run(const struct record_opts *o, int *status)
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
 
-	if (pipe2(errpipe, O_CLOEXEC) < 0) {
-		pr_err("pipe: %s", strerror(errno));
-		goto fail;
-	}
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	calibrate(&tsc0, &mono0);
-	pid = fork();
-	if (pid < 0) {
-		pr_err("fork: %s", strerror(errno));
+	pid = session_start(&sess, o->argv, lib, NULL);
+	if (pid < 0)
 		goto fail;
-	}
-	if (pid == 0) {
-		close(errpipe[0]);
-		old = getenv("LD_PRELOAD");
-		snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "",
-			 old ? old : "");
-		setenv("LD_PRELOAD", preload, 1);
-		setenv(UT_SESSION_ENV, session, 1);
-		execvp(o->argv[0], o->argv);
-		err = errno;
-		if (write(errpipe[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
 	child_pid = pid;
-	close(errpipe[1]);
-	n = read(errpipe[0], &err, sizeof(err));
-	close(errpipe[0]);
-	if (n == sizeof(err)) {
-		waitpid(pid, NULL, 0);
-		pr_err("cannot run '%s': %s", o->argv[0], strerror(err));
-		goto fail;
-	}
 	/* ^C and friends are for the program; we stop when it does */
 	sa.sa_handler = forward_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -752,17 +670,16 @@ int record_run(const struct record_opts *o, int *status)
 		rec.error = 1;
 	}
 	ut_symtab_save(o->outdir);
-	remove_tree(session);
 	while (rec.bufs) {
 		struct buffer *b = rec.bufs;
 
 		rec.bufs = b->next_buf;
 		free(b);
 	}
-	munmap(ctl, UT_CTL_SIZE);
+	session_destroy(&sess);
 	return rec.error ? -1 : 0;
 fail:
-	remove_tree(session);
+	session_destroy(&sess);
 	return -1;
 }
 

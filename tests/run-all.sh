@@ -33,6 +33,9 @@ for t in "$T"/cli/*.sh; do
 	bash "$t" "$B" > "$log" 2>&1
 	tally
 done
+# the tracing directory, scenario by scenario, through ctl and the mount
+bash "$T/tracefs/ftracetest" "$B" > "$log" 2>&1
+tally
 echo "$pass passed, $fail failed"
 if [ "$fail" = 0 ] && [ "$pass" -gt 0 ]; then
 	echo "Result: PASS"

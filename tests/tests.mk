@@ -31,6 +31,10 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/tr
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lpthread
 
+# test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
+$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
 check: deps all $(UNIT_BIN)
 	@sh tests/run-all.sh $(O)
@@ -39,3 +43,9 @@ check: deps all $(UNIT_BIN)
 # itself runs inside the traced programs and is built as usual
 asan:
 	@$(MAKE) --no-print-directory SAN=1 check
+
+$(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c utils/data.c utils/symtab.c \
+		utils/utils.c lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
+		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lpthread

@@ -199,6 +199,22 @@ int ut_data_open(struct ut_data *d, const char *dir)
 	return 0;
 }
 
+/**
+ * ut_data_add_thread - add one .dat file to @d's threads, kept in order
+ * @path: a file in the .dat format (e.g. a snapshot of a live buffer)
+ *
+ * Returns 0, or -1 (with a warning) if the file is not a buffer file.
+ */
+int ut_data_add_thread(struct ut_data *d, const char *path)
+{
+	d->threads = xrealloc(d->threads, sizeof(*d->threads) * ((size_t)d->nr_threads + 1));
+	if (scan_thread(&d->threads[d->nr_threads], path) < 0)
+		return -1;
+	d->nr_threads++;
+	qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
+	return 0;
+}
+
 void ut_data_close(struct ut_data *d)
 {
 	free(d->threads);

@@ -93,6 +93,8 @@ static inline uint64_t ut_event_trace_len(const struct ut_event *ev)
 /* open DIR; prints a message and returns -1 if it is not a readable data dir */
 int ut_data_open(struct ut_data *d, const char *dir);
 void ut_data_close(struct ut_data *d);
+/* add one .dat file to d->threads (kept sorted): 0, or -1 after a warning */
+int ut_data_add_thread(struct ut_data *d, const char *path);
 uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw);
 
 /* iterate all events of all selected threads in time order */

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * session.c - a session directory and the traced program, for record
+ * and mount (see include/usertrace/session.h for what a session holds).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds/session.h"
+#include "usertrace/session.h"
+#include "utils/utils.h"
+
+int session_find_runtime(char *out, size_t size)
+{
+	const char *env = getenv("USERTRACE_LIB");
+	char self[PATH_MAX - 64], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return access(out, R_OK);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	snprintf(out, size, "%s/libusertrace.so", self);
+	if (access(out, R_OK) == 0)
+		return 0;
+	snprintf(out, size, "%s/../lib/usertrace/libusertrace.so", self);
+	return access(out, R_OK);
+}
+
+int session_default_clock(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+	if (a < 0x80000007u)
+		return UT_CLOCK_MONO;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+	return (d >> 8) & 1 ? UT_CLOCK_TSC : UT_CLOCK_MONO;
+}
+
+int session_create(struct session *s)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "/dev/shm/usertrace.XXXXXX");
+	if (!mkdtemp(s->dir)) {
+		pr_err("cannot create a session in /dev/shm: %s", strerror(errno));
+		s->dir[0] = 0;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/control", s->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, UT_CTL_SIZE) < 0) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto fail;
+	}
+	s->ctl = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s->ctl == MAP_FAILED) {
+		pr_err("cannot map %s: %s", path, strerror(errno));
+		s->ctl = NULL;
+		goto fail;
+	}
+	memcpy(s->ctl->magic, UT_CTL_MAGIC, 8);
+	s->ctl->version = UT_CTL_VERSION;
+	return 0;
+fail:
+	remove_tree(s->dir);
+	s->dir[0] = 0;
+	return -1;
+}
+
+pid_t session_start(const struct session *s, char **argv, const char *lib,
+		    const sigset_t *child_mask)
+{
+	char preload[PATH_MAX * 2];
+	int errpipe[2], err;
+	const char *old;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(errpipe, O_CLOEXEC) < 0) {
+		pr_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	pid = fork();
+	if (pid < 0) {
+		pr_err("fork: %s", strerror(errno));
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(errpipe[0]);
+		if (child_mask)
+			sigprocmask(SIG_SETMASK, child_mask, NULL);
+		old = getenv("LD_PRELOAD");
+		snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "",
+			 old ? old : "");
+		setenv("LD_PRELOAD", preload, 1);
+		setenv(UT_SESSION_ENV, s->dir, 1);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(errpipe[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(errpipe[1]);
+	do
+		n = read(errpipe[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(errpipe[0]);
+	if (n == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		pr_err("cannot run '%s': %s", argv[0], strerror(err));
+		return -1;
+	}
+	return pid;
+}
+
+void session_destroy(struct session *s)
+{
+	if (s->ctl)
+		munmap(s->ctl, UT_CTL_SIZE);
+	s->ctl = NULL;
+	if (s->dir[0])
+		remove_tree(s->dir);
+	s->dir[0] = 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - creating a session and starting the traced program, shared
+ * by `record` (and `live`) and `mount`.
+ */
+#ifndef USERTRACE_CMD_SESSION_H
+#define USERTRACE_CMD_SESSION_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ut_session_ctl;
+
+struct session {
+	char dir[64];			/* /dev/shm/usertrace.XXXXXX, mode 0700 */
+	struct ut_session_ctl *ctl;	/* its control file, mapped */
+};
+
+/* where libusertrace.so is: $USERTRACE_LIB, next to the binary or installed beside it */
+int session_find_runtime(char *out, size_t size);
+
+/* the clock the runtime should use: the invariant TSC if the CPU has one */
+int session_default_clock(void);
+
+/*
+ * session_create - make a private session directory in /dev/shm and its
+ * control file (0600, UT_CTL_SIZE bytes, mapped in s->ctl) with the magic
+ * and version set; the caller sets the other fields.  -1 after a message.
+ */
+int session_create(struct session *s);
+
+/*
+ * session_start - become a child subreaper and run @argv with @lib
+ * preloaded and USERTRACE_SESSION set; @child_mask, if not NULL, is the
+ * signal mask the program starts with.  Returns the pid, or -1 after a
+ * message (also when exec failed: the child has been reaped).
+ */
+pid_t session_start(const struct session *s, char **argv, const char *lib,
+		    const sigset_t *child_mask);
+
+/* unmap the control file and remove the directory */
+void session_destroy(struct session *s);
+
+
+
+/*
+ * The session daemon's socket (usertrace mount serves it, usertrace ctl
+ * and umount talk to it); the protocol is described in cmds/mount.c and
+ * usertrace-ctl(1).
+ */
+#define SESSION_SOCK		"ctl.sock"	/* in the session directory, 0600 */
+#define SESSION_MOUNTPOINT	"mountpoint"	/* the mount point's absolute path */
+#define SESSION_DAEMON		"daemon"	/* the daemon's pid */
+
+/* connect to the session of process @pid (any process of it, or the daemon); -1 after a message */
+int session_connect_pid(pid_t pid);
+/* connect to the session mounted at @dir; -1 after a message (quiet if @quiet and none is there) */
+int session_connect_mount(const char *dir, int quiet);
+#endif

@@ -1,0 +1,1095 @@
+// SPDX-License-Identifier: MIT
+/*
+ * live.c - the text of `trace`, `trace_pipe` and per_cpu stats of a live
+ * session, made by the same pipeline as `usertrace replay`.
+ *
+ * Each buffer buf.<pid>.<tid>.<image> of the session is read with
+ * rb_copy_page() (never written) and its records are copied into fresh
+ * pages of an anonymous file (memfd) in the .dat format of
+ * usertrace-data(5): a header page, then data pages.  While copying, the
+ * records the view hides (at or before `since`, on another cpu, already
+ * read by a trace_pipe reader) are left out, and a call-stack tracker keeps
+ * the depth (and the functions) of the open calls, so that every page
+ * written starts with a STACK record (DEPTH beyond 64 levels) that puts the
+ * decoder at the right depth however many records were left out before.
+ * The files are then given to utils/data.c (ut_data_add_thread()) and
+ * printed by lib/trace (trace_iter_init(), tracer_set_option(),
+ * trace_print_all()) into an open_memstream(): exactly what replay prints.
+ *
+ * Per session a cache (a directory <session>/.live.XXXXXX, removed at
+ * exit) holds an info file with the clock calibration, copies of the maps
+ * snapshots and the symbol tables built from them (ut_symtab_save()); the
+ * tables are rebuilt only when the maps files change.
+ *
+ * Clock: with the TSC, the calibration is two (tsc, CLOCK_MONOTONIC)
+ * pairs taken 2 ms apart when the session is first read by this process
+ * (the buffers carry no creation time), and stays fixed, so that
+ * live_now() and the events' timestamps always agree.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/trace/tracer.h"
+#include "lib/tracefs/live.h"
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
+#include "usertrace/session.h"
+#include "utils/data.h"
+#include "utils/symtab.h"
+#include "utils/utils.h"
+
+/* ---- clock ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static void calibrate(uint64_t *tsc, uint64_t *mono)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t t0 = rdtsc(), m = mono_ns(), t1 = rdtsc();
+
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			*tsc = t0 + (t1 - t0) / 2;
+			*mono = m;
+		}
+	}
+}
+
+/* ---- per-session cache: calibration and symbols ---- */
+
+struct live_cache {
+	struct live_cache *next;
+	char session[PATH_MAX];
+	char dir[PATH_MAX];		/* <session>/.live.XXXXXX, "" if none */
+	struct ut_data cal;		/* clock, nr_cpus, symtab; no threads */
+	uint64_t maps_sig;
+};
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct live_cache *caches;
+static int atexit_done;
+
+static void live_cleanup(void)
+{
+	for (struct live_cache *c = caches; c; c = c->next)
+		if (c->dir[0])
+			remove_tree(c->dir);
+}
+
+/* ctl->clock of the session, or -errno */
+static int session_clock(const char *session)
+{
+	struct ut_session_ctl ctl;
+	char path[PATH_MAX];
+	size_t want = offsetof(struct ut_session_ctl, procs);
+	int fd, clock;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/control", session);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, &ctl, want, 0);
+	close(fd);
+	if (n != (ssize_t)want || memcmp(ctl.magic, UT_CTL_MAGIC, 8))
+		return -EINVAL;
+	clock = ctl.clock == UT_CLOCK_TSC ? UT_CLOCK_TSC : UT_CLOCK_MONO;
+	return clock;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ull;
+	return h;
+}
+
+/* a hash of the names, sizes and times of the session's maps.* files; 0 if none */
+static uint64_t maps_signature(const char *session)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	struct dirent *de;
+	DIR *d = opendir(session);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX + 256];
+		struct stat st;
+
+		if (strncmp(de->d_name, "maps.", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", session, de->d_name);
+		if (stat(path, &st) < 0)
+			continue;
+		/* the order of readdir: sum the hashes of the entries */
+		h += fnv(fnv(fnv(0xcbf29ce484222325ull, de->d_name, strlen(de->d_name)),
+			     &st.st_size, sizeof(st.st_size)), &st.st_mtim, sizeof(st.st_mtim));
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n ? h : 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *buf = read_file(from, &len);
+	int fd, ret = -1;
+
+	if (!buf)
+		return -1;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		ret = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+		close(fd);
+	}
+	free(buf);
+	return ret;
+}
+
+/* copy the maps snapshots into the cache and rebuild the symbol tables */
+static void cache_symbols(struct live_cache *c)
+{
+	uint64_t sig = maps_signature(c->session);
+	struct dirent *de;
+	DIR *d;
+
+	if (sig == c->maps_sig || !c->dir[0])
+		return;
+	d = opendir(c->session);
+	while (d && (de = readdir(d))) {
+		char from[PATH_MAX + 256], to[PATH_MAX + 256];
+
+		if (strncmp(de->d_name, "maps.", 5))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", c->session, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", c->dir, de->d_name);
+		copy_file(from, to);
+	}
+	if (d)
+		closedir(d);
+	if (c->cal.symtab)
+		ut_symtab_free(c->cal.symtab);
+	c->cal.symtab = NULL;
+	if (ut_symtab_save(c->dir) == 0)
+		c->cal.symtab = ut_symtab_load(c->dir);
+	c->maps_sig = sig;
+}
+
+/* the cache of @session, made on first use; NULL with *err set.  live_lock held. */
+static struct live_cache *cache_get(const char *session, int *err)
+{
+	struct live_cache *c;
+	char path[PATH_MAX + 16];
+	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
+	int clock;
+	FILE *f;
+
+	for (c = caches; c; c = c->next)
+		if (!strcmp(c->session, session))
+			goto found;
+	clock = session_clock(session);
+	if (clock < 0) {
+		*err = clock;
+		return NULL;
+	}
+	c = xcalloc(1, sizeof(*c));
+	snprintf(c->session, sizeof(c->session), "%s", session);
+	snprintf(c->dir, sizeof(c->dir), "%s/.live.XXXXXX", session);
+	if (!mkdtemp(c->dir)) {
+		*err = -errno;
+		free(c);
+		return NULL;
+	}
+	if (clock == UT_CLOCK_TSC) {
+		calibrate(&tsc0, &mono0);
+		do
+			usleep(200);
+		while (mono_ns() - mono0 < 2000000ull);
+		calibrate(&tsc1, &mono1);
+	}
+	snprintf(path, sizeof(path), "%s/info", c->dir);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "# usertrace live session %s\nversion=1\ntracer=function_graph\n"
+			"clock=%s\ntsc0=%" PRIu64 "\nmono0=%" PRIu64 "\ntsc1=%" PRIu64
+			"\nmono1=%" PRIu64 "\nnr_cpus=%ld\n", session,
+			clock == UT_CLOCK_TSC ? "tsc" : "mono", tsc0, mono0, tsc1, mono1,
+			sysconf(_SC_NPROCESSORS_CONF));
+		if (fclose(f))
+			f = NULL;
+	}
+	if (!f || ut_data_open(&c->cal, c->dir) < 0) {
+		*err = -EIO;
+		remove_tree(c->dir);
+		free(c);
+		return NULL;
+	}
+	c->next = caches;
+	caches = c;
+	if (!atexit_done && atexit(live_cleanup) == 0)
+		atexit_done = 1;
+found:
+	cache_symbols(c);
+	return c;
+}
+
+static uint64_t cache_now(const struct live_cache *c)
+{
+	return c->cal.clock == UT_CLOCK_TSC ? ut_data_ns(&c->cal, rdtsc()) : mono_ns();
+}
+
+uint64_t live_now(const char *session_dir)
+{
+	struct live_cache *c;
+	uint64_t now;
+	int err;
+
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &err);
+	now = c ? cache_now(c) : mono_ns();
+	pthread_mutex_unlock(&live_lock);
+	return now;
+}
+
+/* ---- copying records into fresh pages ---- */
+
+/* the open calls of a thread, as the records so far leave them */
+struct tracker {
+	uint32_t depth;
+	uint32_t cpu;
+	int sync;			/* the next page written must restate the depth */
+	uint64_t ips[UT_STACK_MAX];	/* 0: unknown */
+};
+
+/* the pages written for one buffer */
+struct emitter {
+	int fd;				/* memfd, -1: count only */
+	char path[64];
+	union {
+		struct rb_page p;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} page;
+	int open;
+	uint64_t last_ts;		/* raw clock units */
+	uint32_t out_cpu;
+	uint64_t nr_out;
+	uint64_t entries, bytes;
+	uint64_t marked_lost, pending_lost;
+	uint64_t first_ts;		/* ns of the first event written */
+	int have_first;
+	int error;
+};
+
+/* what the view shows, and the clock */
+struct filter {
+	const struct ut_data *cal;
+	uint64_t since;
+	int cpu;
+};
+
+static int rec_counts(uint32_t type)
+{
+	/* as the runtime counts page->entries */
+	return type < UT_REC_DEPTH || type == UT_REC_RETURN || type == UT_REC_TRACE;
+}
+
+static void emit_init(struct emitter *e, int fd)
+{
+	memset(e, 0, sizeof(*e));
+	e->fd = fd;
+	if (fd >= 0)
+		snprintf(e->path, sizeof(e->path), "/proc/self/fd/%d", fd);
+}
+
+static void emit_flush(struct emitter *e)
+{
+	if (!e->open)
+		return;
+	if (e->fd >= 0 && pwrite(e->fd, e->page.bytes, RB_PAGE_SIZE,
+				 (off_t)((e->nr_out + 1) * RB_PAGE_SIZE)) != RB_PAGE_SIZE)
+		e->error = -EIO;
+	e->nr_out++;
+	e->open = 0;
+}
+
+static void emit_start(struct emitter *e, struct tracker *t, uint64_t ts)
+{
+	struct rb_page *p = &e->page.p;
+	uint64_t lost = e->pending_lost;
+
+	emit_flush(e);
+	memset(e->page.bytes, 0, sizeof(e->page.bytes));
+	p->seq = e->nr_out;
+	p->ts = ts;
+	p->cpu = t->cpu;
+	if (lost > RB_PAGE_LOST_MASK)
+		lost = RB_PAGE_LOST_MASK;
+	p->flags = (uint32_t)lost;
+	e->marked_lost += lost;
+	e->pending_lost = 0;
+	e->last_ts = ts;
+	e->out_cpu = t->cpu;
+	e->open = 1;
+	t->sync = 1;
+}
+
+static void emit_put(struct emitter *e, uint32_t type, uint64_t ts, const void *payload, uint32_t n)
+{
+	struct rb_page *p = &e->page.p;
+	uint32_t h = RB_HDR(type, ts - e->last_ts);
+
+	memcpy(p->data + p->commit, &h, 4);
+	memcpy(p->data + p->commit + 4, payload, n);
+	p->commit += 4 + n;
+	e->last_ts = ts;
+}
+
+static uint32_t sync_len(const struct tracker *t)
+{
+	return t->depth <= UT_STACK_MAX ? 6 + 6 * t->depth : 8;
+}
+
+/* write the record @rec (@len bytes, absolute time @ts) as the next one of the stream */
+static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
+		 const unsigned char *rec, uint32_t len, uint64_t ts)
+{
+	struct rb_page *p = &e->page.p;
+	uint32_t h, type, need;
+
+	memcpy(&h, rec, 4);
+	type = RB_HDR_TYPE(h);
+	if (e->open && ts < e->last_ts)
+		ts = e->last_ts;
+	need = len + (t->sync ? sync_len(t) : 0) + (e->out_cpu != t->cpu ? 8 : 0);
+	if (!e->open || e->pending_lost || p->commit + need > RB_DATA_SIZE ||
+	    ts - e->last_ts > RB_DELTA_MAX)
+		emit_start(e, t, ts);
+	if (t->sync) {
+		/* a STACK names the open calls; DEPTH if it does not fit */
+		if (t->depth <= UT_STACK_MAX &&
+		    p->commit + sync_len(t) + 8 + len <= RB_DATA_SIZE) {
+			unsigned char buf[2 + 6 * UT_STACK_MAX];
+			uint16_t n = (uint16_t)t->depth;
+
+			memcpy(buf, &n, 2);
+			for (uint32_t i = 0; i < t->depth; i++)
+				ut_put48(buf + 2 + 6 * i, t->ips[i]);
+			emit_put(e, UT_REC_STACK, ts, buf, 2 + 6u * n);
+		} else {
+			emit_put(e, UT_REC_DEPTH, ts, &t->depth, 4);
+		}
+		t->sync = 0;
+	}
+	if (e->out_cpu != t->cpu) {
+		emit_put(e, UT_REC_CPU, ts, &t->cpu, 4);
+		e->out_cpu = t->cpu;
+	}
+	emit_put(e, type, ts, rec + 4, len - 4);
+	if (rec_counts(type)) {
+		p->entries++;
+		e->entries++;
+		if (!e->have_first) {
+			e->have_first = 1;
+			e->first_ts = ut_data_ns(f->cal, ts);
+		}
+	}
+	e->bytes += len;
+}
+
+/* a LOST mark with nothing after it: an empty page carries it */
+static void emit_lost_page(struct emitter *e, struct tracker *t, uint64_t ts)
+{
+	if (!e->pending_lost)
+		return;
+	if (e->open && ts < e->last_ts)
+		ts = e->last_ts;
+	emit_start(e, t, ts);
+	t->sync = 1;
+	emit_flush(e);
+}
+
+/* the header page, last: 0 or -errno */
+static int emit_finish(struct emitter *e, const struct rb_header *src, uint64_t overrun)
+{
+	union {
+		struct rb_header h;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} hp;
+
+	emit_flush(e);
+	if (e->fd < 0)
+		return e->error;
+	memset(&hp, 0, sizeof(hp));
+	memcpy(&hp.h, src, sizeof(hp.h));
+	hp.h.head = e->nr_out ? e->nr_out - 1 : 0;
+	hp.h.tail = 0;
+	hp.h.lost = e->marked_lost;	/* every loss has its mark */
+	hp.h.overrun = overrun;
+	hp.h.read_entries = 0;
+	if (pwrite(e->fd, hp.bytes, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE)
+		return -EIO;
+	return e->error;
+}
+
+static void track_depth(struct tracker *t, uint32_t depth)
+{
+	for (uint32_t i = t->depth; i < depth && i < UT_STACK_MAX; i++)
+		t->ips[i] = 0;
+	t->depth = depth;
+}
+
+/*
+ * Copy the records of the page @src from offset @skip on (the ones before
+ * are already done) through @f into @e.  *@off: where the records end,
+ * *@events: events passed (shown or not).  Returns 0, or -1 on a corrupt page.
+ */
+static int copy_page(struct emitter *e, struct tracker *t, const struct filter *f,
+		     const struct rb_page *src, uint32_t skip, uint32_t *off, uint64_t *events)
+{
+	const unsigned char *r;
+	struct rb_iter it;
+	uint32_t len, h, v;
+	uint64_t ts;
+	int ret;
+
+	rb_iter_init(&it, src, ut_rec_len);
+	if (!skip) {
+		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
+
+		t->cpu = src->cpu;
+		if (lost && ut_data_ns(f->cal, src->ts) > f->since &&
+		    (f->cpu < 0 || (uint32_t)f->cpu == src->cpu))
+			e->pending_lost += lost;
+	}
+	while ((ret = rb_iter_next(&it, &r, &len, &ts)) > 0) {
+		uint32_t type;
+		int shown;
+
+		if (it.off - len < skip)
+			continue;
+		*off = it.off;
+		memcpy(&h, r, 4);
+		type = RB_HDR_TYPE(h);
+		*events += rec_counts(type);
+		switch (type) {
+		case UT_REC_DEPTH:
+			memcpy(&v, r + 4, 4);
+			if (v != t->depth)
+				t->sync = 1;
+			track_depth(t, v);
+			continue;
+		case UT_REC_CPU:
+			memcpy(&v, r + 4, 4);
+			t->cpu = v;
+			continue;
+		case UT_REC_STACK: {
+			uint16_t n;
+
+			memcpy(&n, r + 4, 2);
+			t->depth = n;
+			for (uint32_t i = 0; i < n; i++)
+				t->ips[i] = ut_get48(r + 6 + 6 * i);
+			t->sync = 1;
+			continue;
+		}
+		default:
+			break;
+		}
+		shown = ut_data_ns(f->cal, ts) > f->since &&
+			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
+		if (shown)
+			emit(e, t, f, r, len, ts);
+		if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT) {
+			if (t->depth < UT_STACK_MAX)
+				t->ips[t->depth] = ut_get48(r + 4);
+			t->depth++;
+			t->sync |= !shown;
+		} else if (type == UT_REC_EXIT) {
+			if (t->depth)
+				t->depth--;
+			t->sync |= !shown;
+		}
+	}
+	if (ret == 0)
+		*off = it.page->commit;
+	return ret < 0 ? -1 : 0;
+}
+
+/* ---- the buffers of a session ---- */
+
+struct live_buf {
+	char name[256];
+	struct rb_reader r;
+	/* trace_pipe position */
+	int started;
+	uint64_t rseq;			/* page being read */
+	uint32_t roff;			/* bytes of it done */
+	struct tracker t;
+	uint64_t ovr0, retired, reported, ret_seq;
+	uint64_t *cnt, *tag;		/* events read per page, by slot */
+	uint64_t pending_lost;
+	uint64_t last_ts;		/* raw time of the last record read */
+};
+
+static void buf_free(struct live_buf *b)
+{
+	rb_close(&b->r);
+	free(b->cnt);
+	free(b->tag);
+}
+
+/* open the session's buffers not in @bufs yet; returns the new count */
+static int scan_bufs(const char *session, struct live_buf **bufs, int nr)
+{
+	struct dirent *de;
+	DIR *d = opendir(session);
+
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX];
+		struct live_buf *b;
+		int known = 0;
+
+		if (strncmp(de->d_name, "buf.", 4) || strlen(de->d_name) >= sizeof(b->name))
+			continue;
+		for (int i = 0; i < nr && !known; i++)
+			known = !strcmp((*bufs)[i].name, de->d_name);
+		if (known)
+			continue;
+		*bufs = xrealloc(*bufs, sizeof(**bufs) * ((size_t)nr + 1));
+		b = &(*bufs)[nr];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->name, sizeof(b->name), "%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", session, de->d_name);
+		if (rb_open(path, &b->r) < 0)
+			continue;	/* being created: next time */
+		nr++;
+	}
+	if (d)
+		closedir(d);
+	return nr;
+}
+
+/* head and overrun read together: overrun counts every page below head + 1 - nr_pages */
+static void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun)
+{
+	for (int i = 0; i < 100; i++) {
+		*head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
+		*overrun = __atomic_load_n(&h->overrun, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->head, __ATOMIC_ACQUIRE) == *head)
+			return;
+	}
+}
+
+static uint64_t oldest_seq(const struct rb_header *h, uint64_t head)
+{
+	return head + 1 > h->nr_pages ? head + 1 - h->nr_pages : 0;
+}
+
+/*
+ * A snapshot of the pages @b holds, through @f into @e (not consuming).
+ * *@overrun: the events overwritten that the view would have shown.
+ */
+static void snapshot_buf(struct live_buf *b, struct emitter *e, const struct filter *f,
+			 uint64_t *overrun)
+{
+	static __thread union {
+		struct rb_page p;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} page;
+	struct rb_header *h = b->r.hdr;
+	struct tracker t;
+	uint64_t head, ovr, seq, events;
+	uint32_t off;
+	int first = 1;
+
+	memset(&t, 0, sizeof(t));
+	t.sync = 1;
+	load_head(h, &head, &ovr);
+	*overrun = 0;
+	for (seq = oldest_seq(h, head); seq <= head; seq++) {
+		if (rb_copy_page(h, seq, page.bytes) < 0)
+			continue;
+		if (first) {
+			/*
+			 * The overwritten events were older than this page: the
+			 * view would show them if this page is after `since`.
+			 * With a cpu, they are given to the cpu of this page.
+			 */
+			if (ut_data_ns(f->cal, page.p.ts) > f->since &&
+			    (f->cpu < 0 || (uint32_t)f->cpu == page.p.cpu))
+				*overrun = ovr;
+			first = 0;
+		}
+		events = 0;
+		if (copy_page(e, &t, f, &page.p, 0, &off, &events) < 0)
+			t.sync = 1;
+	}
+}
+
+static int make_memfd(void)
+{
+	int fd = memfd_create("usertrace-live", MFD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Print the snapshot files @e (one per buffer of @bufs) with the view's
+ * tracer and options into a malloc'ed text.  @header 0: without the
+ * header lines (trace_pipe).
+ */
+/* ---- trace_marker: the session's markers file as print events ---- */
+
+/* the raw clock value of @ns, the inverse of ut_data_ns() */
+static uint64_t cal_raw(const struct ut_data *d, uint64_t ns)
+{
+	__int128 t;
+
+	if (d->clock != UT_CLOCK_TSC || !d->mult)
+		return ns;
+	t = ((__int128)(int64_t)(ns - d->mono0) << 32) / (__int128)d->mult;
+	return d->tsc0 + (uint64_t)(int64_t)t;
+}
+
+/*
+ * Write the markers after byte @*off of the session's markers file
+ * (lines "TIME PID TEXT", TIME in live_now() units) into @e as DATA
+ * records of a thread of their own, with the writer's pid.  Markers at or
+ * before @since are left out.  *@off moves past what was read.  Returns
+ * the number of markers written.
+ */
+static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since, off_t *off)
+{
+	struct tracker t = { 0 };
+	char path[PATH_MAX + 16], line[4200];
+	union {
+		struct rb_header h;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} hp;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/markers", c->session);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (off && fseeko(f, *off, SEEK_SET) < 0) {
+		fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long ns;
+		unsigned char payload[2 + sizeof(line)];
+		int pid, pos = 0;
+		size_t len;
+		uint16_t l16;
+		uint64_t raw;
+
+		if (!strchr(line, '\n'))
+			break;	/* a line being written: next time */
+		if (off)
+			*off = ftello(f);
+		if (sscanf(line, "%llu %d %n", &ns, &pid, &pos) < 2 || !pos || ns <= since)
+			continue;
+		len = strcspn(line + pos, "\n");
+		if (len > RB_DATA_SIZE - 64)
+			len = RB_DATA_SIZE - 64;
+		l16 = (uint16_t)len;
+		memcpy(payload, &l16, 2);
+		memcpy(payload + 2, line + pos, len);
+		raw = cal_raw(&c->cal, ns);
+		if (!e->open || raw < e->last_ts || e->page.p.commit + 6 + len > RB_DATA_SIZE)
+			emit_start(e, &t, raw);
+		emit_put(e, UT_REC_DATA, raw, payload, (uint32_t)(2 + len));
+		e->page.p.entries++;
+		n++;
+	}
+	fclose(f);
+	memset(&hp, 0, sizeof(hp));
+	memcpy(hp.h.magic, RB_MAGIC, 8);
+	hp.h.version = RB_VERSION;
+	hp.h.page_size = RB_PAGE_SIZE;
+	hp.h.mode = RB_MODE_OVERWRITE;
+	hp.h.pid = hp.h.tid = (int32_t)getpid();
+	snprintf(hp.h.comm, sizeof(hp.h.comm), "trace_marker");
+	if (emit_finish(e, &hp.h, 0) < 0)
+		return -1;
+	return n;
+}
+
+static int print_files(struct live_cache *c, const struct live_view *v, struct emitter *e,
+		       int nr, int header, char **out, size_t *len)
+{
+	const struct tracer *t = tracer_find(v->tracer ? v->tracer : "function_graph");
+	struct trace_iter iter;
+	struct ut_data d;
+	FILE *f;
+	int ret = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (!t)
+		return -EINVAL;
+	d = c->cal;
+	d.threads = NULL;
+	d.nr_threads = 0;
+	snprintf(d.dir, sizeof(d.dir), "%s", c->session);
+	snprintf(d.tracer, sizeof(d.tracer), "%s", t->name);
+	for (int i = 0; i < nr; i++)
+		if (e[i].fd >= 0)
+			ut_data_add_thread(&d, e[i].path);
+	f = open_memstream(out, len);
+	if (!f) {
+		free(d.threads);
+		return -ENOMEM;
+	}
+	trace_iter_init(&iter, &d, t, f);
+	for (const char *const *o = v->options; o && *o; o++)
+		if (tracer_set_option(&iter, *o) < 0)
+			ret = -EINVAL;
+	if (!ret && trace_print_all(&iter) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = ret ? ret : -ENOMEM;
+	free(d.threads);
+	if (ret) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		return ret;
+	}
+	if (!header) {
+		/* the header lines all start with '#'; no event line does */
+		size_t skip = 0;
+
+		while (skip < *len && (*out)[skip] == '#') {
+			char *nl = memchr(*out + skip, '\n', *len - skip);
+
+			skip = nl ? (size_t)(nl - *out) + 1 : *len;
+		}
+		memmove(*out, *out + skip, *len - skip + 1);
+		*len -= skip;
+	}
+	return 0;
+}
+
+static void close_emitters(struct emitter *e, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (e[i].fd >= 0)
+			close(e[i].fd);
+	free(e);
+}
+
+int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
+{
+	struct live_buf *bufs = NULL;
+	struct emitter *e = NULL;
+	struct live_cache *c;
+	struct filter f;
+	int nr = 0, ret = 0, i;
+
+	*out = NULL;
+	*len = 0;
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &ret);
+	if (!c)
+		goto out;
+	f.cal = &c->cal;
+	f.since = v->since;
+	f.cpu = v->cpu;
+	nr = scan_bufs(session_dir, &bufs, 0);
+	e = xcalloc((size_t)nr + 1, sizeof(*e));
+	for (i = 0; i < nr; i++)
+		e[i].fd = -1;
+	for (i = 0; i < nr; i++) {
+		uint64_t overrun;
+		int fd = make_memfd();
+
+		emit_init(&e[i], fd);
+		if (fd < 0) {
+			ret = fd;
+			break;
+		}
+		snapshot_buf(&bufs[i], &e[i], &f, &overrun);
+		ret = emit_finish(&e[i], bufs[i].r.hdr, overrun);
+		if (ret)
+			break;
+	}
+	if (!ret) {
+		int fd = make_memfd();
+
+		emit_init(&e[nr], fd);
+		if (fd >= 0 && emit_markers(c, &e[nr], v->since, NULL) <= 0) {
+			close(fd);
+			e[nr].fd = -1;
+		}
+		ret = print_files(c, v, e, nr + 1, 1, out, len);
+		if (e[nr].fd >= 0)
+			close(e[nr].fd);
+	}
+out:
+	pthread_mutex_unlock(&live_lock);
+	if (e)
+		close_emitters(e, nr);
+	for (i = 0; i < nr; i++)
+		buf_free(&bufs[i]);
+	free(bufs);
+	return ret;
+}
+
+int live_stats(const char *session_dir, int cpu, struct live_stats *st)
+{
+	struct live_buf *bufs = NULL;
+	struct live_cache *c;
+	struct filter f;
+	uint64_t oldest = UINT64_MAX;
+	int nr, ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &ret);
+	if (!c)
+		goto out;
+	f.cal = &c->cal;
+	f.since = 0;
+	f.cpu = cpu;
+	nr = scan_bufs(session_dir, &bufs, 0);
+	for (int i = 0; i < nr; i++) {
+		static __thread struct emitter e;
+		uint64_t overrun;
+
+		emit_init(&e, -1);
+		snapshot_buf(&bufs[i], &e, &f, &overrun);
+		emit_flush(&e);
+		st->entries += e.entries;
+		st->bytes += e.bytes;
+		st->overrun += overrun;
+		if (e.have_first && e.first_ts < oldest)
+			oldest = e.first_ts;
+		buf_free(&bufs[i]);
+	}
+	free(bufs);
+	st->written = st->entries + st->overrun;
+	st->now_ts = (double)cache_now(c) / 1e9;
+	st->oldest_event_ts = oldest == UINT64_MAX ? st->now_ts : (double)oldest / 1e9;
+out:
+	pthread_mutex_unlock(&live_lock);
+	return ret;
+}
+
+/* ---- trace_pipe ---- */
+
+struct live_reader {
+	char session[PATH_MAX];
+	off_t marker_off;		/* markers read so far */
+	char *tracer;
+	char **options;
+	struct live_view v;
+	struct live_buf *bufs;
+	int nr;
+};
+
+struct live_reader *live_pipe_open(const char *session_dir, const struct live_view *v)
+{
+	struct live_reader *r;
+	struct live_cache *c;
+	int n = 0, err;
+
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &err);
+	pthread_mutex_unlock(&live_lock);
+	if (!c || !tracer_find(v->tracer ? v->tracer : "function_graph")) {
+		errno = c ? EINVAL : -err;
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	snprintf(r->session, sizeof(r->session), "%s", session_dir);
+	r->v = *v;
+	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
+	r->v.tracer = r->tracer;
+	while (v->options && v->options[n])
+		n++;
+	r->options = xcalloc((size_t)n + 1, sizeof(*r->options));
+	for (int i = 0; i < n; i++)
+		r->options[i] = xstrdup(v->options[i]);
+	r->v.options = (const char *const *)r->options;
+	return r;
+}
+
+void live_pipe_close(struct live_reader *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nr; i++)
+		buf_free(&r->bufs[i]);
+	free(r->bufs);
+	for (char **o = r->options; *o; o++)
+		free(*o);
+	free(r->options);
+	free(r->tracer);
+	free(r);
+}
+
+/* what @b holds past the reader's position, into @e; the position moves on */
+static void pipe_buf(struct live_buf *b, struct emitter *e, const struct filter *f)
+{
+	static __thread union {
+		struct rb_page p;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} page;
+	struct rb_header *h = b->r.hdr;
+	uint32_t nr = h->nr_pages;
+	uint64_t head, ovr, oldest, seq;
+
+	load_head(h, &head, &ovr);
+	oldest = oldest_seq(h, head);
+	if (!b->started) {
+		b->started = 1;
+		b->cnt = xcalloc(nr, sizeof(*b->cnt));
+		b->tag = xcalloc(nr, sizeof(*b->tag));
+		for (uint32_t i = 0; i < nr; i++)
+			b->tag[i] = UINT64_MAX;
+		b->rseq = b->ret_seq = oldest;
+		b->ovr0 = ovr;
+		b->t.sync = 1;
+	}
+	/* the pages overwritten since: the events read from them are not lost */
+	for (; b->ret_seq < oldest; b->ret_seq++)
+		if (b->tag[b->ret_seq % nr] == b->ret_seq)
+			b->retired += b->cnt[b->ret_seq % nr];
+	if (b->rseq < oldest) {
+		uint64_t lost = ovr - b->ovr0 - b->retired;
+
+		if (lost > b->reported && ovr - b->ovr0 >= b->retired) {
+			b->pending_lost += lost - b->reported;
+			b->reported = lost;
+		}
+		b->rseq = oldest;
+		b->roff = 0;
+		memset(b->t.ips, 0, sizeof(b->t.ips));
+		b->t.sync = 1;
+	}
+	e->pending_lost = b->pending_lost;
+	b->pending_lost = 0;
+	for (seq = b->rseq; seq <= head; seq++) {
+		uint64_t events = 0;
+		uint32_t off = 0, skip = seq == b->rseq ? b->roff : 0;
+
+		if (rb_copy_page(h, seq, page.bytes) < 0)
+			break;		/* overwritten meanwhile: the next read counts it */
+		if (b->tag[seq % nr] != seq) {
+			b->tag[seq % nr] = seq;
+			b->cnt[seq % nr] = 0;
+		}
+		if (!skip)
+			b->last_ts = page.p.ts;
+		if (copy_page(e, &b->t, f, &page.p, skip, &off, &events) < 0) {
+			off = page.p.commit;	/* corrupt: the rest of the page is skipped */
+			b->t.sync = 1;
+		}
+		b->cnt[seq % nr] += events;
+		if (seq < head) {
+			b->rseq = seq + 1;
+			b->roff = 0;
+		} else {
+			b->rseq = seq;
+			b->roff = off;
+		}
+		if (e->open)
+			b->last_ts = e->last_ts;
+	}
+	emit_lost_page(e, &b->t, b->last_ts);
+}
+
+int live_pipe_read(struct live_reader *r, char **out, size_t *len)
+{
+	struct emitter *e = NULL;
+	struct live_cache *c;
+	struct filter f;
+	int ret = 0, i, any = 0;
+
+	*out = NULL;
+	*len = 0;
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(r->session, &ret);
+	if (!c)
+		goto out;
+	f.cal = &c->cal;
+	f.since = r->v.since;
+	f.cpu = r->v.cpu;
+	r->nr = scan_bufs(r->session, &r->bufs, r->nr);
+	e = xcalloc((size_t)r->nr + 1, sizeof(*e));
+	for (i = 0; i < r->nr; i++)
+		e[i].fd = -1;
+	for (i = 0; i < r->nr; i++) {
+		int fd = make_memfd();
+
+		emit_init(&e[i], fd);
+		if (fd < 0) {
+			ret = fd;
+			break;
+		}
+		pipe_buf(&r->bufs[i], &e[i], &f);
+		any |= e[i].nr_out > 0 || e[i].open;
+		ret = emit_finish(&e[i], r->bufs[i].r.hdr, 0);
+		if (ret)
+			break;
+	}
+	if (!ret) {
+		int fd = make_memfd(), m = 0;
+
+		emit_init(&e[r->nr], fd);
+		if (fd >= 0)
+			m = emit_markers(c, &e[r->nr], r->v.since, &r->marker_off);
+		if (m <= 0 && fd >= 0) {
+			close(fd);
+			e[r->nr].fd = -1;
+		}
+		any |= m > 0;
+		if (any)
+			ret = print_files(c, &r->v, e, r->nr + 1, 0, out, len);
+		if (e[r->nr].fd >= 0)
+			close(e[r->nr].fd);
+	}
+out:
+	pthread_mutex_unlock(&live_lock);
+	if (e)
+		close_emitters(e, r->nr);
+	if (!ret && *out && !*len) {
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}

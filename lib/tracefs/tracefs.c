@@ -1,0 +1,2578 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracefs.c - the files of a usertrace tracing directory, defined once.
+ *
+ * The FUSE mount and `usertrace ctl` both call the tfs_* functions of
+ * tracefs.h; this file is the table of files and their handlers.  The
+ * settings live in the session's control page (include/usertrace/session.h);
+ * a change that the traced processes must act on (the tracer, the filter
+ * lists, function commands, max_graph_depth, tracing_thresh) is applied
+ * with the generation handshake (ctl_apply() below), so that a write
+ * returns once the programs follow it, as the kernel's does.
+ *
+ * Paths:
+ *
+ *   ""                        the top instance's files (table files[])
+ *   options/NAME              one file per trace option (0/1)
+ *   per_cpu/cpuN/{trace,trace_pipe,stats}
+ *   events/enable
+ *   instances/NAME/...        an instance: the files marked W_INST
+ *
+ * An instance here is a view, not a second recording: the programs have
+ * one set of buffers.  An instance has its own clear point (`echo > trace`),
+ * its own trace_pipe readers, its own current_tracer (the output format of
+ * its trace; the top-level current_tracer decides what is recorded), its
+ * own options, its own snapshot and its own tracing_on: turning it off
+ * freezes the instance's `trace` (a copy of the text at that moment) and
+ * its trace_pipe discards what arrives; turning it on again shows only
+ * what is recorded from then on.
+ *
+ * Choices where user space differs from the kernel:
+ *   - buffer_size_kb: a write stores the size in the control page; it
+ *     applies to the buffers created after it (new threads); buffers in
+ *     use keep their size.  0 or a non-number: -EINVAL.
+ *   - trace_clock: the clock of the running buffers cannot change; the
+ *     current clock (local = TSC, mono = CLOCK_MONOTONIC) may be written,
+ *     another known clock is refused with -EBUSY, an unknown one -EINVAL.
+ *   - tracing_cpumask: stored; a mask of exactly one CPU makes `trace` and
+ *     `trace_pipe` show that CPU only (live_view.cpu), others show all.
+ *   - set_ftrace_pid: stored and shown; live.h has no pid filter yet.
+ *   - trace_marker: appended to SESSION/markers as
+ *     "<live_now()> <pid> <text>"; the pid is 0 (the caller is unknown).
+ *   - available_filter_functions: a function of a process's executable is
+ *     shown as `name`, others as `name [module]`.  The executable of
+ *     ftrace.<pid> is the basename of /proc/<pid>/exe while the process
+ *     lives, else the module of the file's first line (the runtime lists
+ *     the executable first).
+ *   - ftrace_enabled: always 1, read-only.
+ *
+ * Locking: s->lock protects the session's state (instances, error log,
+ * stored values) and the control page's lists.  It is never held while
+ * waiting for the handshake or blocking in trace_pipe.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "usertrace/record.h"
+#include "usertrace/session.h"
+#include "lib/tracefs/live.h"
+#include "lib/tracefs/tracefs.h"
+
+#define TFS_ERRLOG_MAX	16	/* entries kept, as the kernel */
+#define TFS_ACK_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
+#define TFS_POLL_MS	10
+#define TFS_MAX_CPUS	1024
+
+/* ---- the files ---- */
+
+enum tfs_id {
+	F_README, F_AVAIL_TRACERS, F_CUR_TRACER, F_TRACING_ON, F_TRACE, F_TRACE_PIPE,
+	F_TRACE_OPTIONS, F_OPTION, F_BUFSIZE, F_BUFTOTAL, F_CPUMASK, F_FTRACE_PID,
+	F_MARKER, F_CLOCK, F_THRESH, F_MAXLAT, F_STATS, F_CMDLINES, F_ERRLOG,
+	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
+	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
+	F_DYNINFO, F_FTRACE_ENABLED,
+};
+
+#define W_TOP	1	/* in the top directory */
+#define W_INST	2	/* in instances/NAME */
+
+struct tfs_file {
+	const char *name;
+	enum tfs_id id;
+	mode_t mode;
+	unsigned where;
+};
+
+static const struct tfs_file files[] = {
+	{ "README",			F_README,	0444, W_TOP },
+	{ "available_events",		F_AVAIL_EVENTS,	0444, W_TOP },
+	{ "available_filter_functions",	F_AVAIL_FUNCS,	0444, W_TOP },
+	{ "available_tracers",		F_AVAIL_TRACERS, 0444, W_TOP | W_INST },
+	{ "buffer_size_kb",		F_BUFSIZE,	0644, W_TOP | W_INST },
+	{ "buffer_total_size_kb",	F_BUFTOTAL,	0444, W_TOP | W_INST },
+	{ "current_tracer",		F_CUR_TRACER,	0644, W_TOP | W_INST },
+	{ "dyn_ftrace_total_info",	F_DYNINFO,	0444, W_TOP },
+	{ "enabled_functions",		F_ENABLED_FUNCS, 0444, W_TOP },
+	{ "error_log",			F_ERRLOG,	0644, W_TOP },
+	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0444, W_TOP },
+	{ "iter_ctrl",			F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
+	{ "max_graph_depth",		F_MAXDEPTH,	0644, W_TOP },
+	{ "saved_cmdlines",		F_CMDLINES,	0444, W_TOP },
+	{ "set_event",			F_SET_EVENT,	0644, W_TOP },
+	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP },
+	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP },
+	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP },
+	{ "set_graph_function",		F_GFUNC,	0644, W_TOP },
+	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
+	{ "snapshot",			F_SNAPSHOT,	0644, W_TOP | W_INST },
+	{ "trace",			F_TRACE,	0644, W_TOP | W_INST },
+	{ "trace_clock",		F_CLOCK,	0644, W_TOP },
+	{ "trace_entries",		F_BUFSIZE,	0644, W_TOP },
+	{ "trace_marker",		F_MARKER,	0200, W_TOP | W_INST },
+	{ "trace_options",		F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
+	{ "trace_pipe",			F_TRACE_PIPE,	0444, W_TOP | W_INST },
+	{ "tracing_cpumask",		F_CPUMASK,	0644, W_TOP },
+	{ "tracing_enabled",		F_TRACING_ON,	0644, W_TOP | W_INST },
+	{ "tracing_max_latency",	F_MAXLAT,	0644, W_TOP },
+	{ "tracing_on",			F_TRACING_ON,	0644, W_TOP | W_INST },
+	{ "tracing_thresh",		F_THRESH,	0644, W_TOP },
+};
+#define NR_FILES (sizeof(files) / sizeof(files[0]))
+
+static const struct tfs_file f_option = { NULL, F_OPTION, 0644, 0 };
+static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0644, 0 };
+static const struct tfs_file f_cpu_files[] = {
+	{ "stats",	F_STATS,	0444, 0 },
+	{ "trace",	F_TRACE,	0644, 0 },
+	{ "trace_pipe",	F_TRACE_PIPE,	0444, 0 },
+};
+
+/* trace options: the words of lib/trace/ (tracer.c, function_graph.c) */
+static const struct {
+	const char *name;
+	int def;
+	int graph;	/* a function_graph option: in trace_options with that tracer only */
+} opts[] = {
+	{ "print-parent", 1, 0 },
+	{ "sym-offset", 0, 0 },
+	{ "sym-addr", 0, 0 },
+	{ "irq-info", 1, 0 },
+	{ "context-info", 1, 0 },
+	{ "record-tgid", 0, 0 },
+	{ "markers", 1, 0 },
+	{ "funcgraph-overrun", 0, 1 },
+	{ "funcgraph-cpu", 1, 1 },
+	{ "funcgraph-overhead", 1, 1 },
+	{ "funcgraph-proc", 0, 1 },
+	{ "funcgraph-duration", 1, 1 },
+	{ "funcgraph-abstime", 0, 1 },
+	{ "funcgraph-irqs", 1, 1 },
+	{ "funcgraph-tail", 0, 1 },
+};
+#define NR_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
+
+static const char *const tracer_names[] = { "nop", "function", "function_graph" };
+
+/* ---- the session ---- */
+
+struct tfs_inst {
+	char name[NAME_MAX + 1];	/* "" for the top instance */
+	int refs;			/* open handles */
+	uint64_t since;			/* clear point */
+	int on;				/* instances only (top: ctl->tracing_on) */
+	char *frozen;			/* instance off: its trace when turned off */
+	size_t frozen_len;
+	char tracer[32];		/* instances only (top: ctl->rec_mode) */
+	unsigned tracer_gen;		/* bumped at each change of tracer */
+	uint32_t opt_mask;		/* bit i: opts[i] set */
+	int snap_alloc;
+	char *snap;
+	size_t snap_len;
+	struct tfs_inst *next;
+};
+
+struct tfs_session {
+	char *dir;
+	struct ut_session_ctl *ctl;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* trace_pipe readers: tracer change, end */
+	int ended;
+	struct tfs_inst top;
+	struct tfs_inst *insts;
+	char *errlog[TFS_ERRLOG_MAX];
+	int nr_err;
+	int ncpu;
+	uint32_t cpumask[TFS_MAX_CPUS / 32];
+	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
+	int event_print;		/* set_event: ftrace:print */
+	unsigned long long max_latency;
+	unsigned long long thresh_us;
+	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
+};
+
+/* what a path names */
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS };
+
+struct tfs_node {
+	int dir;			/* D_*, D_NONE for a file */
+	const struct tfs_file *f;
+	int opt;			/* F_OPTION: index in opts[] */
+	int cpu;			/* per_cpu/cpuN: N, else -1 */
+	struct tfs_inst *inst;
+};
+
+struct tfs_handle {
+	struct tfs_session *s;
+	struct tfs_node n;
+	int flags;
+	char *text;			/* ordinary files: produced at the first read */
+	size_t len;
+	int have_text;
+	int trunc_pending;		/* lists opened with O_TRUNC, not written yet */
+	/* trace_pipe */
+	struct live_reader *rd;
+	char *pend;
+	size_t pend_len, pend_off;
+	unsigned tracer_gen;
+	volatile int intr;
+};
+
+/* ---- small helpers ---- */
+
+static long tfs_futex(volatile uint32_t *uaddr, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* a growing text buffer */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p) {
+			b->err = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char small[512], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		sb_add(b, small, (size_t)n);
+		return;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&big, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		sb_add(b, big, (size_t)n);
+		free(big);
+	}
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* a written value: its text without surrounding blanks, NUL-terminated */
+static char *strip_dup(const char *buf, size_t size)
+{
+	char *s;
+
+	while (size && isspace((unsigned char)*buf)) {
+		buf++;
+		size--;
+	}
+	while (size && isspace((unsigned char)buf[size - 1]))
+		size--;
+	s = malloc(size + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, buf, size);
+	s[size] = '\0';
+	return s;
+}
+
+static int parse_ull(const char *buf, size_t size, unsigned long long *v)
+{
+	char *s = strip_dup(buf, size), *end;
+	int ret = -EINVAL;
+
+	if (!s)
+		return -ENOMEM;
+	errno = 0;
+	if (isdigit((unsigned char)s[0])) {
+		*v = strtoull(s, &end, 10);
+		if (!*end && !errno)
+			ret = 0;
+	}
+	free(s);
+	return ret;
+}
+
+/* ---- error_log ---- */
+
+/*
+ * tfs_err - add an entry to error_log, in the kernel's format:
+ *   [  123.456789] tracing: error: No such tracer
+ *     Command: foo
+ *                ^
+ * Context: s->lock held.
+ */
+static void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
+{
+	uint64_t ns = mono_ns();
+	char *e = NULL;
+
+	if (asprintf(&e, "[%5llu.%06llu] tracing: error: %s\n  Command: %s\n%11s^\n",
+		     (unsigned long long)(ns / 1000000000ull),
+		     (unsigned long long)(ns % 1000000000ull / 1000), msg, cmd ? cmd : "", "") < 0)
+		return;
+	if (s->nr_err == TFS_ERRLOG_MAX) {
+		free(s->errlog[0]);
+		memmove(s->errlog, s->errlog + 1, sizeof(s->errlog[0]) * (TFS_ERRLOG_MAX - 1));
+		s->nr_err--;
+	}
+	s->errlog[s->nr_err++] = e;
+}
+
+static void errlog_clear(struct tfs_session *s)
+{
+	for (int i = 0; i < s->nr_err; i++)
+		free(s->errlog[i]);
+	s->nr_err = 0;
+}
+
+/* ---- the handshake with the traced processes ---- */
+
+static int proc_alive(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) != 0)
+		return 0;
+	/* a zombie answers kill() but will never acknowledge */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+/*
+ * ctl_apply - make the traced processes take the settings now in the
+ * control page: bump gen, wake it, wait until every live process applied
+ * it (at most 2 s, then an error_log line; the write still succeeds).
+ * Context: s->lock not held.
+ */
+static void ctl_apply(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	uint32_t g = __atomic_add_fetch(&c->gen, 1, __ATOMIC_SEQ_CST);
+	uint64_t deadline = mono_ns() + TFS_ACK_TIMEOUT_NS;
+
+	tfs_futex(&c->gen, FUTEX_WAKE, INT_MAX, NULL);
+	for (;;) {
+		uint32_t acked = __atomic_load_n(&c->acked, __ATOMIC_ACQUIRE);
+		struct timespec ts = { 0, TFS_POLL_MS * 1000000L };
+		int waiting = 0;
+
+		for (int i = 0; i < UT_CTL_PROCS; i++) {
+			pid_t pid = c->procs[i].pid;
+			uint32_t pg = __atomic_load_n(&c->procs[i].gen, __ATOMIC_ACQUIRE);
+
+			if (pid && (int32_t)(pg - g) < 0 && proc_alive(pid))
+				waiting = 1;
+		}
+		if (!waiting)
+			return;
+		if (mono_ns() > deadline) {
+			pthread_mutex_lock(&s->lock);
+			tfs_err(s, "Timed out waiting for the traced processes to apply the settings", "");
+			pthread_mutex_unlock(&s->lock);
+			return;
+		}
+		tfs_futex(&c->acked, FUTEX_WAIT, acked, &ts);
+	}
+}
+
+/* ---- clock units ---- */
+
+static void tsc_rate(struct tfs_session *s)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	uint64_t t0, m0, t1, m1;
+
+	if (s->ticks_per_ns > 0)
+		return;
+	m0 = mono_ns();
+	t0 = __rdtsc();
+	nanosleep(&ts, NULL);
+	m1 = mono_ns();
+	t1 = __rdtsc();
+	if (m1 > m0 && t1 > t0)
+		s->ticks_per_ns = (double)(t1 - t0) / (double)(m1 - m0);
+	else
+		s->ticks_per_ns = 1;
+#else
+	s->ticks_per_ns = 1;
+#endif
+}
+
+static uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
+{
+	uint64_t t;
+
+	if (!us)
+		return 0;
+	if (s->ctl->clock != UT_CLOCK_TSC)
+		return (uint64_t)us * 1000;
+	tsc_rate(s);
+	t = (uint64_t)((long double)us * 1000 * s->ticks_per_ns);
+	return t ? t : 1;
+}
+
+/* ---- the functions of the traced processes (ftrace.<pid>) ---- */
+
+struct tfs_func {
+	char *name;
+	char *mod;
+	int exe;		/* in the executable: no [module] */
+	int patchable, enabled;
+};
+
+struct tfs_funcs {
+	struct tfs_func *f;
+	size_t n, cap;
+	int present;		/* some ftrace.<pid> file exists */
+	/* a hash of name\tmodule, to list each function once */
+	size_t *tab;		/* index + 1, 0: free */
+	size_t tab_size;
+};
+
+static uint64_t str_hash(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 1099511628211ull;
+	h = (h ^ '\t') * 1099511628211ull;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211ull;
+	return h;
+}
+
+static int funcs_rehash(struct tfs_funcs *fs)
+{
+	size_t size = fs->tab_size ? fs->tab_size * 2 : 1024;
+	size_t *tab = calloc(size, sizeof(*tab));
+
+	if (!tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < fs->n; i++) {
+		size_t k = str_hash(fs->f[i].name, fs->f[i].mod) & (size - 1);
+
+		while (tab[k])
+			k = (k + 1) & (size - 1);
+		tab[k] = i + 1;
+	}
+	free(fs->tab);
+	fs->tab = tab;
+	fs->tab_size = size;
+	return 0;
+}
+
+static void funcs_add(struct tfs_funcs *fs, const char *name, const char *mod, int exe,
+		      const char *flags)
+{
+	struct tfs_func *f;
+	size_t k;
+
+	if ((fs->n + 1) * 2 > fs->tab_size && funcs_rehash(fs))
+		return;
+	k = str_hash(name, mod) & (fs->tab_size - 1);
+	while (fs->tab[k]) {
+		f = &fs->f[fs->tab[k] - 1];
+		if (!strcmp(f->name, name) && !strcmp(f->mod, mod)) {
+			f->patchable |= !!strchr(flags, 'p');
+			f->enabled |= !!strchr(flags, 'e');
+			return;
+		}
+		k = (k + 1) & (fs->tab_size - 1);
+	}
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 256;
+		struct tfs_func *nf = realloc(fs->f, cap * sizeof(*nf));
+
+		if (!nf)
+			return;
+		fs->f = nf;
+		fs->cap = cap;
+	}
+	f = &fs->f[fs->n];
+	f->name = strdup(name);
+	f->mod = strdup(mod);
+	if (!f->name || !f->mod) {
+		free(f->name);
+		free(f->mod);
+		return;
+	}
+	f->exe = exe;
+	f->patchable = !!strchr(flags, 'p');
+	f->enabled = !!strchr(flags, 'e');
+	fs->tab[k] = ++fs->n;
+}
+
+static void funcs_free(struct tfs_funcs *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->f[i].name);
+		free(fs->f[i].mod);
+	}
+	free(fs->f);
+	free(fs->tab);
+	memset(fs, 0, sizeof(*fs));
+}
+
+static const char *base_name(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+static void funcs_load_file(struct tfs_funcs *fs, const char *dir, const char *fname, int pid)
+{
+	char path[PATH_MAX], exe[PATH_MAX] = "", *line = NULL;
+	size_t cap = 0;
+	ssize_t n, k;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, fname);
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	fs->present = 1;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	k = readlink(path, exe, sizeof(exe) - 1);
+	if (k > 0) {
+		exe[k] = '\0';
+		/* a deleted executable: "/path/app (deleted)" */
+		if (k > 10 && !strcmp(exe + k - 10, " (deleted)"))
+			exe[k - 10] = '\0';
+		memmove(exe, base_name(exe), strlen(base_name(exe)) + 1);
+	} else {
+		exe[0] = '\0';
+	}
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		char *name = line, *mod, *flags;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		mod = strchr(name, '\t');
+		if (!mod)
+			continue;
+		*mod++ = '\0';
+		flags = strchr(mod, '\t');
+		if (flags)
+			*flags++ = '\0';
+		else
+			flags = "";
+		if (!exe[0])
+			snprintf(exe, sizeof(exe), "%s", base_name(mod));
+		funcs_add(fs, name, mod, !strcmp(base_name(mod), exe), flags);
+	}
+	free(line);
+	fclose(fp);
+}
+
+static int name_pid(const char *name, const char *prefix)
+{
+	size_t l = strlen(prefix);
+	char *end;
+	long v;
+
+	if (strncmp(name, prefix, l) || !isdigit((unsigned char)name[l]))
+		return -1;
+	v = strtol(name + l, &end, 10);
+	if (v <= 0 || v > INT_MAX)
+		return -1;
+	if (*end && *end != '.')
+		return -1;
+	return (int)v;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* every ftrace.<pid> of the session, in pid order */
+static void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
+{
+	int *pids = NULL, nr = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	memset(fs, 0, sizeof(*fs));
+	d = opendir(s->dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int pid = name_pid(de->d_name, "ftrace.");
+
+		if (pid < 0 || strchr(de->d_name + 7, '.'))
+			continue;
+		if (nr == cap) {
+			int *np = realloc(pids, (size_t)(cap = cap ? cap * 2 : 16) * sizeof(*np));
+
+			if (!np)
+				break;
+			pids = np;
+		}
+		pids[nr++] = pid;
+	}
+	closedir(d);
+	qsort(pids, (size_t)nr, sizeof(*pids), cmp_int);
+	for (int i = 0; i < nr; i++) {
+		char fname[32];
+
+		snprintf(fname, sizeof(fname), "ftrace.%d", pids[i]);
+		funcs_load_file(fs, s->dir, fname, pids[i]);
+	}
+	free(pids);
+}
+
+static void func_print(struct sbuf *b, const struct tfs_func *f)
+{
+	if (f->exe)
+		sb_puts(b, f->name);
+	else
+		sb_printf(b, "%s [%s]", f->name, f->mod);
+}
+
+/* does module @mod (a path or a name) match a `:mod:` glob */
+static int mod_match(const char *glob, const char *mod)
+{
+	return !fnmatch(glob, mod, 0) || !fnmatch(glob, base_name(mod), 0);
+}
+
+/* ---- the lists: words in the kernel's syntax ---- */
+
+static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
+static const char *const known_cmds[] = {
+	"traceon", "traceoff", "stacktrace", "dump", "cpudump", "snapshot",
+	"enable_event", "disable_event",
+};
+
+struct words {
+	char **w;
+	int n;
+};
+
+static void words_free(struct words *ws)
+{
+	for (int i = 0; i < ws->n; i++)
+		free(ws->w[i]);
+	free(ws->w);
+	ws->w = NULL;
+	ws->n = 0;
+}
+
+static int words_add(struct words *ws, const char *s, size_t len)
+{
+	char **nw = realloc(ws->w, (size_t)(ws->n + 1) * sizeof(*nw));
+
+	if (!nw)
+		return -ENOMEM;
+	ws->w = nw;
+	ws->w[ws->n] = strndup(s, len);
+	if (!ws->w[ws->n])
+		return -ENOMEM;
+	ws->n++;
+	return 0;
+}
+
+static int words_split(struct words *ws, const char *buf, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size) {
+		size_t j;
+
+		while (i < size && (isspace((unsigned char)buf[i]) || !buf[i]))
+			i++;
+		for (j = i; j < size && buf[j] && !isspace((unsigned char)buf[j]); j++)
+			;
+		if (j > i && words_add(ws, buf + i, j - i))
+			return -ENOMEM;
+		i = j;
+	}
+	return 0;
+}
+
+static void words_del(struct words *ws, int i)
+{
+	free(ws->w[i]);
+	memmove(ws->w + i, ws->w + i + 1, sizeof(*ws->w) * (size_t)(ws->n - i - 1));
+	ws->n--;
+}
+
+static int words_find(const struct words *ws, const char *w)
+{
+	for (int i = 0; i < ws->n; i++)
+		if (!strcmp(ws->w[i], w))
+			return i;
+	return -1;
+}
+
+/* the list back into the control page; -ENOSPC if it does not fit */
+static int words_join(const struct words *ws, char *dst)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < ws->n; i++)
+		len += strlen(ws->w[i]) + 1;
+	if (len >= UT_LIST_MAX)
+		return -ENOSPC;
+	dst[0] = '\0';
+	for (int i = 0, off = 0; i < ws->n; i++)
+		off += sprintf(dst + off, "%s%s", i ? " " : "", ws->w[i]);
+	return 0;
+}
+
+/* a filter word split as the kernel's: glob[:mod:M] or glob:cmd[:N] */
+struct fword {
+	char glob[256];
+	char mod[256];		/* :mod: */
+	int has_mod;
+	char cmd[32];		/* a command */
+	char arg[64];		/* its count or argument */
+	int has_arg;
+};
+
+static int fword_parse(const char *w, struct fword *fw)
+{
+	const char *c1 = strchr(w, ':'), *c2;
+
+	memset(fw, 0, sizeof(*fw));
+	if (!c1) {
+		snprintf(fw->glob, sizeof(fw->glob), "%s", w);
+		return strlen(w) < sizeof(fw->glob) ? 0 : -EINVAL;
+	}
+	if ((size_t)(c1 - w) >= sizeof(fw->glob))
+		return -EINVAL;
+	memcpy(fw->glob, w, (size_t)(c1 - w));
+	c2 = strchr(c1 + 1, ':');
+	if (c2 && (size_t)(c2 - c1 - 1) == 3 && !strncmp(c1 + 1, "mod", 3)) {
+		fw->has_mod = 1;
+		snprintf(fw->mod, sizeof(fw->mod), "%s", c2 + 1);
+		return 0;
+	}
+	if ((c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1)) >= sizeof(fw->cmd))
+		return -EINVAL;
+	memcpy(fw->cmd, c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
+	if (c2) {
+		fw->has_arg = 1;
+		snprintf(fw->arg, sizeof(fw->arg), "%s", c2 + 1);
+	}
+	return fw->cmd[0] ? 0 : -EINVAL;
+}
+
+/* functions of @fs a glob (with an optional :mod:) selects */
+static int fword_matches(const struct fword *fw, const struct tfs_func *f)
+{
+	if (fw->has_mod && !mod_match(fw->mod, f->mod))
+		return 0;
+	return !fw->glob[0] || !fnmatch(fw->glob, f->name, 0);
+}
+
+static int glob_has_match(const struct tfs_funcs *fs, const char *glob)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (!fnmatch(glob, fs->f[i].name, 0))
+			return 1;
+	return 0;
+}
+
+static char *list_of(struct tfs_session *s, enum tfs_id id)
+{
+	switch (id) {
+	case F_FILTER:	 return s->ctl->filter;
+	case F_NOTRACE:	 return s->ctl->notrace;
+	case F_GFUNC:	 return s->ctl->graph_function;
+	case F_GNOTRACE: return s->ctl->graph_notrace;
+	default:	 return NULL;
+	}
+}
+
+static int is_cmd(const char *name, const char *const *tab, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, tab[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * check_words - refuse what the kernel refuses: a pattern that selects no
+ * function (when the processes listed theirs), a command on a file that
+ * takes none, an unknown command.  Context: s->lock held.
+ */
+static int check_words(struct tfs_session *s, enum tfs_id id, const struct words *ws,
+		       const struct tfs_funcs *fs)
+{
+	for (int i = 0; i < ws->n; i++) {
+		const char *w = ws->w[i];
+		struct fword fw;
+		int neg = w[0] == '!';
+
+		if (fword_parse(w + neg, &fw)) {
+			tfs_err(s, "Invalid argument", w);
+			return -EINVAL;
+		}
+		if (fw.cmd[0]) {
+			if (id != F_FILTER) {
+				tfs_err(s, "Function commands are not accepted here", w);
+				return -EINVAL;
+			}
+			if (!is_cmd(fw.cmd, known_cmds, sizeof(known_cmds) / sizeof(known_cmds[0]))) {
+				tfs_err(s, "Unknown function command", w);
+				return -EINVAL;
+			}
+			if (!is_cmd(fw.cmd, cmd_names, sizeof(cmd_names) / sizeof(cmd_names[0]))) {
+				tfs_err(s, "Function command not supported in user space", w);
+				return -EINVAL;
+			}
+			if (fw.has_arg && !neg) {
+				char *end;
+
+				errno = 0;
+				strtoul(fw.arg, &end, 10);
+				if (!fw.arg[0] || *end || errno) {
+					tfs_err(s, "Invalid count", w);
+					return -EINVAL;
+				}
+			}
+		}
+		if (fw.has_mod || neg || !fs->present)
+			continue;
+		if (!glob_has_match(fs, fw.glob[0] ? fw.glob : "*")) {
+			tfs_err(s, "Function not found", w);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* the command words of @list whose function and command match @fw */
+static void cmds_remove(struct words *list, const struct fword *fw)
+{
+	for (int i = list->n - 1; i >= 0; i--) {
+		struct fword e;
+
+		if (fword_parse(list->w[i], &e))
+			continue;
+		if (strcmp(e.cmd, fw->cmd))
+			continue;
+		if (strcmp(e.glob, fw->glob) && fnmatch(fw->glob, e.glob, 0))
+			continue;
+		words_del(list, i);
+	}
+}
+
+/*
+ * filter_remove - `!pat`: the list no longer selects the functions @pat
+ * matches.  A word equal to @pat, or a name @pat matches, goes; a glob
+ * that selects other functions as well is replaced by the names it still
+ * selects (as the kernel, whose lists are sets of functions).
+ */
+static void filter_remove(struct words *list, const char *pat, const struct tfs_funcs *fs)
+{
+	struct fword rm;
+
+	if (fword_parse(pat, &rm))
+		return;
+	for (int i = list->n - 1; i >= 0; i--) {
+		struct fword e;
+		struct words keep = { 0 };
+		int hit = 0;
+
+		if (!strcmp(list->w[i], pat)) {
+			words_del(list, i);
+			continue;
+		}
+		if (list->w[i][0] == '!' || fword_parse(list->w[i], &e))
+			continue;
+		if (!strpbrk(e.glob, "*?[") && !e.has_mod) {
+			if (!rm.has_mod && !fnmatch(rm.glob[0] ? rm.glob : "*", e.glob, 0))
+				words_del(list, i);
+			continue;
+		}
+		/* a glob: expand what it keeps */
+		for (size_t k = 0; k < fs->n; k++) {
+			if (!fword_matches(&e, &fs->f[k]))
+				continue;
+			if (fword_matches(&rm, &fs->f[k])) {
+				hit = 1;
+				continue;
+			}
+			if (words_find(&keep, fs->f[k].name) < 0)
+				words_add(&keep, fs->f[k].name, strlen(fs->f[k].name));
+		}
+		if (!hit) {
+			words_free(&keep);
+			continue;
+		}
+		words_del(list, i);
+		for (int k = keep.n - 1; k >= 0; k--) {
+			char **nw = realloc(list->w, (size_t)(list->n + 1) * sizeof(*nw));
+
+			if (!nw)
+				break;
+			list->w = nw;
+			memmove(list->w + i + 1, list->w + i, sizeof(*nw) * (size_t)(list->n - i));
+			list->w[i] = keep.w[k];
+			keep.w[k] = NULL;
+			list->n++;
+		}
+		words_free(&keep);
+	}
+}
+
+/*
+ * list_write - one write(2) to a list file: @trunc starts from an empty
+ * list.  Returns 1 if the control page changed (the caller applies it).
+ * Context: s->lock held.
+ */
+static int list_write(struct tfs_session *s, enum tfs_id id, const char *buf, size_t size, int trunc)
+{
+	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
+	struct tfs_funcs fs;
+	char *dst = list_of(s, id);
+	int ret;
+
+	funcs_load(s, &fs);
+	ret = words_split(&ws, buf, size);
+	if (!ret)
+		ret = check_words(s, id, &ws, &fs);
+	if (ret)
+		goto out;
+	if (!trunc) {
+		words_split(&list, dst, strlen(dst));
+		if (id == F_FILTER)
+			words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
+	} else if (id == F_FILTER) {
+		/* '>' replaces the functions; commands stay, as the kernel's */
+		words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
+	}
+	for (int i = 0; i < ws.n; i++) {
+		const char *w = ws.w[i];
+		int neg = w[0] == '!';
+		struct fword fw;
+
+		fword_parse(w + neg, &fw);
+		if (fw.cmd[0]) {
+			cmds_remove(&cmds, &fw);
+			if (!neg)
+				words_add(&cmds, w, strlen(w));
+		} else if (neg) {
+			filter_remove(&list, w + 1, &fs);
+		} else if (words_find(&list, w) < 0) {
+			words_add(&list, w, strlen(w));
+		}
+	}
+	{
+		char tmp[UT_LIST_MAX], tmpc[UT_LIST_MAX];
+
+		ret = words_join(&list, tmp);
+		if (!ret && id == F_FILTER)
+			ret = words_join(&cmds, tmpc);
+		if (ret) {
+			tfs_err(s, "List too long", "");
+			goto out;
+		}
+		ret = strcmp(tmp, dst) != 0;
+		strcpy(dst, tmp);
+		if (id == F_FILTER && strcmp(tmpc, s->ctl->commands)) {
+			strcpy(s->ctl->commands, tmpc);
+			ret = 1;
+		}
+	}
+out:
+	words_free(&ws);
+	words_free(&list);
+	words_free(&cmds);
+	funcs_free(&fs);
+	return ret;
+}
+
+/* the text of a list file: the functions it selects, then the commands */
+static void list_show(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
+{
+	struct words list = { 0 };
+	struct tfs_funcs fs;
+	char *sel = NULL;
+	const char *src = list_of(s, id);
+
+	words_split(&list, src, strlen(src));
+	if (!list.n) {
+		if (id == F_FILTER || id == F_GFUNC)
+			sb_puts(b, "#### all functions enabled ####\n");
+		else
+			sb_puts(b, "#### no functions disabled ####\n");
+	} else {
+		funcs_load(s, &fs);
+		sel = calloc(fs.n + 1, 1);
+		for (int i = 0; sel && i < list.n; i++) {
+			int neg = list.w[i][0] == '!', any = 0;
+			struct fword fw;
+
+			if (fword_parse(list.w[i] + neg, &fw))
+				continue;
+			for (size_t k = 0; k < fs.n; k++) {
+				if (fword_matches(&fw, &fs.f[k])) {
+					sel[k] = !neg;
+					any = 1;
+				}
+			}
+			if (!any && !neg) {
+				/* nothing known matches yet (not loaded): the pattern */
+				sb_puts(b, list.w[i]);
+				sb_puts(b, "\n");
+			}
+		}
+		for (size_t k = 0; sel && k < fs.n; k++) {
+			if (sel[k]) {
+				func_print(b, &fs.f[k]);
+				sb_puts(b, "\n");
+			}
+		}
+		free(sel);
+		funcs_free(&fs);
+	}
+	words_free(&list);
+	if (id != F_FILTER)
+		return;
+	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
+	for (int i = 0; i < list.n; i++) {
+		struct fword fw;
+
+		if (fword_parse(list.w[i], &fw))
+			continue;
+		if (fw.has_arg)
+			sb_printf(b, "%s:%s:count=%s\n", fw.glob, fw.cmd, fw.arg);
+		else
+			sb_printf(b, "%s:%s:unlimited\n", fw.glob, fw.cmd);
+	}
+	words_free(&list);
+}
+
+/* ---- instances and views ---- */
+
+static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
+{
+	uint32_t m;
+
+	if (in != &s->top)
+		return in->tracer;
+	m = s->ctl->rec_mode;
+	return m < 3 ? tracer_names[m] : "nop";
+}
+
+static int inst_on(struct tfs_session *s, struct tfs_inst *in)
+{
+	return in == &s->top ? s->ctl->tracing_on != 0 : in->on;
+}
+
+static void inst_init(struct tfs_inst *in)
+{
+	in->on = 1;
+	in->opt_mask = 0;
+	for (int i = 0; i < NR_OPTS; i++)
+		if (opts[i].def)
+			in->opt_mask |= 1u << i;
+}
+
+static void inst_free(struct tfs_inst *in)
+{
+	free(in->frozen);
+	free(in->snap);
+	in->frozen = in->snap = NULL;
+}
+
+static int cpu_of_mask(struct tfs_session *s)
+{
+	int cpu = -1;
+
+	for (int i = 0; i < s->ncpu; i++) {
+		if (s->cpumask[i / 32] & (1u << (i % 32))) {
+			if (cpu >= 0)
+				return -1;
+			cpu = i;
+		}
+	}
+	return cpu;
+}
+
+struct view_buf {
+	struct live_view v;
+	char words[NR_OPTS][40];
+	const char *ptrs[NR_OPTS + 1];
+	char tracer[32];
+};
+
+/* the live_view of an instance.  Context: s->lock held. */
+static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
+{
+	int k = 0;
+
+	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
+	/* a tracer's own options go to that tracer only (live.c refuses others) */
+	for (int i = 0; i < NR_OPTS; i++) {
+		if (opts[i].graph && strcmp(vb->tracer, "function_graph"))
+			continue;
+		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
+			 in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
+		vb->ptrs[k] = vb->words[k];
+		k++;
+	}
+	vb->ptrs[k] = NULL;
+	vb->v.tracer = vb->tracer;
+	vb->v.options = vb->ptrs;
+	vb->v.cpu = cpu >= 0 ? cpu : cpu_of_mask(s);
+	vb->v.since = in->since;
+}
+
+static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
+{
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (strlen(in->name) == len && !strncmp(in->name, name, len))
+			return in;
+	return NULL;
+}
+
+/* ---- paths ---- */
+
+/* the next component of *p: its length, *p moved past it */
+static size_t next_comp(const char **p, const char **comp)
+{
+	const char *s = *p, *e;
+
+	while (*s == '/')
+		s++;
+	e = strchrnul(s, '/');
+	*comp = s;
+	*p = e;
+	return (size_t)(e - s);
+}
+
+static int comp_is(const char *c, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(c, name, len);
+}
+
+static int opt_index(const char *name, size_t len)
+{
+	for (int i = 0; i < NR_OPTS; i++)
+		if (comp_is(name, len, opts[i].name))
+			return i;
+	return -1;
+}
+
+/* resolve @path.  Context: s->lock held. */
+static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
+{
+	const char *p = path ? path : "", *c;
+	unsigned where = W_TOP;
+	size_t len;
+
+	memset(n, 0, sizeof(*n));
+	n->cpu = -1;
+	n->inst = &s->top;
+	n->dir = D_ROOT;
+	len = next_comp(&p, &c);
+	if (!len)
+		return 0;
+	if (comp_is(c, len, "instances")) {
+		len = next_comp(&p, &c);
+		if (!len) {
+			n->dir = D_INSTANCES;
+			return 0;
+		}
+		n->inst = inst_find(s, c, len);
+		if (!n->inst)
+			return -ENOENT;
+		where = W_INST;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+	}
+	if (comp_is(c, len, "options")) {
+		n->dir = D_OPTIONS;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+		n->opt = opt_index(c, len);
+		if (n->opt < 0)
+			return -ENOENT;
+		n->dir = D_NONE;
+		n->f = &f_option;
+	} else if (comp_is(c, len, "per_cpu")) {
+		char *end;
+		long cpu;
+
+		n->dir = D_PERCPU;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+		if (len < 4 || strncmp(c, "cpu", 3) || !isdigit((unsigned char)c[3]))
+			return -ENOENT;
+		cpu = strtol(c + 3, &end, 10);
+		if (end != c + len || cpu >= s->ncpu)
+			return -ENOENT;
+		n->cpu = (int)cpu;
+		n->dir = D_CPU;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+		n->f = NULL;
+		for (size_t i = 0; i < sizeof(f_cpu_files) / sizeof(f_cpu_files[0]); i++)
+			if (comp_is(c, len, f_cpu_files[i].name))
+				n->f = &f_cpu_files[i];
+		if (!n->f)
+			return -ENOENT;
+		n->dir = D_NONE;
+	} else if (where == W_TOP && comp_is(c, len, "events")) {
+		n->dir = D_EVENTS;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+		if (!comp_is(c, len, "enable"))
+			return -ENOENT;
+		n->dir = D_NONE;
+		n->f = &f_ev_enable;
+	} else {
+		for (size_t i = 0; i < NR_FILES; i++)
+			if ((files[i].where & where) && comp_is(c, len, files[i].name))
+				n->f = &files[i];
+		if (!n->f)
+			return -ENOENT;
+		n->dir = D_NONE;
+	}
+	len = next_comp(&p, &c);
+	if (len)
+		return n->dir == D_NONE ? -ENOTDIR : -ENOENT;
+	return 0;
+}
+
+/* ---- the session ---- */
+
+struct tfs_session *tfs_session_open(const char *session_dir)
+{
+	struct tfs_session *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX];
+	long ncpu;
+	void *m;
+	int fd;
+
+	if (!s) {
+		fprintf(stderr, "usertrace: out of memory\n");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/control", session_dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "usertrace: %s: %s\n", path, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	m = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "usertrace: %s: mmap: %s\n", path, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	s->ctl = m;
+	if (memcmp(s->ctl->magic, UT_CTL_MAGIC, sizeof(s->ctl->magic))) {
+		fprintf(stderr, "usertrace: %s: not a usertrace control file\n", path);
+		munmap(m, UT_CTL_SIZE);
+		free(s);
+		return NULL;
+	}
+	s->dir = strdup(session_dir);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	inst_init(&s->top);
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
+	for (int i = 0; i < s->ncpu; i++)
+		s->cpumask[i / 32] |= 1u << (i % 32);
+	if (s->ctl->tracing_thresh) {
+		if (s->ctl->clock == UT_CLOCK_TSC) {
+			tsc_rate(s);
+			s->thresh_us = (unsigned long long)((double)s->ctl->tracing_thresh /
+							    s->ticks_per_ns / 1000 + 0.5);
+		} else {
+			s->thresh_us = s->ctl->tracing_thresh / 1000;
+		}
+	}
+	return s;
+}
+
+void tfs_session_close(struct tfs_session *s)
+{
+	if (!s)
+		return;
+	while (s->insts) {
+		struct tfs_inst *in = s->insts;
+
+		s->insts = in->next;
+		inst_free(in);
+		free(in);
+	}
+	inst_free(&s->top);
+	errlog_clear(s);
+	munmap(s->ctl, UT_CTL_SIZE);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s->dir);
+	free(s);
+}
+
+void tfs_session_ended(struct tfs_session *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->ended = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void node_stat(const struct tfs_node *n, struct tfs_stat *st)
+{
+	st->is_dir = n->dir != D_NONE;
+	st->mode = st->is_dir ? 0755 : n->f->mode;
+}
+
+int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
+{
+	struct tfs_node n;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	pthread_mutex_unlock(&s->lock);
+	if (!ret)
+		node_stat(&n, st);
+	return ret;
+}
+
+int tfs_readdir(struct tfs_session *s, const char *path,
+		int (*fill)(void *ctx, const char *name, const struct tfs_stat *st), void *ctx)
+{
+	struct tfs_stat dir = { 1, 0755 };
+	struct tfs_node n;
+	struct words names = { 0 };
+	int ret, top;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	if (ret || n.dir == D_NONE) {
+		pthread_mutex_unlock(&s->lock);
+		return ret ? ret : -ENOTDIR;
+	}
+	top = n.inst == &s->top;
+	if (n.dir == D_INSTANCES)
+		for (struct tfs_inst *in = s->insts; in; in = in->next)
+			words_add(&names, in->name, strlen(in->name));
+	pthread_mutex_unlock(&s->lock);
+
+	switch (n.dir) {
+	case D_ROOT:
+		for (size_t i = 0; i < NR_FILES && !ret; i++) {
+			struct tfs_stat st = { 0, files[i].mode };
+
+			if (files[i].where & (top ? W_TOP : W_INST))
+				ret = fill(ctx, files[i].name, &st);
+		}
+		if (!ret)
+			ret = fill(ctx, "options", &dir);
+		if (!ret)
+			ret = fill(ctx, "per_cpu", &dir);
+		if (!ret && top)
+			ret = fill(ctx, "events", &dir);
+		if (!ret && top)
+			ret = fill(ctx, "instances", &dir);
+		break;
+	case D_OPTIONS:
+		for (int i = 0; i < NR_OPTS && !ret; i++) {
+			struct tfs_stat st = { 0, 0644 };
+
+			ret = fill(ctx, opts[i].name, &st);
+		}
+		break;
+	case D_PERCPU:
+		for (int i = 0; i < s->ncpu && !ret; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "cpu%d", i);
+			ret = fill(ctx, name, &dir);
+		}
+		break;
+	case D_CPU:
+		for (size_t i = 0; i < sizeof(f_cpu_files) / sizeof(f_cpu_files[0]) && !ret; i++) {
+			struct tfs_stat st = { 0, f_cpu_files[i].mode };
+
+			ret = fill(ctx, f_cpu_files[i].name, &st);
+		}
+		break;
+	case D_INSTANCES:
+		for (int i = 0; i < names.n && !ret; i++)
+			ret = fill(ctx, names.w[i], &dir);
+		break;
+	case D_EVENTS: {
+		struct tfs_stat st = { 0, f_ev_enable.mode };
+
+		ret = fill(ctx, "enable", &st);
+		break;
+	}
+	}
+	words_free(&names);
+	return ret > 0 ? 0 : ret;
+}
+
+static int inst_name_ok(const char *name)
+{
+	if (!*name || strlen(name) > NAME_MAX || !strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	return !strchr(name, '/');
+}
+
+int tfs_mkdir(struct tfs_session *s, const char *path)
+{
+	const char *p = path, *c;
+	struct tfs_inst *in;
+	size_t len = next_comp(&p, &c);
+	char name[NAME_MAX + 1];
+
+	if (!comp_is(c, len, "instances")) {
+		struct tfs_node n;
+		int ret;
+
+		pthread_mutex_lock(&s->lock);
+		ret = resolve(s, path, &n);
+		pthread_mutex_unlock(&s->lock);
+		return ret == 0 ? -EEXIST : ret == -ENOENT ? -EACCES : ret;
+	}
+	len = next_comp(&p, &c);
+	if (!len)
+		return -EEXIST;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, c, len);
+	name[len] = '\0';
+	while (*p == '/')
+		p++;
+	if (*p)
+		return inst_find(s, c, len) ? -EACCES : -ENOENT;
+	if (!inst_name_ok(name))
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	if (inst_find(s, name, len)) {
+		pthread_mutex_unlock(&s->lock);
+		return -EEXIST;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		pthread_mutex_unlock(&s->lock);
+		return -ENOMEM;
+	}
+	memcpy(in->name, name, len + 1);
+	inst_init(in);
+	snprintf(in->tracer, sizeof(in->tracer), "%s", inst_tracer(s, &s->top));
+	in->next = s->insts;
+	s->insts = in;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+int tfs_rmdir(struct tfs_session *s, const char *path)
+{
+	const char *p = path, *c;
+	struct tfs_inst **pp, *in;
+	struct tfs_node n;
+	size_t len = next_comp(&p, &c);
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	if (ret)
+		goto out;
+	ret = n.dir == D_NONE ? -ENOTDIR : -EPERM;
+	if (!comp_is(c, len, "instances") || n.dir != D_ROOT || n.inst == &s->top)
+		goto out;
+	ret = -EBUSY;
+	if (n.inst->refs)
+		goto out;
+	for (pp = &s->insts; (in = *pp); pp = &in->next) {
+		if (in == n.inst) {
+			*pp = in->next;
+			inst_free(in);
+			free(in);
+			break;
+		}
+	}
+	ret = 0;
+out:
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* ---- the contents of the files ---- */
+
+static const char readme_text[] =
+	"tracing mini-HOWTO (usertrace: ftrace for user-space programs):\n"
+	"\n"
+	"# echo 0 > tracing_on : quick way to disable tracing\n"
+	"# echo 1 > tracing_on : quick way to re-enable tracing\n"
+	"\n"
+	" Important files:\n"
+	"  trace\t\t\t- The static contents of the buffers\n"
+	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
+	"  trace_pipe\t\t- A consuming read to see the contents of the buffers\n"
+	"  current_tracer\t- function and function graph tracers\n"
+	"  available_tracers\t- list of configured tracers for current_tracer\n"
+	"  error_log\t- error log for failed commands (that support it)\n"
+	"  buffer_size_kb\t- view and modify size of per thread buffer\n"
+	"\t\t\t  (applies to the buffers created after the write)\n"
+	"  buffer_total_size_kb  - view total size of all thread buffers\n"
+	"\n"
+	"  trace_clock\t\t- view the clock used to order events\n"
+	"       local:   CPU time stamp counter (TSC)\n"
+	"        mono:   CLOCK_MONOTONIC\n"
+	"\t\t\t  (the clock of a running session cannot change)\n"
+	"\n"
+	"  trace_marker\t\t- Writes into this file writes into the trace\n"
+	"  tracing_cpumask\t- Limit the trace shown to these CPUs\n"
+	"  instances\t\t- Make independent views with: mkdir instances/foo\n"
+	"\t\t\t  Remove a view with rmdir\n"
+	"  trace_options\t\t- Set format or modify how tracing happens\n"
+	"\t\t\t  Disable an option by prefixing 'no' to the\n"
+	"\t\t\t  option name\n"
+	"  saved_cmdlines\t- the pid and comm of the traced threads\n"
+	"  snapshot\t\t- echo 1 > snapshot: a copy of trace; 0 frees it\n"
+	"  tracing_thresh\t- only show calls longer than this (usecs)\n"
+	"  max_graph_depth\t- Trace a limited depth of nested calls (0 is unlimited)\n"
+	"\n"
+	"  available_filter_functions - list of functions that can be filtered on\n"
+	"  set_ftrace_filter\t- echo function name in here to only trace these\n"
+	"\t\t\t  functions\n"
+	"\t     accepts: func_full_name or glob-matching-pattern\n"
+	"\t     modules: Can select a group via module (a shared object)\n"
+	"\t      Format: :mod:<module-name>\n"
+	"\t     example: echo :mod:libfoo.so > set_ftrace_filter\n"
+	"\t    triggers: a command to perform when function is hit\n"
+	"\t      Format: <function>:<trigger>[:count]\n"
+	"\t     trigger: traceon, traceoff\n"
+	"\t\t      stacktrace\n"
+	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
+	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
+	"\t     To remove trigger without count:\n"
+	"\t       echo '!<function>:<trigger> > set_ftrace_filter\n"
+	"\t     To remove trigger with a count:\n"
+	"\t       echo '!<function>:<trigger>:0 > set_ftrace_filter\n"
+	"  set_ftrace_notrace\t- echo function name in here to never trace.\n"
+	"\t    accepts: func_full_name, *func_end, func_begin*, *func_middle*\n"
+	"\t    modules: Can select a group via module command :mod:\n"
+	"\t    Does not accept triggers\n"
+	"  set_ftrace_pid\t- Write pid(s) to only function trace those pids\n"
+	"\t\t    (function)\n"
+	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
+	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
+	"  enabled_functions\t- the functions whose call site is patched now\n"
+	"  set_event\t\t- Enables events by name written into it (ftrace:print)\n"
+	"  events/\t\t- Directory containing the event switch:\n"
+	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n";
+
+static const char snapshot_help[] =
+	"# Snapshot commands:\n"
+	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+	"#                      Takes a snapshot of the main buffer.\n"
+	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n"
+	"#                      (Doesn't have to be '2' works with any number that\n"
+	"#                       is not a '0' or '1')\n";
+
+/* the session's thread and process ids: buffers' names and procs[] */
+static int session_ids(struct tfs_session *s, int **out)
+{
+	int *ids = NULL, nr = 0, cap = 0, k = 0;
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+
+	while (d && (de = readdir(d))) {
+		int pid = name_pid(de->d_name, "buf."), tid;
+		const char *t;
+
+		if (pid < 0)
+			continue;
+		t = strchr(de->d_name + 4, '.');
+		tid = t ? name_pid(t, ".") : -1;
+		for (int j = 0; j < 2; j++) {
+			int v = j ? tid : pid;
+
+			if (v <= 0)
+				continue;
+			if (nr == cap) {
+				int *n = realloc(ids, (size_t)(cap = cap ? cap * 2 : 32) * sizeof(*n));
+
+				if (!n)
+					break;
+				ids = n;
+			}
+			if (nr < cap)
+				ids[nr++] = v;
+		}
+	}
+	if (d)
+		closedir(d);
+	for (int i = 0; i < UT_CTL_PROCS; i++) {
+		int pid = s->ctl->procs[i].pid;
+
+		if (!pid)
+			continue;
+		if (nr == cap) {
+			int *n = realloc(ids, (size_t)(cap = cap ? cap * 2 : 32) * sizeof(*n));
+
+			if (!n)
+				break;
+			ids = n;
+		}
+		ids[nr++] = pid;
+	}
+	if (nr)
+		qsort(ids, (size_t)nr, sizeof(*ids), cmp_int);
+	for (int i = 0; i < nr; i++)
+		if (!k || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	*out = ids;
+	return k;
+}
+
+static int count_buffers(struct tfs_session *s)
+{
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += name_pid(de->d_name, "buf.") > 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
+{
+	int *ids, n = session_ids(s, &ids);
+
+	for (int i = 0; i < n; i++) {
+		char path[64], comm[64] = "<...>";
+		ssize_t r;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", ids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			r = read(fd, comm, sizeof(comm) - 1);
+			if (r > 0) {
+				comm[r] = '\0';
+				comm[strcspn(comm, "\n")] = '\0';
+			} else {
+				strcpy(comm, "<...>");
+			}
+			close(fd);
+		}
+		sb_printf(b, "%d %s\n", ids[i], comm);
+	}
+	free(ids);
+}
+
+static void show_cpumask(struct tfs_session *s, struct sbuf *b)
+{
+	int nw = (s->ncpu + 31) / 32;
+
+	sb_printf(b, "%x", s->cpumask[nw - 1]);
+	for (int i = nw - 2; i >= 0; i--)
+		sb_printf(b, ",%08x", s->cpumask[i]);
+	sb_puts(b, "\n");
+}
+
+static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
+{
+	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
+	char *v = strip_dup(buf, size);
+	int bit = 0;
+
+	if (!v)
+		return -ENOMEM;
+	if (!v[0]) {
+		free(v);
+		return -EINVAL;
+	}
+	for (size_t i = strlen(v); i-- > 0;) {
+		int d;
+
+		if (v[i] == ',')
+			continue;
+		if (!isxdigit((unsigned char)v[i])) {
+			free(v);
+			return -EINVAL;
+		}
+		d = isdigit((unsigned char)v[i]) ? v[i] - '0' : tolower((unsigned char)v[i]) - 'a' + 10;
+		for (int k = 0; k < 4; k++, bit++)
+			if ((d >> k & 1) && bit < s->ncpu)
+				mask[bit / 32] |= 1u << (bit % 32);
+	}
+	free(v);
+	memcpy(s->cpumask, mask, sizeof(mask));
+	return 0;
+}
+
+static void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
+{
+	struct tfs_funcs fs;
+	size_t patchable = 0;
+	struct words mods = { 0 };
+
+	funcs_load(s, &fs);
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct tfs_func *f = &fs.f[i];
+
+		if (id == F_AVAIL_FUNCS) {
+			func_print(b, f);
+			sb_puts(b, "\n");
+		} else if (id == F_ENABLED_FUNCS && f->enabled) {
+			func_print(b, f);
+			sb_puts(b, " (1)\n");
+		} else if (id == F_DYNINFO && f->patchable) {
+			patchable++;
+			if (words_find(&mods, f->mod) < 0)
+				words_add(&mods, f->mod, strlen(f->mod));
+		}
+	}
+	/* the kernel's dyn_ftrace records are 16 bytes, in 4 KiB pages */
+	if (id == F_DYNINFO)
+		sb_printf(b, "%zu pages:%zu groups: %d\n", patchable,
+			  (patchable * 16 + 4095) / 4096, mods.n);
+	words_free(&mods);
+	funcs_free(&fs);
+}
+
+static void show_stats(struct tfs_session *s, int cpu, struct sbuf *b)
+{
+	struct live_stats st = { 0 };
+
+	live_stats(s->dir, cpu, &st);
+	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
+	sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
+	sb_puts(b, "commit overrun: 0\n");
+	sb_printf(b, "bytes: %llu\n", (unsigned long long)st.bytes);
+	sb_printf(b, "oldest event ts: %5llu.%06llu\n", (unsigned long long)st.oldest_event_ts,
+		  (unsigned long long)((st.oldest_event_ts - (double)(unsigned long long)st.oldest_event_ts) * 1e6));
+	sb_printf(b, "now ts: %5llu.%06llu\n", (unsigned long long)st.now_ts,
+		  (unsigned long long)((st.now_ts - (double)(unsigned long long)st.now_ts) * 1e6));
+	sb_puts(b, "dropped events: 0\n");
+	sb_puts(b, "read events: 0\n");
+}
+
+static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+{
+	int graph = !strcmp(inst_tracer(s, in), "function_graph");
+
+	for (int i = 0; i < NR_OPTS; i++) {
+		if (opts[i].graph && !graph)
+			continue;
+		sb_printf(b, "%s%s\n", in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
+	}
+}
+
+/*
+ * produce - the whole text of an ordinary file.  Context: s->lock held,
+ * except around live_trace() (it reads the buffers; see below).
+ */
+static int produce(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	struct ut_session_ctl *c = s->ctl;
+	int ret = 0;
+
+	switch (h->n.f->id) {
+	case F_README:
+		sb_puts(b, readme_text);
+		break;
+	case F_AVAIL_TRACERS:
+		sb_puts(b, "function_graph function nop\n");
+		break;
+	case F_CUR_TRACER:
+		sb_printf(b, "%s\n", inst_tracer(s, in));
+		break;
+	case F_TRACING_ON:
+		sb_printf(b, "%d\n", inst_on(s, in));
+		break;
+	case F_TRACE: {
+		struct view_buf vb;
+		char *out = NULL;
+		size_t len = 0;
+
+		if (in != &s->top && !in->on && in->frozen) {
+			sb_add(b, in->frozen, in->frozen_len);
+			break;
+		}
+		view_make(s, in, h->n.cpu, &vb);
+		pthread_mutex_unlock(&s->lock);
+		ret = live_trace(s->dir, &vb.v, &out, &len);
+		pthread_mutex_lock(&s->lock);
+		if (!ret && out)
+			sb_add(b, out, len);
+		free(out);
+		break;
+	}
+	case F_TRACE_OPTIONS:
+		show_trace_options(s, in, b);
+		break;
+	case F_OPTION:
+		sb_printf(b, "%d\n", !!(in->opt_mask & (1u << h->n.opt)));
+		break;
+	case F_BUFSIZE:
+		sb_printf(b, "%u\n", c->nr_pages * 4);
+		break;
+	case F_BUFTOTAL: {
+		int nb = count_buffers(s);
+
+		sb_printf(b, "%llu\n", (unsigned long long)c->nr_pages * 4 * (nb ? nb : 1));
+		break;
+	}
+	case F_CPUMASK:
+		show_cpumask(s, b);
+		break;
+	case F_FTRACE_PID: {
+		struct words ws = { 0 };
+
+		words_split(&ws, s->pids, strlen(s->pids));
+		for (int i = 0; i < ws.n; i++)
+			sb_printf(b, "%s\n", ws.w[i]);
+		words_free(&ws);
+		break;
+	}
+	case F_CLOCK:
+		sb_puts(b, c->clock == UT_CLOCK_MONO ? "local global counter [mono]\n"
+						      : "[local] global counter mono\n");
+		break;
+	case F_THRESH:
+		sb_printf(b, "%llu\n", s->thresh_us);
+		break;
+	case F_MAXLAT:
+		sb_printf(b, "%llu\n", s->max_latency);
+		break;
+	case F_STATS:
+		show_stats(s, h->n.cpu, b);
+		break;
+	case F_CMDLINES:
+		show_cmdlines(s, b);
+		break;
+	case F_ERRLOG:
+		for (int i = 0; i < s->nr_err; i++)
+			sb_puts(b, s->errlog[i]);
+		break;
+	case F_SNAPSHOT:
+		if (in->snap_len) {
+			sb_add(b, in->snap, in->snap_len);
+			break;
+		}
+		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
+		sb_puts(b, in->snap_alloc ? "# * Snapshot is allocated *\n#\n"
+					  : "# * Snapshot is freed *\n#\n");
+		sb_puts(b, snapshot_help);
+		break;
+	case F_EV_ENABLE:
+		sb_printf(b, "%d\n", s->event_print);
+		break;
+	case F_SET_EVENT:
+		if (s->event_print)
+			sb_puts(b, "ftrace:print\n");
+		break;
+	case F_AVAIL_EVENTS:
+		sb_puts(b, "ftrace:print\n");
+		break;
+	case F_AVAIL_FUNCS:
+	case F_ENABLED_FUNCS:
+	case F_DYNINFO:
+		show_funcs(s, h->n.f->id, b);
+		break;
+	case F_FILTER:
+	case F_NOTRACE:
+	case F_GFUNC:
+	case F_GNOTRACE:
+		list_show(s, h->n.f->id, b);
+		break;
+	case F_MAXDEPTH:
+		sb_printf(b, "%u\n", c->max_graph_depth);
+		break;
+	case F_FTRACE_ENABLED:
+		sb_puts(b, "1\n");
+		break;
+	case F_MARKER:
+	case F_TRACE_PIPE:
+		ret = -EINVAL;
+		break;
+	}
+	if (!ret && b->err)
+		ret = -ENOMEM;
+	return ret;
+}
+
+/* ---- writes ---- */
+
+static int tracer_index(const char *name)
+{
+	if (!strcmp(name, "ftrace"))		/* 2.6.27's name */
+		return UT_MODE_FUNC;
+	if (!strcmp(name, "none"))
+		return UT_MODE_NONE;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, tracer_names[i]))
+			return i;
+	return -1;
+}
+
+/* a trace option word ("name" or "noname"); Context: s->lock held */
+static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
+{
+	int neg = !strncmp(w, "no", 2), i;
+
+	i = opt_index(w, strlen(w));
+	if (i >= 0) {
+		neg = 0;
+	} else if (neg) {
+		i = opt_index(w + 2, strlen(w + 2));
+	}
+	if (i < 0 || (opts[i].graph && strcmp(inst_tracer(s, in), "function_graph"))) {
+		tfs_err(s, "Invalid option", w);
+		return -EINVAL;
+	}
+	if (neg)
+		in->opt_mask &= ~(1u << i);
+	else
+		in->opt_mask |= 1u << i;
+	return 0;
+}
+
+/* clear @in's trace (echo > trace).  Context: s->lock held. */
+static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
+{
+	in->since = live_now(s->dir);
+	free(in->frozen);
+	in->frozen = NULL;
+	in->frozen_len = 0;
+}
+
+static int write_marker(struct tfs_session *s, const char *buf, size_t size)
+{
+	char path[PATH_MAX], *line;
+	size_t n = size;
+	int fd, len, ret = 0;
+
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	len = asprintf(&line, "%llu 0 %.*s\n", (unsigned long long)live_now(s->dir), (int)n, buf);
+	if (len < 0)
+		return -ENOMEM;
+	for (int i = 0; i < len - 1; i++)
+		if (line[i] == '\n' || line[i] == '\0')
+			line[i] = ' ';
+	snprintf(path, sizeof(path), "%s/markers", s->dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		ret = -errno;
+	else if (write(fd, line, (size_t)len) != len)
+		ret = -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	return ret;
+}
+
+static int write_pids(struct tfs_session *s, const char *buf, size_t size, int trunc)
+{
+	struct words ws = { 0 }, list = { 0 };
+	int ret = words_split(&ws, buf, size);
+
+	for (int i = 0; !ret && i < ws.n; i++) {
+		const char *w = ws.w[i] + (ws.w[i][0] == '!');
+		char *end;
+
+		errno = 0;
+		if (strtol(w, &end, 10) <= 0 || *end || errno) {
+			tfs_err(s, "Invalid pid", ws.w[i]);
+			ret = -EINVAL;
+		}
+	}
+	if (!ret) {
+		if (!trunc)
+			words_split(&list, s->pids, strlen(s->pids));
+		for (int i = 0; i < ws.n; i++) {
+			int neg = ws.w[i][0] == '!', k = words_find(&list, ws.w[i] + neg);
+
+			if (neg && k >= 0)
+				words_del(&list, k);
+			else if (!neg && k < 0)
+				words_add(&list, ws.w[i], strlen(ws.w[i]));
+		}
+		ret = words_join(&list, s->pids);
+	}
+	words_free(&ws);
+	words_free(&list);
+	return ret;
+}
+
+static int write_set_event(struct tfs_session *s, const char *buf, size_t size, int trunc)
+{
+	static const char *const ok[] = { "ftrace:print", "print", "ftrace:*", "ftrace", "*:*",
+					  "*", "*:print" };
+	struct words ws = { 0 };
+	int ret = words_split(&ws, buf, size), v = trunc ? 0 : s->event_print;
+
+	for (int i = 0; !ret && i < ws.n; i++) {
+		int neg = ws.w[i][0] == '!';
+
+		if (!is_cmd(ws.w[i] + neg, ok, sizeof(ok) / sizeof(ok[0]))) {
+			tfs_err(s, "Unknown event", ws.w[i]);
+			ret = -EINVAL;
+		}
+		v = !neg;
+	}
+	if (!ret)
+		s->event_print = v;
+	words_free(&ws);
+	return ret;
+}
+
+/*
+ * do_write - one write(2).  Returns 0, 1 (the control page changed: apply
+ * it once the lock is dropped) or -errno.  Context: s->lock held.
+ */
+static int do_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	struct ut_session_ctl *c = s->ctl;
+	const char *fname = h->n.f->name ? h->n.f->name : "options";
+	unsigned long long v;
+	int ret = 0, trunc;
+	char *w;
+
+	switch (h->n.f->id) {
+	case F_CUR_TRACER: {
+		int t;
+
+		w = strip_dup(buf, size);
+		if (!w)
+			return -ENOMEM;
+		t = tracer_index(w);
+		if (t < 0) {
+			tfs_err(s, "No such tracer", w);
+			free(w);
+			return -EINVAL;
+		}
+		free(w);
+		if (!strcmp(inst_tracer(s, in), tracer_names[t]))
+			return 0;
+		if (in == &s->top) {
+			c->rec_mode = (uint32_t)t;
+			ret = 1;
+		} else {
+			snprintf(in->tracer, sizeof(in->tracer), "%s", tracer_names[t]);
+		}
+		/* as the kernel, a new tracer starts with an empty buffer */
+		trace_clear(s, in);
+		in->tracer_gen++;
+		pthread_cond_broadcast(&s->cond);
+		return ret;
+	}
+	case F_TRACING_ON:
+		if (parse_ull(buf, size, &v) || v > 1) {
+			tfs_err(s, "Invalid argument", fname);
+			return -EINVAL;
+		}
+		if (in == &s->top) {
+			c->tracing_on = (uint32_t)v;
+		} else if (in->on != (int)v) {
+			struct view_buf vb;
+			char *out = NULL;
+			size_t len = 0;
+
+			in->on = (int)v;
+			if (v) {
+				trace_clear(s, in);
+			} else {
+				view_make(s, in, -1, &vb);
+				if (!live_trace(s->dir, &vb.v, &out, &len)) {
+					free(in->frozen);
+					in->frozen = out;
+					in->frozen_len = len;
+				} else {
+					free(out);
+				}
+			}
+		}
+		return 0;
+	case F_TRACE:
+		trace_clear(s, in);
+		return 0;
+	case F_TRACE_OPTIONS: {
+		struct words ws = { 0 };
+
+		ret = words_split(&ws, buf, size);
+		for (int i = 0; !ret && i < ws.n; i++)
+			ret = set_option(s, in, ws.w[i]);
+		words_free(&ws);
+		return ret;
+	}
+	case F_OPTION:
+		if (parse_ull(buf, size, &v) || v > 1) {
+			tfs_err(s, "Invalid argument", opts[h->n.opt].name);
+			return -EINVAL;
+		}
+		if (v)
+			in->opt_mask |= 1u << h->n.opt;
+		else
+			in->opt_mask &= ~(1u << h->n.opt);
+		return 0;
+	case F_BUFSIZE:
+		if (parse_ull(buf, size, &v) || !v || v > 4ull * UINT32_MAX / 1024) {
+			tfs_err(s, "Invalid buffer size", fname);
+			return -EINVAL;
+		}
+		c->nr_pages = (uint32_t)((v + 3) / 4);
+		return 0;
+	case F_CPUMASK:
+		ret = write_cpumask(s, buf, size);
+		if (ret)
+			tfs_err(s, "Invalid CPU mask", fname);
+		return ret;
+	case F_FTRACE_PID:
+		trunc = h->trunc_pending;
+		h->trunc_pending = 0;
+		return write_pids(s, buf, size, trunc);
+	case F_MARKER:
+		return write_marker(s, buf, size);
+	case F_CLOCK: {
+		const char *cur = c->clock == UT_CLOCK_MONO ? "mono" : "local";
+
+		w = strip_dup(buf, size);
+		if (!w)
+			return -ENOMEM;
+		if (!strcmp(w, cur) || (!strcmp(w, "x86-tsc") && c->clock == UT_CLOCK_TSC)) {
+			ret = 0;
+		} else if (!strcmp(w, "local") || !strcmp(w, "global") || !strcmp(w, "counter") ||
+			   !strcmp(w, "mono")) {
+			tfs_err(s, "The clock of a running session cannot change", w);
+			ret = -EBUSY;
+		} else {
+			tfs_err(s, "No such clock", w);
+			ret = -EINVAL;
+		}
+		free(w);
+		return ret;
+	}
+	case F_THRESH:
+		if (parse_ull(buf, size, &v) || v > UINT64_MAX / 1000000) {
+			tfs_err(s, "Invalid argument", fname);
+			return -EINVAL;
+		}
+		s->thresh_us = v;
+		c->tracing_thresh = 0;		/* computed by the caller, unlocked */
+		return 2;
+	case F_MAXLAT:
+		if (parse_ull(buf, size, &v)) {
+			tfs_err(s, "Invalid argument", fname);
+			return -EINVAL;
+		}
+		s->max_latency = v;
+		return 0;
+	case F_MAXDEPTH:
+		if (parse_ull(buf, size, &v) || v > UINT32_MAX) {
+			tfs_err(s, "Invalid argument", fname);
+			return -EINVAL;
+		}
+		c->max_graph_depth = (uint32_t)v;
+		return 1;
+	case F_ERRLOG:
+		errlog_clear(s);
+		return 0;
+	case F_SNAPSHOT: {
+		struct view_buf vb;
+		char *out = NULL;
+		size_t len = 0;
+
+		if (parse_ull(buf, size, &v)) {
+			tfs_err(s, "Invalid argument", fname);
+			return -EINVAL;
+		}
+		if (v == 0) {
+			free(in->snap);
+			in->snap = NULL;
+			in->snap_len = 0;
+			in->snap_alloc = 0;
+		} else if (v == 1) {
+			view_make(s, in, -1, &vb);
+			ret = live_trace(s->dir, &vb.v, &out, &len);
+			if (ret) {
+				free(out);
+				return ret;
+			}
+			free(in->snap);
+			in->snap = out;
+			in->snap_len = len;
+			in->snap_alloc = 1;
+		} else {
+			free(in->snap);
+			in->snap = NULL;
+			in->snap_len = 0;
+		}
+		return 0;
+	}
+	case F_EV_ENABLE:
+		if (parse_ull(buf, size, &v) || v > 1) {
+			tfs_err(s, "Invalid argument", "events/enable");
+			return -EINVAL;
+		}
+		s->event_print = (int)v;
+		return 0;
+	case F_SET_EVENT:
+		trunc = h->trunc_pending;
+		h->trunc_pending = 0;
+		return write_set_event(s, buf, size, trunc);
+	case F_FILTER:
+	case F_NOTRACE:
+	case F_GFUNC:
+	case F_GNOTRACE:
+		trunc = h->trunc_pending;
+		ret = list_write(s, h->n.f->id, buf, size, trunc);
+		if (ret >= 0)
+			h->trunc_pending = 0;
+		return ret;
+	default:
+		return -EACCES;
+	}
+}
+
+/* ---- handles ---- */
+
+static int is_list(enum tfs_id id)
+{
+	return id == F_FILTER || id == F_NOTRACE || id == F_GFUNC || id == F_GNOTRACE ||
+	       id == F_FTRACE_PID || id == F_SET_EVENT;
+}
+
+/* a list emptied (O_TRUNC with nothing written, or truncate(2)): 1 if changed */
+static int list_truncate(struct tfs_session *s, enum tfs_id id)
+{
+	char *l = list_of(s, id);
+
+	if (id == F_FTRACE_PID) {
+		s->pids[0] = '\0';
+		return 0;
+	}
+	if (id == F_SET_EVENT) {
+		s->event_print = 0;
+		return 0;
+	}
+	if (!l || !l[0])
+		return 0;
+	l[0] = '\0';
+	return 1;
+}
+
+int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_handle **hp)
+{
+	int acc = flags & O_ACCMODE, wr = acc != O_RDONLY, rd = acc != O_WRONLY;
+	struct tfs_handle *h;
+	struct tfs_node n;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	if (ret)
+		goto out;
+	ret = -EISDIR;
+	if (n.dir != D_NONE)
+		goto out;
+	ret = -EACCES;
+	if ((wr && !(n.f->mode & 0222)) || (rd && !(n.f->mode & 0444)))
+		goto out;
+	ret = -ENOMEM;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		goto out;
+	h->s = s;
+	h->n = n;
+	h->flags = flags;
+	n.inst->refs++;
+	ret = 0;
+	if (wr && (flags & O_TRUNC)) {
+		switch (n.f->id) {
+		case F_TRACE:
+			trace_clear(s, n.inst);
+			break;
+		case F_ERRLOG:
+			errlog_clear(s);
+			break;
+		default:
+			/* lists: replaced by the first write, emptied at release without one */
+			h->trunc_pending = is_list(n.f->id) && !(flags & O_APPEND);
+			break;
+		}
+	}
+	if (n.f->id == F_TRACE_PIPE) {
+		struct view_buf vb;
+
+		view_make(s, n.inst, n.cpu, &vb);
+		h->tracer_gen = n.inst->tracer_gen;
+		h->rd = live_pipe_open(s->dir, &vb.v);
+		if (!h->rd) {
+			n.inst->refs--;
+			free(h);
+			ret = -EIO;
+			goto out;
+		}
+	}
+	*hp = h;
+out:
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+
+	for (;;) {
+		struct timespec ts;
+		char *out = NULL;
+		size_t len = 0;
+		int gone, on, ret;
+
+		if (h->pend_off < h->pend_len) {
+			size_t n = h->pend_len - h->pend_off;
+
+			if (n > size)
+				n = size;
+			memcpy(buf, h->pend + h->pend_off, n);
+			h->pend_off += n;
+			return (ssize_t)n;
+		}
+		if (h->intr) {
+			h->intr = 0;
+			return -EINTR;
+		}
+		pthread_mutex_lock(&s->lock);
+		gone = s->ended || h->n.inst->tracer_gen != h->tracer_gen;
+		on = h->n.inst == &s->top || h->n.inst->on;
+		pthread_mutex_unlock(&s->lock);
+		ret = live_pipe_read(h->rd, &out, &len);
+		if (ret) {
+			free(out);
+			return ret;
+		}
+		if (len && on) {
+			free(h->pend);
+			h->pend = out;
+			h->pend_len = len;
+			h->pend_off = 0;
+			continue;
+		}
+		free(out);
+		if (gone)
+			return 0;
+		/* nothing new: sleep a little, or until woken */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += TFS_POLL_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&s->lock);
+		if (!h->intr && !s->ended && h->n.inst->tracer_gen == h->tracer_gen)
+			pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
+{
+	struct tfs_session *s = h->s;
+	int ret = 0;
+
+	if ((h->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (h->n.f->id == F_TRACE_PIPE)
+		return pipe_read(h, buf, size);
+	if (off < 0)
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	if (!h->have_text) {
+		struct sbuf b = { 0 };
+
+		ret = produce(h, &b);
+		if (ret) {
+			free(b.p);
+		} else {
+			h->text = b.p;
+			h->len = b.len;
+			h->have_text = 1;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		return ret;
+	if ((size_t)off >= h->len)
+		return 0;
+	if (size > h->len - (size_t)off)
+		size = h->len - (size_t)off;
+	memcpy(buf, h->text + off, size);
+	return (ssize_t)size;
+}
+
+ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
+{
+	struct tfs_session *s = h->s;
+	int ret;
+
+	(void)off;
+	if ((h->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	pthread_mutex_lock(&s->lock);
+	ret = do_write(h, buf, size);
+	pthread_mutex_unlock(&s->lock);
+	if (ret == 2) {
+		/* tracing_thresh: the TSC rate is measured without the lock */
+		uint64_t t = us_to_ticks(s, s->thresh_us);
+
+		pthread_mutex_lock(&s->lock);
+		s->ctl->tracing_thresh = t;
+		pthread_mutex_unlock(&s->lock);
+		ret = 1;
+	}
+	if (ret == 1)
+		ctl_apply(s);
+	return ret < 0 ? ret : (ssize_t)size;
+}
+
+int tfs_truncate(struct tfs_session *s, const char *path)
+{
+	struct tfs_node n;
+	int ret, apply = 0;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	if (!ret && n.dir != D_NONE)
+		ret = -EISDIR;
+	if (!ret && !(n.f->mode & 0222))
+		ret = -EACCES;
+	if (!ret) {
+		if (n.f->id == F_TRACE)
+			trace_clear(s, n.inst);
+		else if (n.f->id == F_ERRLOG)
+			errlog_clear(s);
+		else if (is_list(n.f->id))
+			apply = list_truncate(s, n.f->id);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (apply)
+		ctl_apply(s);
+	return ret;
+}
+
+void tfs_interrupt(struct tfs_handle *h)
+{
+	pthread_mutex_lock(&h->s->lock);
+	h->intr = 1;
+	pthread_cond_broadcast(&h->s->cond);
+	pthread_mutex_unlock(&h->s->lock);
+}
+
+void tfs_release(struct tfs_handle *h)
+{
+	struct tfs_session *s;
+	int apply = 0;
+
+	if (!h)
+		return;
+	s = h->s;
+	pthread_mutex_lock(&s->lock);
+	if (h->trunc_pending)
+		apply = list_truncate(s, h->n.f->id);
+	h->n.inst->refs--;
+	pthread_mutex_unlock(&s->lock);
+	if (apply)
+		ctl_apply(s);
+	if (h->rd)
+		live_pipe_close(h->rd);
+	free(h->pend);
+	free(h->text);
+	free(h);
+}

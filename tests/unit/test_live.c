@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_live.c - lib/tracefs/live.c on a fake session: a control file and
+ * ring buffers written through the real writer (lib/ringbuf), with no maps
+ * (the functions print as addresses).  The clock is CLOCK_MONOTONIC ns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/tracefs/live.h"
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
+#include "usertrace/session.h"
+#include "utils/utils.h"
+
+#define T0	1000000000000ull	/* 1000 s */
+
+static char session[64];
+
+struct tw {
+	struct rb_writer w;
+	struct rb_header *h;
+	uint32_t nr_pages;
+	uint32_t depth;
+};
+
+static struct tw *cur;
+
+static void page_start(struct rb_writer *w, uint64_t ts)
+{
+	unsigned char *p = rb_reserve(w, 8, &ts);
+	uint32_t h = RB_HDR(UT_REC_DEPTH, ts - w->last_ts);
+
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &cur->depth, 4);
+	rb_commit(w, 8, ts, 0);
+}
+
+static void make_session(void)
+{
+	struct ut_session_ctl *ctl = calloc(1, UT_CTL_SIZE);
+	char path[128];
+	int fd;
+
+	snprintf(session, sizeof(session), "/tmp/utlive.XXXXXX");
+	assert_non_null(mkdtemp(session));
+	memcpy(ctl->magic, UT_CTL_MAGIC, 8);
+	ctl->version = UT_CTL_VERSION;
+	ctl->buf_mode = RB_MODE_OVERWRITE;
+	ctl->clock = UT_CLOCK_MONO;
+	ctl->flags = UT_CTL_LIVE;
+	snprintf(path, sizeof(path), "%s/control", session);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, ctl, UT_CTL_SIZE), UT_CTL_SIZE);
+	close(fd);
+	free(ctl);
+}
+
+static void tw_open(struct tw *t, int pid, int tid, uint32_t nr_pages, uint64_t ts)
+{
+	char path[128];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/buf.%d.%d.1", session, pid, tid);
+	assert_int_equal(rb_create(path, nr_pages, RB_MODE_OVERWRITE, &t->h), 0);
+	t->h->pid = pid;
+	t->h->tid = tid;
+	t->h->image = 1;
+	strcpy(t->h->comm, "app");
+	t->nr_pages = nr_pages;
+	t->w.page_start = page_start;
+	cur = t;
+	rb_writer_init(&t->w, t->h, ts);
+}
+
+static void tw_close(struct tw *t)
+{
+	munmap(t->h, rb_file_size(t->nr_pages));
+}
+
+static void rec(struct tw *t, uint32_t type, uint64_t ip, uint64_t parent, uint64_t ts)
+{
+	uint32_t len = type == UT_REC_ENTRY ? 10 : type == UT_REC_EXIT ? 4 : 16, h;
+	unsigned char *p;
+
+	cur = t;
+	p = rb_reserve(&t->w, len, &ts);
+	assert_non_null(p);
+	h = RB_HDR(type, ts - t->w.last_ts);
+	memcpy(p, &h, 4);
+	if (len > 4)
+		ut_put48(p + 4, ip);
+	if (len == 16)
+		ut_put48(p + 10, parent);
+	rb_commit(&t->w, len, ts, 1);
+	if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT)
+		t->depth++;
+	else if (type == UT_REC_EXIT)
+		t->depth--;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_tree(session);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	make_session();
+	return 0;
+}
+
+static char *trace(const char *tracer, uint64_t since, int cpu)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { tracer, opts, cpu, since };
+	char *out;
+	size_t len;
+
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_non_null(out);
+	assert_int_equal(strlen(out), len);
+	return out;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/* main { a(); b() { c(); } } */
+static void write_graph(struct tw *t)
+{
+	rec(t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
+	rec(t, UT_REC_ENTRY, 0x401100, 0, T0 + 1000);
+	rec(t, UT_REC_EXIT, 0, 0, T0 + 1500);
+	rec(t, UT_REC_ENTRY, 0x401200, 0, T0 + 2000);
+	rec(t, UT_REC_ENTRY, 0x401300, 0, T0 + 2100);
+	rec(t, UT_REC_EXIT, 0, 0, T0 + 2300);
+	rec(t, UT_REC_EXIT, 0, 0, T0 + 5000);
+	rec(t, UT_REC_EXIT, 0, 0, T0 + 12000);
+}
+
+static void test_graph_trace(void **state)
+{
+	struct tw t;
+	char *out;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	write_graph(&t);
+	out = trace("function_graph", 0, -1);
+	assert_string_equal(out,
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 0)               |  0x401000() {\n"
+		" 0)   0.500 us    |    0x401100();\n"
+		" 0)               |    0x401200() {\n"
+		" 0)   0.200 us    |      0x401300();\n"
+		" 0)   3.000 us    |    }\n"
+		" 0) + 12.000 us   |  }\n");
+	free(out);
+	tw_close(&t);
+}
+
+static void test_since_hides_older(void **state)
+{
+	struct tw t;
+	char *out;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	write_graph(&t);
+	/* after the first leaf: b() and its callee, then the open calls close */
+	out = trace("function_graph", T0 + 1500, -1);
+	assert_int_equal(count(out, "0x401100"), 0);
+	assert_int_equal(count(out, "0x401000() {"), 0);
+	assert_int_equal(count(out, "0x401200() {"), 1);
+	assert_int_equal(count(out, "0x401300();"), 1);
+	/* main's return: its entry is hidden, the brace names it */
+	assert_int_equal(count(out, "} /* 0x401000 */"), 1);
+	free(out);
+	/* everything hidden: the header alone */
+	out = trace("function_graph", T0 + 12000, -1);
+	assert_int_equal(count(out, ")"), 0);
+	free(out);
+	tw_close(&t);
+}
+
+static void test_function_trace(void **state)
+{
+	struct tw t;
+	char *out, head[256], want[2048];
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	rec(&t, UT_REC_FUNC, 0x401000, 0x400500, T0 + 1000);
+	rec(&t, UT_REC_FUNC, 0x401100, 0x401010, T0 + 2000);
+	rec(&t, UT_REC_FUNC, 0x401200, 0x401020, T0 + 3000);
+	out = trace("function", 0, -1);
+	snprintf(head, sizeof(head), "# tracer: function\n#\n"
+		 "# entries-in-buffer/entries-written: 3/3   #P:%ld\n#\n",
+		 sysconf(_SC_NPROCESSORS_CONF));
+	snprintf(want, sizeof(want), "%s%s", head,
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n"
+		"             app-100     [000] .....  1000.000001: 0x00401000 <-0x00400500\n"
+		"             app-100     [000] .....  1000.000002: 0x00401100 <-0x00401010\n"
+		"             app-100     [000] .....  1000.000003: 0x00401200 <-0x00401020\n");
+	assert_string_equal(out, want);
+	free(out);
+	out = trace("function", T0 + 2000, -1);
+	assert_non_null(strstr(out, "# entries-in-buffer/entries-written: 1/1   #P:"));
+	assert_int_equal(count(out, "<-"), 1);
+	assert_int_equal(count(out, "0x00401200 <-"), 1);
+	free(out);
+	/* no event on cpu 1 */
+	out = trace("function", 0, 1);
+	assert_int_equal(count(out, "<-"), 0);
+	free(out);
+	tw_close(&t);
+}
+
+static char *pipe_read(struct live_reader *r)
+{
+	char *out;
+	size_t len;
+
+	assert_int_equal(live_pipe_read(r, &out, &len), 0);
+	if (!out)
+		return strdup("");
+	assert_int_equal(strlen(out), len);
+	return out;
+}
+
+static void test_pipe_each_once(void **state)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { "function", opts, -1, 0 };
+	struct live_reader *r;
+	struct tw t;
+	char *out, name[32];
+	uint64_t ts = T0;
+	int seen[1000] = { 0 };
+
+	(void)state;
+	tw_open(&t, 100, 100, 8, T0);
+	r = live_pipe_open(session, &v);
+	assert_non_null(r);
+	out = pipe_read(r);
+	assert_string_equal(out, "");
+	free(out);
+	/* reads between writes, in the head page and across pages */
+	for (int round = 0, n = 0; round < 10; round++) {
+		int k = round * 37 % 100 + 1;
+
+		for (int i = 0; i < k && n < 1000; i++, n++)
+			rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, ts += 1000);
+		out = pipe_read(r);
+		assert_int_equal(count(out, "#"), 0);
+		for (int i = 0; i < 1000; i++) {
+			snprintf(name, sizeof(name), "0x%08x <-", 0x500000 + i);
+			seen[i] += count(out, name);
+		}
+		free(out);
+		out = pipe_read(r);
+		assert_string_equal(out, "");
+		free(out);
+	}
+	for (int round = 0, n = 0; round < 10; round++)
+		for (int i = 0; i < round * 37 % 100 + 1; i++, n++)
+			assert_int_equal(seen[n], 1);
+	live_pipe_close(r);
+	tw_close(&t);
+}
+
+static void test_pipe_graph_partial(void **state)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { "function_graph", opts, -1, 0 };
+	struct live_reader *r;
+	struct tw t;
+	char *out;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	r = live_pipe_open(session, &v);
+	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
+	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 1000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 1500);
+	out = pipe_read(r);
+	assert_string_equal(out,
+		" 0)               |  0x401000() {\n"
+		" 0)   0.500 us    |    0x401100();\n");
+	free(out);
+	rec(&t, UT_REC_ENTRY, 0x401200, 0, T0 + 2000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2250);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
+	out = pipe_read(r);
+	/* main's entry was in the last read: its brace names it */
+	assert_string_equal(out,
+		" 0)   0.250 us    |    0x401200();\n"
+		" 0)               |  } /* 0x401000 */\n");
+	free(out);
+	out = pipe_read(r);
+	assert_string_equal(out, "");
+	free(out);
+	live_pipe_close(r);
+	tw_close(&t);
+}
+
+static void test_pipe_lost(void **state)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { "function", opts, -1, 0 };
+	struct live_reader *r;
+	struct tw t;
+	char *out, lost[64];
+	uint64_t ts = T0;
+	int n = 0, shown;
+
+	(void)state;
+	tw_open(&t, 100, 100, 2, T0);
+	r = live_pipe_open(session, &v);
+	rec(&t, UT_REC_FUNC, 0x500000, 0x400000, ts += 1000);
+	out = pipe_read(r);
+	assert_int_equal(count(out, "<-"), 1);
+	free(out);
+	/* 5 pages of 253 records: pages 0..2 are overwritten, 3 and 4 held */
+	for (n = 1; n < 5 * 253; n++)
+		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, ts += 1000);
+	assert_int_equal(t.h->head, 4);
+	out = pipe_read(r);
+	shown = count(out, "<-");
+	assert_int_equal(shown, 2 * 253);
+	snprintf(lost, sizeof(lost), "CPU:0 [LOST %d EVENTS]\n", 5 * 253 - 1 - shown);
+	assert_non_null(strstr(out, lost));
+	assert_true(strstr(out, lost) == out);
+	free(out);
+	out = pipe_read(r);
+	assert_string_equal(out, "");
+	free(out);
+	live_pipe_close(r);
+	tw_close(&t);
+}
+
+static void test_stats_and_now(void **state)
+{
+	struct live_stats st;
+	struct tw t;
+	uint64_t now;
+
+	(void)state;
+	tw_open(&t, 100, 100, 2, T0);
+	for (int n = 0; n < 3 * 253; n++)
+		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 1000 * (uint64_t)n);
+	assert_int_equal(live_stats(session, -1, &st), 0);
+	assert_int_equal(st.entries, 2 * 253);
+	assert_int_equal(st.overrun, 253);
+	assert_int_equal(st.written, 3 * 253);
+	assert_int_equal(st.bytes, 2 * 253 * 16);
+	assert_true(st.oldest_event_ts > 1000.0002529 && st.oldest_event_ts < 1000.0002531);
+	assert_int_equal(live_stats(session, 3, &st), 0);
+	assert_int_equal(st.entries, 0);
+	now = live_now(session);
+	assert_true(now > 0 && now <= live_now(session));
+	tw_close(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_graph_trace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_since_hides_older, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_function_trace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_each_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_graph_partial, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_lost, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stats_and_now, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_tracefs.c - the tracing directory's files (lib/tracefs/tracefs.c).
+ *
+ * Each test makes a fake session under /tmp: a control file, an
+ * ftrace.<pid> file for this process (its executable is this test, so
+ * "test_tracefs" functions show without [module]), and a fake runtime: a
+ * thread that acknowledges each settings generation after a delay, as
+ * runtime/control.c does.  live.h is stubbed below.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "usertrace/record.h"
+#include "usertrace/session.h"
+#include "lib/tracefs/live.h"
+#include "lib/tracefs/tracefs.h"
+
+/* ---- stand-ins for lib/tracefs/live.c ---- */
+
+static uint64_t fake_now = 1000;
+static char last_tracer[32];
+static uint64_t last_since;
+
+uint64_t live_now(const char *session_dir)
+{
+	(void)session_dir;
+	return ++fake_now;
+}
+
+int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
+{
+	(void)session_dir;
+	snprintf(last_tracer, sizeof(last_tracer), "%s", v->tracer);
+	last_since = v->since;
+	if (asprintf(out, "# tracer: %s\n#\n", v->tracer) < 0)
+		return -ENOMEM;
+	*len = strlen(*out);
+	return 0;
+}
+
+struct live_reader {
+	int n;
+};
+
+struct live_reader *live_pipe_open(const char *session_dir, const struct live_view *v)
+{
+	(void)session_dir;
+	(void)v;
+	return calloc(1, sizeof(struct live_reader));
+}
+
+int live_pipe_read(struct live_reader *r, char **out, size_t *len)
+{
+	/* one line at the first read, then nothing */
+	if (r->n++ == 0) {
+		*out = strdup("line\n");
+		*len = 5;
+	} else {
+		*out = NULL;
+		*len = 0;
+	}
+	return 0;
+}
+
+void live_pipe_close(struct live_reader *r)
+{
+	free(r);
+}
+
+int live_stats(const char *session_dir, int cpu, struct live_stats *st)
+{
+	(void)session_dir;
+	(void)cpu;
+	memset(st, 0, sizeof(*st));
+	st->entries = 7;
+	return 0;
+}
+
+/* ---- the fake session ---- */
+
+struct fix {
+	char dir[64];
+	struct ut_session_ctl *ctl;
+	struct tfs_session *s;
+	pthread_t ack;
+	volatile int stop;
+	volatile int ack_on;
+};
+
+static void *acknowledger(void *arg)
+{
+	struct fix *f = arg;
+
+	while (!f->stop) {
+		uint32_t g = __atomic_load_n(&f->ctl->gen, __ATOMIC_ACQUIRE);
+
+		usleep(20 * 1000);	/* slower than a write that does not wait */
+		if (f->ack_on && f->ctl->procs[0].gen != g) {
+			__atomic_store_n(&f->ctl->procs[0].gen, g, __ATOMIC_RELEASE);
+			__atomic_add_fetch(&f->ctl->acked, 1, __ATOMIC_RELEASE);
+			syscall(SYS_futex, &f->ctl->acked, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+		}
+	}
+	return NULL;
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	char path[256], name[64], exe[PATH_MAX], text[PATH_MAX * 5], *base;
+	ssize_t n;
+	int fd;
+
+	strcpy(f->dir, "/tmp/test_tracefs.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(path, sizeof(path), "%s/control", f->dir);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, UT_CTL_SIZE), 0);
+	f->ctl = mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	assert_true(f->ctl != MAP_FAILED);
+	memcpy(f->ctl->magic, UT_CTL_MAGIC, 8);
+	f->ctl->version = UT_CTL_VERSION;
+	f->ctl->nr_pages = 64;
+	f->ctl->clock = UT_CLOCK_MONO;
+	f->ctl->tracing_on = 1;
+	f->ctl->rec_mode = UT_MODE_NONE;
+	f->ctl->flags = UT_CTL_LIVE;
+	f->ctl->procs[0].pid = getpid();
+	/* the executable's functions: the module is this program's name */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	snprintf(text, sizeof(text),
+		 "main\t%s\tp\nparse_a\t%s\tpe\nparse_b\t%s\tp\nrun\t%s\tp\n"
+		 "foo_init\tlibfoo.so\tp\n", base, base, base, base);
+	snprintf(name, sizeof(name), "ftrace.%d", (int)getpid());
+	put_file(f->dir, name, text);
+	f->ack_on = 1;
+	assert_int_equal(pthread_create(&f->ack, NULL, acknowledger, f), 0);
+	f->s = tfs_session_open(f->dir);
+	assert_non_null(f->s);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fix *f = *state;
+	char cmd[128];
+
+	f->stop = 1;
+	pthread_join(f->ack, NULL);
+	tfs_session_close(f->s);
+	munmap(f->ctl, UT_CTL_SIZE);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+/* the whole text of @path, or NULL with *err set */
+static char *rd(struct tfs_session *s, const char *path, int *err)
+{
+	struct tfs_handle *h;
+	char *buf = NULL;
+	size_t len = 0;
+	ssize_t n;
+	int ret = tfs_open(s, path, O_RDONLY, &h);
+
+	if (err)
+		*err = ret;
+	if (ret)
+		return NULL;
+	do {
+		buf = realloc(buf, len + 4097);
+		n = tfs_read(h, buf + len, 4096, (off_t)len);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0);
+	buf[len] = '\0';
+	tfs_release(h);
+	if (n < 0) {
+		if (err)
+			*err = (int)n;
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* echo TEXT > PATH (or >> with O_APPEND): the open's or the write's error, or 0 */
+static int wr(struct tfs_session *s, const char *path, int flags, const char *text)
+{
+	struct tfs_handle *h;
+	ssize_t n;
+	int ret = tfs_open(s, path, O_WRONLY | flags, &h);
+
+	if (ret)
+		return ret;
+	n = tfs_write(h, text, strlen(text), 0);
+	tfs_release(h);
+	if (n < 0)
+		return (int)n;
+	assert_int_equal(n, (ssize_t)strlen(text));
+	return 0;
+}
+
+#define assert_file(s, path, text) do {				\
+	char *_t = rd(s, path, NULL);				\
+	assert_non_null(_t);					\
+	assert_string_equal(_t, text);				\
+	free(_t);						\
+} while (0)
+
+/* ---- tests ---- */
+
+static void test_available_tracers(void **state)
+{
+	struct fix *f = *state;
+
+	assert_file(f->s, "available_tracers", "function_graph function nop\n");
+	assert_file(f->s, "current_tracer", "nop\n");
+	assert_file(f->s, "tracing_on", "1\n");
+}
+
+static void test_current_tracer(void **state)
+{
+	struct fix *f = *state;
+	char *log;
+
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function_graph\n"), 0);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_GRAPH);
+	/* the write returned after the (slow) acknowledger applied it */
+	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
+	assert_int_not_equal(f->ctl->gen, 0);
+	assert_file(f->s, "current_tracer", "function_graph\n");
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function  \n"), 0);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "bogus\n"), -EINVAL);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "] tracing: error: No such tracer\n  Command: bogus\n"));
+	assert_int_equal(log[0], '[');
+	free(log);
+	assert_int_equal(wr(f->s, "error_log", O_TRUNC, "\n"), 0);
+	assert_file(f->s, "error_log", "");
+	/* the trace's view follows the tracer */
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_tracer, "function");
+}
+
+static void test_tracing_on(void **state)
+{
+	struct fix *f = *state;
+
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0\n"), 0);
+	assert_int_equal(f->ctl->tracing_on, 0);
+	assert_file(f->s, "tracing_on", "0\n");
+	assert_file(f->s, "tracing_enabled", "0\n");
+	assert_int_equal(wr(f->s, "tracing_enabled", O_TRUNC, "1\n"), 0);
+	assert_int_equal(f->ctl->tracing_on, 1);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "2\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "x\n"), -EINVAL);
+	assert_int_equal(f->ctl->tracing_on, 1);
+}
+
+static void test_filter(void **state)
+{
+	struct fix *f = *state;
+
+	assert_file(f->s, "set_ftrace_filter", "#### all functions enabled ####\n");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "parse_* run\n"), 0);
+	assert_string_equal(f->ctl->filter, "parse_* run");
+	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
+	assert_file(f->s, "set_ftrace_filter", "parse_a\nparse_b\nrun\n");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "foo_init\n"), 0);
+	assert_string_equal(f->ctl->filter, "parse_* run foo_init");
+	assert_file(f->s, "set_ftrace_filter", "parse_a\nparse_b\nrun\nfoo_init [libfoo.so]\n");
+	/* '!' removes; a glob that keeps other functions is expanded */
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "!parse_b\n"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a run foo_init");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "!run"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a foo_init");
+	/* '>' replaces */
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "main"), 0);
+	assert_string_equal(f->ctl->filter, "main");
+	/* a '>' with nothing written empties it */
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "\n"), 0);
+	assert_string_equal(f->ctl->filter, "");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, ":mod:libnothere.so"), 0);
+	assert_string_equal(f->ctl->filter, ":mod:libnothere.so");
+	assert_int_equal(tfs_truncate(f->s, "set_ftrace_filter"), 0);
+	assert_string_equal(f->ctl->filter, "");
+	/* the other lists */
+	assert_file(f->s, "set_ftrace_notrace", "#### no functions disabled ####\n");
+	assert_file(f->s, "set_graph_function", "#### all functions enabled ####\n");
+	assert_int_equal(wr(f->s, "set_graph_function", O_TRUNC, "run"), 0);
+	assert_string_equal(f->ctl->graph_function, "run");
+	assert_int_equal(wr(f->s, "set_ftrace_notrace", O_TRUNC, "run:traceon"), -EINVAL);
+}
+
+static void test_filter_nomatch(void **state)
+{
+	struct fix *f = *state;
+	uint32_t gen = f->ctl->gen;
+	char *log;
+
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "run nosuch_*\n"), -EINVAL);
+	assert_string_equal(f->ctl->filter, "");
+	assert_int_equal(f->ctl->gen, gen);
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(strstr(log, "tracing: error: Function not found\n  Command: nosuch_*\n"));
+	free(log);
+	assert_int_equal(wr(f->s, "set_graph_notrace", O_TRUNC, "nosuch"), -EINVAL);
+}
+
+static void test_commands(void **state)
+{
+	struct fix *f = *state;
+
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "run:traceoff parse_a:traceon:3\n"), 0);
+	assert_string_equal(f->ctl->commands, "run:traceoff parse_a:traceon:3");
+	assert_string_equal(f->ctl->filter, "");
+	assert_file(f->s, "set_ftrace_filter",
+		    "#### all functions enabled ####\nrun:traceoff:unlimited\nparse_a:traceon:count=3\n");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "!run:traceoff"), 0);
+	assert_string_equal(f->ctl->commands, "parse_a:traceon:3");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "run:bogus"), -EINVAL);
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "nosuch:traceon"), -EINVAL);
+	assert_string_equal(f->ctl->commands, "parse_a:traceon:3");
+}
+
+static void test_errnos(void **state)
+{
+	struct fix *f = *state;
+	struct tfs_handle *h;
+	struct tfs_stat st;
+
+	assert_int_equal(tfs_stat(f->s, "nosuch", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "trace/x", &st), -ENOTDIR);
+	assert_int_equal(tfs_stat(f->s, "options/nosuch", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "instances/nosuch/trace", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "per_cpu/cpu99999", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "trace", &st), 0);
+	assert_int_equal(st.is_dir, 0);
+	assert_int_equal(st.mode, 0644);
+	assert_int_equal(tfs_stat(f->s, "trace_marker", &st), 0);
+	assert_int_equal(st.mode, 0200);
+	assert_int_equal(tfs_stat(f->s, "per_cpu/cpu0", &st), 0);
+	assert_int_equal(st.is_dir, 1);
+	assert_int_equal(tfs_open(f->s, "available_tracers", O_WRONLY, &h), -EACCES);
+	assert_int_equal(tfs_open(f->s, "trace_marker", O_RDONLY, &h), -EACCES);
+	assert_int_equal(tfs_open(f->s, "options", O_WRONLY, &h), -EISDIR);
+	assert_int_equal(tfs_truncate(f->s, "README"), -EACCES);
+	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "abc"), -EINVAL);
+	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "5\n"), 0);
+	assert_int_equal(f->ctl->max_graph_depth, 5);
+	assert_file(f->s, "max_graph_depth", "5\n");
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "mono\n"), 0);
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "global\n"), -EBUSY);
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "nosuch\n"), -EINVAL);
+	assert_file(f->s, "trace_clock", "local global counter [mono]\n");
+	assert_file(f->s, "buffer_size_kb", "256\n");
+	assert_int_equal(wr(f->s, "trace_entries", O_TRUNC, "1024\n"), 0);
+	assert_int_equal(f->ctl->nr_pages, 256);
+	assert_int_equal(wr(f->s, "tracing_thresh", O_TRUNC, "100\n"), 0);
+	assert_int_equal(f->ctl->tracing_thresh, 100000);
+	assert_file(f->s, "tracing_thresh", "100\n");
+}
+
+static void test_options(void **state)
+{
+	struct fix *f = *state;
+	char *t;
+
+	t = rd(f->s, "trace_options", NULL);
+	assert_non_null(strstr(t, "print-parent\n"));
+	assert_null(strstr(t, "funcgraph-proc"));
+	free(t);
+	/* funcgraph options belong to function_graph */
+	assert_int_equal(wr(f->s, "trace_options", O_TRUNC, "funcgraph-proc"), -EINVAL);
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function_graph"), 0);
+	t = rd(f->s, "trace_options", NULL);
+	assert_non_null(strstr(t, "\nnofuncgraph-proc\n"));
+	free(t);
+	assert_file(f->s, "options/funcgraph-proc", "0\n");
+	assert_int_equal(wr(f->s, "trace_options", O_TRUNC, "funcgraph-proc\n"), 0);
+	assert_file(f->s, "options/funcgraph-proc", "1\n");
+	assert_int_equal(wr(f->s, "options/print-parent", O_TRUNC, "0\n"), 0);
+	t = rd(f->s, "iter_ctrl", NULL);
+	assert_non_null(strstr(t, "noprint-parent\n"));
+	assert_non_null(strstr(t, "\nfuncgraph-proc\n"));
+	free(t);
+	assert_int_equal(wr(f->s, "trace_options", O_TRUNC, "noprint-parent-x"), -EINVAL);
+	assert_int_equal(wr(f->s, "options/print-parent", O_TRUNC, "2"), -EINVAL);
+}
+
+static void test_instances(void **state)
+{
+	struct fix *f = *state;
+	struct tfs_stat st;
+
+	assert_int_equal(tfs_mkdir(f->s, "instances/foo"), 0);
+	assert_int_equal(tfs_mkdir(f->s, "instances/foo"), -EEXIST);
+	assert_int_equal(tfs_stat(f->s, "instances/foo/trace", &st), 0);
+	assert_int_equal(tfs_stat(f->s, "instances/foo/set_ftrace_filter", &st), -ENOENT);
+	/* an instance's tracer is a view: the recording keeps its mode */
+	assert_int_equal(wr(f->s, "instances/foo/current_tracer", O_TRUNC, "function"), 0);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_NONE);
+	assert_file(f->s, "instances/foo/current_tracer", "function\n");
+	assert_file(f->s, "current_tracer", "nop\n");
+	/* its own clear point and switch */
+	assert_int_equal(wr(f->s, "instances/foo/trace", O_TRUNC, ""), 0);
+	free(rd(f->s, "instances/foo/trace", NULL));
+	assert_true(last_since > 1000);
+	free(rd(f->s, "trace", NULL));
+	assert_true(last_since == 0);
+	assert_int_equal(wr(f->s, "instances/foo/tracing_on", O_TRUNC, "0"), 0);
+	assert_file(f->s, "instances/foo/tracing_on", "0\n");
+	assert_file(f->s, "tracing_on", "1\n");
+	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), 0);
+	assert_int_equal(tfs_stat(f->s, "instances/foo", &st), -ENOENT);
+	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), -ENOENT);
+}
+
+struct names {
+	char all[4096];
+};
+
+static int fill(void *ctx, const char *name, const struct tfs_stat *st)
+{
+	struct names *n = ctx;
+
+	strcat(n->all, name);
+	strcat(n->all, st->is_dir ? "/ " : " ");
+	return 0;
+}
+
+static void test_readdir(void **state)
+{
+	struct fix *f = *state;
+	static const char *const want[] = {
+		"README ", "available_tracers ", "current_tracer ", "tracing_on ", "trace ",
+		"trace_pipe ", "trace_options ", "set_ftrace_filter ", "set_ftrace_notrace ",
+		"available_filter_functions ", "enabled_functions ", "error_log ",
+		"options/ ", "per_cpu/ ", "instances/ ", "events/ ", "tracing_enabled ",
+		"snapshot ", "saved_cmdlines ", "trace_marker ", "set_graph_function ",
+	};
+	struct names n = { "" };
+
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), " %s", want[i]);
+		assert_true(!strncmp(n.all, want[i], strlen(want[i])) || strstr(n.all, key));
+	}
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "per_cpu/cpu0", fill, &n), 0);
+	assert_string_equal(n.all, "stats trace trace_pipe ");
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "trace", fill, &n), -ENOTDIR);
+	assert_int_equal(tfs_mkdir(f->s, "instances/bar"), 0);
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "instances", fill, &n), 0);
+	assert_string_equal(n.all, "bar/ ");
+}
+
+static void test_functions(void **state)
+{
+	struct fix *f = *state;
+
+	assert_file(f->s, "available_filter_functions",
+		    "main\nparse_a\nparse_b\nrun\nfoo_init [libfoo.so]\n");
+	assert_file(f->s, "enabled_functions", "parse_a (1)\n");
+	assert_file(f->s, "dyn_ftrace_total_info", "5 pages:1 groups: 2\n");
+	assert_file(f->s, "per_cpu/cpu0/stats",
+		    "entries: 7\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
+		    "oldest event ts:     0.000000\nnow ts:     0.000000\n"
+		    "dropped events: 0\nread events: 0\n");
+	assert_file(f->s, "available_events", "ftrace:print\n");
+	assert_file(f->s, "ftrace_enabled", "1\n");
+}
+
+static void test_trace_pipe(void **state)
+{
+	struct fix *f = *state;
+	struct tfs_handle *h;
+	char buf[64];
+
+	assert_int_equal(tfs_open(f->s, "trace_pipe", O_RDONLY, &h), 0);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), 5);
+	assert_memory_equal(buf, "line\n", 5);
+	tfs_interrupt(h);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), -EINTR);
+	tfs_session_ended(f->s);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), 0);
+	tfs_release(h);
+}
+
+static void test_snapshot_marker(void **state)
+{
+	struct fix *f = *state;
+	char path[128], line[256];
+	FILE *fp;
+	char *t;
+
+	t = rd(f->s, "snapshot", NULL);
+	assert_non_null(strstr(t, "# * Snapshot is freed *\n"));
+	assert_non_null(strstr(t, "# echo 1 > snapshot : Allocates snapshot buffer"));
+	free(t);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_file(f->s, "snapshot", "# tracer: nop\n#\n");
+	assert_int_equal(wr(f->s, "trace_marker", O_TRUNC, "hello world\n"), 0);
+	snprintf(path, sizeof(path), "%s/markers", f->dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	assert_non_null(strstr(line, " 0 hello world\n"));
+}
+
+static void test_ack_timeout(void **state)
+{
+	struct fix *f = *state;
+	char *log;
+
+	f->ack_on = 0;
+	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "3"), 0);
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(strstr(log, "tracing: error: Timed out"));
+	free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_available_tracers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_current_tracer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tracing_on, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter_nomatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errnos, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_instances, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ack_timeout, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
