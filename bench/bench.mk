@@ -7,4 +7,5 @@
 # build or a run fails.  BENCH_ROUNDS, BENCH_LOOP_N, ... : see bench/run.sh.
 
 bench: all
+	@sh tests/deps.sh bench
 	O='$(O)' CC='$(CC)' bash bench/run.sh

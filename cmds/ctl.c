@@ -241,23 +241,6 @@ static int recv_line(int fd, char *buf, size_t size)
 	return 0;
 }
 
-static int send_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int command_ctl(int argc, char **argv)
 {
 	const char *verb, *file = "";
@@ -351,7 +334,7 @@ int command_ctl(int argc, char **argv)
 		return 1;
 	}
 	snprintf(hdr, sizeof(hdr), "%s %zu %s\n", verb, dlen, file);
-	if (send_all(fd, hdr, strlen(hdr)) < 0 || (dlen && send_all(fd, data, dlen) < 0)) {
+	if (ut_send_all(fd, hdr, strlen(hdr)) < 0 || (dlen && ut_send_all(fd, data, dlen) < 0)) {
 		pr_err("sending to the session daemon: %s", strerror(errno));
 		goto out;
 	}

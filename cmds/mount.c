@@ -563,29 +563,12 @@ struct conn {
 	size_t len;		/* bytes in buf */
 };
 
-static int send_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int send_data(int fd, const char *p, size_t n)
 {
 	char hdr[32];
 	int k = snprintf(hdr, sizeof(hdr), "D %zu\n", n);
 
-	return send_all(fd, hdr, (size_t)k) || send_all(fd, p, n) ? -1 : 0;
+	return ut_send_all(fd, hdr, (size_t)k) || ut_send_all(fd, p, n) ? -1 : 0;
 }
 
 static void send_status(int fd, int err)
@@ -593,7 +576,7 @@ static void send_status(int fd, int err)
 	char hdr[32];
 	int k = snprintf(hdr, sizeof(hdr), "S %d\n", err);
 
-	send_all(fd, hdr, (size_t)k);
+	ut_send_all(fd, hdr, (size_t)k);
 }
 
 /* the client went away while we wait in tfs_read: interrupt it */
@@ -1198,7 +1181,7 @@ int command_umount(int argc, char **argv)
 		pr_err("%s: no usertrace session is mounted there", argv[1]);
 		return 1;
 	}
-	if (send_all(fd, "umount 0 \n", 10) < 0) {
+	if (ut_send_all(fd, "umount 0 \n", 10) < 0) {
 		pr_err("%s: %s", argv[1], strerror(errno));
 		close(fd);
 		return 1;

@@ -73,38 +73,6 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
-static uint64_t now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* a (tsc, monotonic) pair taken as close together as we can */
-static void calibrate(uint64_t *tsc, uint64_t *mono)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (int i = 0; i < 5; i++) {
-		uint64_t t0 = rdtsc(), m = now_mono(), t1 = rdtsc();
-
-		if (t1 - t0 < best) {
-			best = t1 - t0;
-			*tsc = t0 + (t1 - t0) / 2;
-			*mono = m;
-		}
-	}
-}
-
 static int prepare_output(const char *dir)
 {
 	char info[PATH_MAX], old[PATH_MAX];
@@ -526,9 +494,9 @@ static uint64_t thresh_ticks(long long ns, int clock)
 		return 0;
 	if (clock != UT_CLOCK_TSC)
 		return (uint64_t)ns;
-	calibrate(&t0, &m0);
+	ut_calibrate(&t0, &m0);
 	nanosleep(&ts, NULL);
-	calibrate(&t1, &m1);
+	ut_calibrate(&t1, &m1);
 	if (m1 <= m0 || t1 <= t0)
 		return (uint64_t)ns;
 	return (uint64_t)((long double)ns * (t1 - t0) / (m1 - m0)) ?: 1;
@@ -615,7 +583,7 @@ int record_run(const struct record_opts *o, int *status)
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
 
-	calibrate(&tsc0, &mono0);
+	ut_calibrate(&tsc0, &mono0);
 	pid = session_start(&sess, o->argv, lib, NULL);
 	if (pid < 0)
 		goto fail;
@@ -653,9 +621,9 @@ int record_run(const struct record_opts *o, int *status)
 	 * 2 ms between them already pins the TSC rate to a few parts in 10^5
 	 * (clock_gettime's jitter is ~100 ns), better than a duration needs.
 	 */
-	while (now_mono() - mono0 < 2000000ull)
+	while (ut_mono_ns() - mono0 < 2000000ull)
 		usleep(200);
-	calibrate(&tsc1, &mono1);
+	ut_calibrate(&tsc1, &mono1);
 
 	if (WIFEXITED(main_status))
 		*status = WEXITSTATUS(main_status);

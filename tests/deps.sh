@@ -2,7 +2,7 @@
 # deps.sh - make sure the Debian packages usertrace builds and tests with
 # are installed: installs them when run as root, else names them.
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3"
-[ "${1:-}" = bench ] && PKGS="$PKGS uftrace"
+[ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -23,6 +23,16 @@ char *xstrdup(const char *s);
 long long parse_size(const char *s);
 /* "10us", "1ms", "5" (us), "2s": ns, or -1 */
 long long parse_time(const char *s);
+
+/*
+ * Clocks: CLOCK_MONOTONIC in ns, the TSC, and a (tsc, mono) pair taken as
+ * close together as possible (a calibration point of the TSC).
+ */
+uint64_t ut_mono_ns(void);
+uint64_t ut_rdtsc(void);
+void ut_calibrate(uint64_t *tsc, uint64_t *mono);
+
+int ut_send_all(int fd, const void *p, size_t n);
 /* mkdir -p; 0 or -1 */
 int mkdir_p(const char *path, int mode);
 /* rm -rf; 0 or -1 */

@@ -49,39 +49,6 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-/* ---- clock ---- */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void calibrate(uint64_t *tsc, uint64_t *mono)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (int i = 0; i < 5; i++) {
-		uint64_t t0 = rdtsc(), m = mono_ns(), t1 = rdtsc();
-
-		if (t1 - t0 < best) {
-			best = t1 - t0;
-			*tsc = t0 + (t1 - t0) / 2;
-			*mono = m;
-		}
-	}
-}
-
 /* ---- per-session cache: calibration and symbols ---- */
 
 struct live_cache {
@@ -232,11 +199,11 @@ static struct live_cache *cache_get(const char *session, int *err)
 		return NULL;
 	}
 	if (clock == UT_CLOCK_TSC) {
-		calibrate(&tsc0, &mono0);
+		ut_calibrate(&tsc0, &mono0);
 		do
 			usleep(200);
-		while (mono_ns() - mono0 < 2000000ull);
-		calibrate(&tsc1, &mono1);
+		while (ut_mono_ns() - mono0 < 2000000ull);
+		ut_calibrate(&tsc1, &mono1);
 	}
 	snprintf(path, sizeof(path), "%s/info", c->dir);
 	f = fopen(path, "w");
@@ -266,7 +233,7 @@ found:
 
 static uint64_t cache_now(const struct live_cache *c)
 {
-	return c->cal.clock == UT_CLOCK_TSC ? ut_data_ns(&c->cal, rdtsc()) : mono_ns();
+	return c->cal.clock == UT_CLOCK_TSC ? ut_data_ns(&c->cal, ut_rdtsc()) : ut_mono_ns();
 }
 
 uint64_t live_now(const char *session_dir)
@@ -277,7 +244,7 @@ uint64_t live_now(const char *session_dir)
 
 	pthread_mutex_lock(&live_lock);
 	c = cache_get(session_dir, &err);
-	now = c ? cache_now(c) : mono_ns();
+	now = c ? cache_now(c) : ut_mono_ns();
 	pthread_mutex_unlock(&live_lock);
 	return now;
 }

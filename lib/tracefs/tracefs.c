@@ -2153,10 +2153,12 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return ret;
 	}
 	case F_TRACING_ON:
-		if (parse_ull(buf, size, &v) || v > 1) {
+		/* as the kernel: any number, nonzero is on */
+		if (parse_ull(buf, size, &v)) {
 			tfs_err(s, "Invalid argument", fname);
 			return -EINVAL;
 		}
+		v = !!v;
 		if (in == &s->top) {
 			c->tracing_on = (uint32_t)v;
 		} else if (in->on != (int)v) {
