@@ -537,6 +537,28 @@ static void buf_free(struct live_buf *b)
 }
 
 /* open the session's buffers not in @bufs yet; returns the new count */
+/* set_ftrace_pid: is the buffer's thread (or its process) listed? */
+static int pid_selected(const char *pids, const struct rb_header *h)
+{
+	const char *p = pids;
+
+	if (!p || !p[strspn(p, " \t\n")])
+		return 1;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (v == h->tid || v == h->pid)
+			return 1;
+		p = end;
+	}
+	return 0;
+}
+
 static int scan_bufs(const char *session, struct live_buf **bufs, int nr)
 {
 	struct dirent *de;
@@ -804,6 +826,12 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		uint64_t overrun;
 		int fd = make_memfd();
 
+		if (!pid_selected(v->pids, bufs[i].r.hdr)) {
+			if (fd >= 0)
+				close(fd);
+			emit_init(&e[i], -1);
+			continue;
+		}
 		emit_init(&e[i], fd);
 		if (fd < 0) {
 			ret = fd;
@@ -904,6 +932,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r = xcalloc(1, sizeof(*r));
 	snprintf(r->session, sizeof(r->session), "%s", session_dir);
 	r->v = *v;
+	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
 	while (v->options && v->options[n])
@@ -926,6 +955,7 @@ void live_pipe_close(struct live_reader *r)
 		free(*o);
 	free(r->options);
 	free(r->tracer);
+	free((char *)r->v.pids);
 	free(r);
 }
 
@@ -1027,6 +1057,13 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		if (fd < 0) {
 			ret = fd;
 			break;
+		}
+		if (!pid_selected(r->v.pids, r->bufs[i].r.hdr)) {
+			/* consumed, not shown: as if the thread had not been traced */
+			close(fd);
+			emit_init(&e[i], -1);
+			pipe_buf(&r->bufs[i], &e[i], &f);
+			continue;
 		}
 		pipe_buf(&r->bufs[i], &e[i], &f);
 		any |= e[i].nr_out > 0 || e[i].open;

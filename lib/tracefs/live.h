@@ -21,6 +21,8 @@ struct live_view {
 	int cpu;			/* -1: all; else per_cpu/cpuN only */
 	uint64_t since;			/* events at or before this time (live_now()) are
 					   not shown: `echo > trace` */
+	const char *pids;		/* set_ftrace_pid: blank-separated thread or process
+					   ids whose events are shown; NULL or "": all */
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */

@@ -36,7 +36,8 @@
  *     another known clock is refused with -EBUSY, an unknown one -EINVAL.
  *   - tracing_cpumask: stored; a mask of exactly one CPU makes `trace` and
  *     `trace_pipe` show that CPU only (live_view.cpu), others show all.
- *   - set_ftrace_pid: stored and shown; live.h has no pid filter yet.
+ *   - set_ftrace_pid: filters what trace and trace_pipe show (by thread or
+ *     process id); the threads not listed are still recorded.
  *   - trace_marker: appended to SESSION/markers as
  *     "<live_now()> <pid> <text>"; the pid is 0 (the caller is unknown).
  *   - available_filter_functions: a function of a process's executable is
@@ -1167,6 +1168,7 @@ static int cpu_of_mask(struct tfs_session *s)
 
 struct view_buf {
 	struct live_view v;
+	char pids[UT_LIST_MAX];
 	char words[NR_OPTS][40];
 	const char *ptrs[NR_OPTS + 1];
 	char tracer[32];
@@ -1192,6 +1194,8 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	vb->v.options = vb->ptrs;
 	vb->v.cpu = cpu >= 0 ? cpu : cpu_of_mask(s);
 	vb->v.since = in->since;
+	snprintf(vb->pids, sizeof(vb->pids), "%s", s->pids);
+	vb->v.pids = vb->pids;
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)

@@ -127,7 +127,7 @@ static int setup(void **state)
 static char *trace(const char *tracer, uint64_t since, int cpu)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { tracer, opts, cpu, since };
+	struct live_view v = { tracer, opts, cpu, since, NULL };
 	char *out;
 	size_t len;
 
@@ -262,7 +262,7 @@ static char *pipe_read(struct live_reader *r)
 static void test_pipe_each_once(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0 };
+	struct live_view v = { "function", opts, -1, 0, NULL };
 	struct live_reader *r;
 	struct tw t;
 	char *out, name[32];
@@ -303,7 +303,7 @@ static void test_pipe_each_once(void **state)
 static void test_pipe_graph_partial(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function_graph", opts, -1, 0 };
+	struct live_view v = { "function_graph", opts, -1, 0, NULL };
 	struct live_reader *r;
 	struct tw t;
 	char *out;
@@ -338,7 +338,7 @@ static void test_pipe_graph_partial(void **state)
 static void test_pipe_lost(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0 };
+	struct live_view v = { "function", opts, -1, 0, NULL };
 	struct live_reader *r;
 	struct tw t;
 	char *out, lost[64];
