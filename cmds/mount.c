@@ -478,6 +478,7 @@ static int fuse_start(void)
 		return -1;
 	}
 	D.se = fuse_session_new(&args, &fs_ops, sizeof(fs_ops), NULL);
+	fuse_opt_free_args(&args);	/* libfuse may have added to them */
 	if (!D.se) {
 		pr_warn("cannot mount %s: FUSE session failed; serving usertrace ctl only",
 			D.mountpoint);

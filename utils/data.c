@@ -194,7 +194,8 @@ int ut_data_open(struct ut_data *d, const char *dir)
 			d->nr_threads++;
 	}
 	closedir(dh);
-	qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
+	if (d->nr_threads)
+		qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
 	d->symtab = ut_symtab_load(dir);
 	return 0;
 }

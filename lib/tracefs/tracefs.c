@@ -684,7 +684,8 @@ static void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 		pids[nr++] = pid;
 	}
 	closedir(d);
-	qsort(pids, (size_t)nr, sizeof(*pids), cmp_int);
+	if (nr)
+		qsort(pids, (size_t)nr, sizeof(*pids), cmp_int);
 	for (int i = 0; i < nr; i++) {
 		char fname[32];
 
