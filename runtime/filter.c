@@ -134,8 +134,12 @@ int ut_list_match(const char *list, const char *name, const char *module)
 	char buf[512];
 	int any = 0, in = 0;
 
+	/*
+	 * As in the kernel, removing from an empty list leaves it empty: a
+	 * list of removals only is no filter at all.
+	 */
 	while (list && next_word(&list, buf, sizeof(buf))) {
-		any = 1;
+		any |= buf[0] != '!';
 		if (buf[0] == '!')
 			in &= !pattern_match(buf + 1, name, module);
 		else
