@@ -369,7 +369,7 @@ fi
 off_plain=$(median "${OFF_TIMES[plain]:-}")
 off_pfe=$(median "${OFF_TIMES[pfe]:-}")
 if [ -n "$off_plain" ] && [ -n "$off_pfe" ]; then
-	printf '    off: native ns/call (median of %d, %d calls of empty): plain %.3f, pfe %.3f, +%.3f\n' \
+	printf '    off: native ns/call (median of %d, %d calls of empty): plain %.3f, pfe %.3f, %+.3f\n' \
 		"$ROUNDS" "$OFF_N" "$(calc "$off_plain * 1000 / $OFF_N")" \
 		"$(calc "$off_pfe * 1000 / $OFF_N")" "$(calc "($off_pfe - $off_plain) * 1000 / $OFF_N")"
 else
