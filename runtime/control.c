@@ -41,13 +41,16 @@ static long futex(volatile uint32_t *uaddr, int op, uint32_t val)
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
 
-/* a procs[] slot: a free one, or one whose process is gone */
+/*
+ * A procs[] slot: a free one, one whose process is gone, or our own pid's
+ * (the image before an exec).
+ */
 static int take_slot(pid_t pid)
 {
 	for (int i = 0; i < UT_CTL_PROCS; i++) {
 		int32_t old = ut_ctl->procs[i].pid;
 
-		if (old && (kill(old, 0) == 0 || errno != ESRCH))
+		if (old && old != pid && (kill(old, 0) == 0 || errno != ESRCH))
 			continue;
 		if (__sync_bool_compare_and_swap(&ut_ctl->procs[i].pid, old, pid))
 			return i;
@@ -82,6 +85,7 @@ static void *control_thread(void *arg)
 	uint32_t applied = (uint32_t)(uintptr_t)arg;
 
 	ut_self.state = UT_TS_DISABLED;
+	ut_ctl->procs[slot].tid = (int32_t)syscall(SYS_gettid);
 	for (;;) {
 		uint32_t g = __atomic_load_n(&ut_ctl->gen, __ATOMIC_ACQUIRE);
 
@@ -128,8 +132,11 @@ void ut_control_start(void)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 256 * 1024);
-	if (pthread_create(&th, &attr, control_thread, (void *)(uintptr_t)(gen - 1)) != 0)
+	ut_ctl->procs[slot].tid = 0;
+	if (pthread_create(&th, &attr, control_thread, (void *)(uintptr_t)(gen - 1)) != 0) {
 		ut_session_error("control: cannot start the control thread");
+		ut_ctl->procs[slot].pid = 0;
+	}
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	ut_self.state = saved;

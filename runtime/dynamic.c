@@ -90,7 +90,12 @@ static int have_sync_core;
 #define RECENT_SITES	64
 static volatile uintptr_t recent_sites[RECENT_SITES];
 static unsigned int recent_next;
-static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Serialises patching, scanning and forgetting objects.  Recursive: the
+ * constructors and destructors that dlopen/dlclose run under it may load
+ * or unload objects themselves.
+ */
+static pthread_mutex_t patch_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct sigaction prev_trap;
 static int trap_installed;
 
@@ -310,11 +315,15 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
 		goto out;
-	if (!sites) {
-		if (!calls_hooks(e))
-			goto out;
+	/*
+	 * Code that calls the hooks itself (-pg, -finstrument-functions, or
+	 * -mrecord-mcount without -mnop-mcount: its sites are real calls) is
+	 * filtered in the hooks.
+	 */
+	if (ut_filter_need_table() && calls_hooks(e))
 		ut_filter_hooked();
-	}
+	else if (!sites)
+		goto out;
 	modname = strdup(base_name(path));
 	/* function symbols, to name the sites */
 	while ((scn = elf_nextscn(e, scn))) {
@@ -574,6 +583,35 @@ void ut_dyn_write_functions(int fd)
 	ut_ftab_list(emit_function, site_state, &fd);
 	free(sorted_sites);
 	sorted_sites = NULL;
+}
+
+/*
+ * dlopen and dlclose run under the patch lock (interpose.c), so that the
+ * control thread never patches an object being unloaded, and an object
+ * mapped again where another was is scanned after the old one is
+ * forgotten.  fork takes it too: a child must not inherit it held.
+ */
+void ut_dyn_lock(void)
+{
+	pthread_mutex_lock(&patch_lock);
+}
+
+void ut_dyn_unlock(void)
+{
+	pthread_mutex_unlock(&patch_lock);
+}
+
+static void atfork_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+	/* the only thread of the child: start from an unlocked mutex */
+	patch_lock = fresh;
+}
+
+void ut_dyn_atfork(void)
+{
+	pthread_atfork(ut_dyn_lock, ut_dyn_unlock, atfork_child);
 }
 
 /**

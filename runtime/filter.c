@@ -73,13 +73,17 @@ struct ut_cmd {
 static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
 
 /*
- * The commands: two sets, as the lists.  A change fills the other set; a
- * hook uses the set of the function table it looked up (struct ut_ftab),
- * so a function's mask always indexes the set it was computed from.
+ * The commands.  A change of the commands list parses it into a new array;
+ * a hook uses the array of the function table it looked up (struct
+ * ut_ftab), so a function's mask always indexes the commands it was
+ * computed from, and an array is never written again once published (nor
+ * freed: a hook may still read it).  Other changes keep the array, and
+ * with it the counts left.
  */
-static struct ut_cmd cmd_sets[2][UT_CMD_MAX];
-static struct ut_cmd *cmds = cmd_sets[0];
+static struct ut_cmd no_cmds[1];
+static struct ut_cmd *cmds = no_cmds;
 static unsigned int ncmds;
+static char cmds_text[UT_LIST_MAX];	/* the list `cmds` was parsed from */
 static const char *l_filter, *l_notrace, *l_gfunc, *l_gnotrace;
 static struct ut_ftab *ftab;
 static int need_table;		/* some list or command is set */
@@ -269,10 +273,17 @@ void ut_filter_load(void)
 	l_gfunc = copy_list(l[2], ut_ctl->graph_function);
 	l_gnotrace = copy_list(l[3], ut_ctl->graph_notrace);
 	list = copy_list(l[4], ut_ctl->commands);
-	cmds = cmd_sets[lists_cur];
-	ncmds = 0;
-	while (list && next_word(&list, buf, sizeof(buf)))
-		parse_command(buf);
+	if (strcmp(l[4], cmds_text)) {
+		struct ut_cmd *fresh = calloc(UT_CMD_MAX, sizeof(*fresh));
+
+		if (fresh) {
+			cmds = fresh;
+			ncmds = 0;
+			while (list && next_word(&list, buf, sizeof(buf)))
+				parse_command(buf);
+			memcpy(cmds_text, l[4], UT_LIST_MAX);
+		}
+	}
 	/* a live session may set filters later: know the functions from the start */
 	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds ||
 		     (ut_ctl->flags & UT_CTL_LIVE);
@@ -448,7 +459,8 @@ static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
 	ips[n++] = ip;
 	if (ut_rec_mode == UT_MODE_GRAPH) {
 		for (uint32_t d = t->depth; d-- > 0 && n < UT_STACK_MAX;)
-			ips[n++] = t->frames[d].ip;
+			if (t->frames[d].recorded != UT_FR_SKIP)
+				ips[n++] = t->frames[d].ip;
 	} else if (parent) {
 		ips[n++] = parent;
 	}
@@ -481,23 +493,51 @@ static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const s
 	}
 }
 
+/*
+ * set_graph_function: the depth + 1 of the outermost open frame of a graph
+ * function, 0 if no such frame is open.  Frames pushed before the filter
+ * was set (a live session) may be anything, so the stack is looked at,
+ * once; the answer is kept while that frame stays open.
+ */
+static uint32_t graph_base(struct ut_thread *t, uint32_t d)
+{
+	struct ut_ftab *tab;
+
+	if (t->gbase && t->gbase <= d && t->frames[t->gbase - 1].slot == t->gslot &&
+	    t->frames[t->gbase - 1].ip == t->gip)
+		return t->gbase;
+	for (uint32_t i = 0; i < d; i++) {
+		const struct ut_func *f;
+
+		if (t->frames[i].recorded == UT_FR_SKIP)
+			continue;
+		f = ftab_find(t->frames[i].ip, &tab);
+		if (f && (f->flags & UT_FN_GRAPH)) {
+			t->gslot = t->frames[i].slot;
+			t->gip = t->frames[i].ip;
+			return t->gbase = i + 1;
+		}
+	}
+	return t->gbase = 0;
+}
+
 /**
  * ut_filter_entry - what to do with a call, when filters are in force
  * @ip: an address in the called function
  * @parent: its caller (return address), for the function tracer
  *
  * Runs the function's commands, writes the function tracer's record
- * itself, and tells the graph entry what to push: nothing (UT_FE_SKIP),
- * a traced frame (UT_FE_TRACE), a frame whose callees are not traced
- * (UT_FE_NOTRACE), or a frame recorded only if it lasts tracing_thresh
- * (UT_FE_THRESH).
+ * itself, and tells the graph entry what to push: nothing (UT_FE_SKIP,
+ * UT_FE_HIDDEN), a traced frame (UT_FE_TRACE), a frame whose callees are
+ * not traced (UT_FE_NOTRACE), or a frame recorded only if it lasts
+ * tracing_thresh (UT_FE_THRESH).
  */
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts)
 {
 	struct ut_ftab *tab = NULL;
 	const struct ut_func *f = need_table ? ftab_find(ip, &tab) : NULL;
 	uint32_t fl = f ? f->flags : (l_filter || l_gfunc ? 0 : UT_FN_TRACE);
-	uint32_t d = t->depth, max = ut_ctl->max_graph_depth;
+	uint32_t d = t->depth, max = ut_ctl->max_graph_depth, base = 0;
 
 	if (f && f->cmds)
 		run_commands(t, tab, f, ip, parent);
@@ -511,11 +551,16 @@ int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_
 		return UT_FE_SKIP;
 	/* under a set_graph_notrace function: nothing */
 	if (d && t->frames[d - 1].recorded == UT_FR_NOTRACE)
-		return UT_FE_SKIP;
-	/* with set_graph_function, frames exist only inside one of them */
-	if (l_gfunc && !d && !(fl & UT_FN_GRAPH))
-		return UT_FE_SKIP;
-	if (max && d >= max)
+		return UT_FE_HIDDEN;
+	/* with set_graph_function: only inside one; depth counted from it */
+	if (l_gfunc) {
+		uint32_t gb = graph_base(t, d);
+
+		if (!gb && !(fl & UT_FN_GRAPH))
+			return UT_FE_SKIP;
+		base = gb ? gb - 1 : d;
+	}
+	if (max && d - base >= max)
 		return UT_FE_SKIP;
 	if (fl & UT_FN_GNOTRACE)
 		return UT_FE_NOTRACE;

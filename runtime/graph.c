@@ -571,7 +571,8 @@ static void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr
 	f->ip = ip;
 	if (unlikely(kind != UT_FE_TRACE)) {
 		UT_FRAME_TS(t)[d] = ts;
-		f->recorded = kind == UT_FE_NOTRACE ? UT_FR_NOTRACE : UT_FR_THRESH;
+		f->recorded = kind == UT_FE_NOTRACE || kind == UT_FE_HIDDEN ? UT_FR_NOTRACE :
+			      kind == UT_FE_THRESH ? UT_FR_THRESH : UT_FR_SKIP;
 	} else if (likely(d)) {
 		f->recorded = ut_write_fast(t, UT_REC_ENTRY, 10, ts, ip);
 	} else {
@@ -594,7 +595,7 @@ static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 		uintptr_t parent = tail && t->depth ? t->frames[t->depth - 1].orig : ret;
 
 		kind = ut_filter_entry(t, ip, parent, ts);
-		if (kind == UT_FE_SKIP)
+		if (kind == UT_FE_SKIP || kind == UT_FE_HIDDEN)
 			return;
 	} else if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
 		if (ut_rec_mode != UT_MODE_FUNC || !ut_ctl->tracing_on)
@@ -700,7 +701,12 @@ void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 		ut_drop_stale(t, sp, 1, ts);
 	if (unlikely(ut_filtering)) {
 		kind = ut_filter_entry(t, (uintptr_t)fn, (uintptr_t)call_site, ts);
-		if (kind == UT_FE_SKIP)
+		/*
+		 * Every exit of -finstrument-functions code comes here, traced
+		 * or not: a call not traced gets a silent frame (under a
+		 * notrace one, a notrace frame) so that its exit pairs with it.
+		 */
+		if (ut_rec_mode != UT_MODE_GRAPH)
 			return;
 	} else if (ut_rec_mode == UT_MODE_FUNC) {
 		ut_write(t, UT_REC_FUNC, ts, (uintptr_t)fn, (uintptr_t)call_site);

@@ -175,11 +175,15 @@ EXPORT void *dlopen(const char *file, int flags)
 	void *h;
 	NEXT(dlopen);
 
+	if (!ut_ctl)
+		return next_dlopen(file, flags);
+	ut_dyn_lock();
 	h = next_dlopen(file, flags);
-	if (h && ut_ctl) {
+	if (h) {
 		ut_write_maps();
 		ut_dyn_scan();
 	}
+	ut_dyn_unlock();
 	return h;
 }
 
@@ -188,9 +192,13 @@ EXPORT int dlclose(void *handle)
 	int ret;
 	NEXT(dlclose);
 
+	if (!ut_ctl)
+		return next_dlclose(handle);
+	ut_dyn_lock();
 	ret = next_dlclose(handle);
-	if (ret == 0 && ut_ctl)
+	if (ret == 0)
 		ut_dyn_forget();
+	ut_dyn_unlock();
 	return ret;
 }
 

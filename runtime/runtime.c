@@ -339,10 +339,14 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 		ut_cpu_off = (char *)&ut_self.w.cpu - (char *)__builtin_thread_pointer();
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	pthread_key_create(&ut_key, ut_thread_exit);
+	/* first: the patch lock is released in the child before ut_atfork_child runs */
+	ut_dyn_atfork();
 	pthread_atfork(NULL, NULL, ut_atfork_child);
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
+	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */
 	ut_filter_load();
+	ut_self.state = UT_TS_NEW;
 	ut_write_maps();
 	ut_dyn_scan();
 	if (ut_ctl->flags & UT_CTL_LIVE)

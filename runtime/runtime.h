@@ -46,6 +46,8 @@ enum ut_frame_rec {
 	UT_FR_RECORDED = 1,	/* its ENTRY reached the buffer: it needs an EXIT */
 	UT_FR_NOTRACE = 2,	/* set_graph_notrace: nothing, and nothing for callees */
 	UT_FR_THRESH = 3,	/* tracing_thresh: a RETURN if it lasted long enough */
+	UT_FR_SKIP = 4,		/* -finstrument-functions: a call not traced, kept so
+				   that its exit pairs with it; writes nothing */
 };
 
 /* entry timestamps of the frames (UT_FR_THRESH), after the frames themselves */
@@ -90,11 +92,14 @@ struct ut_thread {
 	uint32_t grave_next;
 	struct ut_grave grave[UT_GRAVE_MAX];
 	struct ut_pending pending[UT_PENDING_MAX];
+	/* set_graph_function: the outermost open graph-function frame (cache) */
+	uint32_t gbase;		/* its depth + 1; 0: none */
+	uintptr_t gslot, gip;
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
 extern struct ut_session_ctl *ut_ctl;
-extern int ut_rec_mode;		/* enum ut_rec_mode, fixed at init */
+extern int ut_rec_mode;		/* enum ut_rec_mode; the control thread may change it */
 extern int ut_use_tsc;
 extern int ut_fast;		/* graph mode and the TSC: asm fast paths on */
 extern int ut_have_rseq;
@@ -124,7 +129,14 @@ struct ut_fsym {
 	const char *name;
 };
 
-enum { UT_FE_SKIP, UT_FE_TRACE, UT_FE_NOTRACE, UT_FE_THRESH };
+/* what ut_filter_entry() says of a call */
+enum {
+	UT_FE_SKIP,		/* not traced */
+	UT_FE_TRACE,		/* traced */
+	UT_FE_NOTRACE,		/* set_graph_notrace: not traced, nor its callees */
+	UT_FE_THRESH,		/* traced if it lasts tracing_thresh */
+	UT_FE_HIDDEN,		/* not traced: a set_graph_notrace caller is open */
+};
 
 extern int ut_filtering;	/* the hooks must ask ut_filter_entry() */
 void ut_filter_load(void);
@@ -150,6 +162,9 @@ const char *ut_session_dir(void);
 struct sigaction;
 void ut_dyn_scan(void);
 void ut_dyn_forget(void);
+void ut_dyn_lock(void);
+void ut_dyn_unlock(void);
+void ut_dyn_atfork(void);
 void ut_dyn_apply(void);
 void ut_dyn_write_functions(int fd);
 int ut_dyn_sigaction(int sig, const struct sigaction *act, struct sigaction *old);

@@ -3,9 +3,10 @@
  * entry.h - the function_graph entry hook, written out for mcount.S and
  * fentry.S (included by both; they differ only in where the slot is).
  *
- * GRAPH_ENTRY slot
+ * GRAPH_ENTRY slot, pad
  *   slot: an operand for the address of the traced function's return
- *   address (8(%rbp) for mcount, 80(%rsp) for __fentry__ after SAVE_ARGS).
+ *   address (8(%rbp) for mcount, 72(%rsp) for __fentry__ after SAVE_ARGS);
+ *   pad: SAVE_ARGS's alignment padding (8 for mcount, 0 for __fentry__).
  *
  * The usual case is done here without a call: function_graph with the
  * TSC clock and no filter in the hooks (ut_fast), tracing on, the thread ready and not inside a write, a
@@ -18,7 +19,7 @@
  * a handler on this thread sees them in that order).  Anything else goes to
  * ut_graph_entry() in C.
  *
- * After SAVE_ARGS: 72(%rsp) is the hook's return address (an address
+ * After SAVE_ARGS: 64+pad(%rsp) is the hook's return address (an address
  * inside the traced function), %rsp is 16-byte aligned for calls.
  * Registers used: those SAVE_ARGS saved, and %r11 (free at a call).
  */
@@ -32,10 +33,10 @@
 	.hidden	ut_flush_pending
 	.hidden	ut_return_trampoline
 
-.macro GRAPH_ENTRY slot
-	SAVE_ARGS
+.macro GRAPH_ENTRY slot, pad
+	SAVE_ARGS \pad
 	lea	\slot, %rdi			/* the slot */
-	mov	72(%rsp), %rsi			/* ip */
+	mov	64+\pad(%rsp), %rsi		/* ip */
 	mov	ut_self@gottpoff(%rip), %r11	/* %fs:(%r11) is ut_self */
 	cmpl	$UT_A_TS_READY, %fs:UT_T_STATE(%r11)
 	jne	.Lslow\@
@@ -110,7 +111,7 @@
 	cmpl	$0, %fs:UT_T_NPENDING(%r11)
 	jne	.Lflush\@
 .Lout\@:
-	RESTORE_ARGS
+	RESTORE_ARGS \pad
 	ret
 
 	/* a handler parked records while we held the buffer: write them */
@@ -130,7 +131,7 @@
 	call	ut_flush_pending
 .Lslow\@:
 	lea	\slot, %rdi
-	mov	72(%rsp), %rsi
+	mov	64+\pad(%rsp), %rsi
 	call	ut_graph_entry
 	jmp	.Lout\@
 .endm

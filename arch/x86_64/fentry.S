@@ -10,7 +10,8 @@
  *     push %rbp                   parent addr (func's return address)
  *     ...                         is at 8(%rsp)
  *
- * After SAVE_ARGS (9 words) the parent slot is at 80(%rsp).  The hook
+ * After SAVE_ARGS (8 words, no padding: %rsp is 0 mod 16 at our entry)
+ * the parent slot is at 72(%rsp).  The hook
  * itself: entry.h.
  */
 #include "entry.h"
@@ -19,7 +20,7 @@
 	.globl	__fentry__
 	.type	__fentry__, @function
 __fentry__:
-	GRAPH_ENTRY 80(%rsp)
+	GRAPH_ENTRY 72(%rsp), 0
 	.size	__fentry__, .-__fentry__
 
 	.section .note.GNU-stack,"",@progbits

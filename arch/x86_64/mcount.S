@@ -17,7 +17,7 @@
 	.globl	mcount
 	.type	mcount, @function
 mcount:
-	GRAPH_ENTRY 8(%rbp)
+	GRAPH_ENTRY 8(%rbp), 8
 	.size	mcount, .-mcount
 
 	.globl	_mcount

@@ -69,6 +69,8 @@ struct ut_session_ctl {
 	struct {
 		volatile int32_t pid;		/* 0: free slot */
 		volatile uint32_t gen;		/* settings generation applied */
+		volatile int32_t tid;		/* its control thread; gone after an exec */
+		uint32_t pad;
 	} procs[UT_CTL_PROCS];
 	/* the lists, in the kernel's syntax (blanks between patterns) */
 	char filter[UT_LIST_MAX];		/* set_ftrace_filter */

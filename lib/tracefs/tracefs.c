@@ -413,6 +413,21 @@ static int proc_alive(pid_t pid)
  * it (at most 2 s, then an error_log line; the write still succeeds).
  * Context: s->lock not held.
  */
+/*
+ * Is the process's control thread still there?  After an exec into a
+ * program that is not traced, the pid lives on without it.  A tid of 0:
+ * the thread is starting.
+ */
+static int control_alive(pid_t pid, pid_t tid)
+{
+	char path[64];
+
+	if (!tid)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+	return access(path, F_OK) == 0;
+}
+
 static void ctl_apply(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
@@ -429,7 +444,8 @@ static void ctl_apply(struct tfs_session *s)
 			pid_t pid = c->procs[i].pid;
 			uint32_t pg = __atomic_load_n(&c->procs[i].gen, __ATOMIC_ACQUIRE);
 
-			if (pid && (int32_t)(pg - g) < 0 && proc_alive(pid))
+			if (pid && (int32_t)(pg - g) < 0 && proc_alive(pid) &&
+			    control_alive(pid, c->procs[i].tid))
 				waiting = 1;
 		}
 		if (!waiting)

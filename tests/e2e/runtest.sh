@@ -13,7 +13,9 @@
 #   flags="pg fentry cyg"  instrumentation (default: pg fentry cyg pfe
 #                          nopmcount; *-nopie: the same in a non-PIE
 #                          executable; pfe and nopmcount are patched at run
-#                          time by the runtime's dynamic ftrace)
+#                          time by the runtime's dynamic ftrace; recmcount:
+#                          __mcount_loc listing real calls, filtered in
+#                          the hooks)
 #   ropts="-F foo"         options of usertrace record
 #   opts="-O0 -O2"         optimisation levels (default both)
 #   cmd="replay -O ..."    usertrace command run on the data (default: the
@@ -38,7 +40,8 @@ declare -A FLAG=([pg]="-pg" [fentry]="-pg -mfentry" [cyg]="-finstrument-function
 	[pg-nopie]="-pg -fno-pie -no-pie" [fentry-nopie]="-pg -mfentry -fno-pie -no-pie"
 	[cyg-nopie]="-finstrument-functions -fno-pie -no-pie"
 	[pfe]="-fpatchable-function-entry=5"
-	[nopmcount]="-pg -mfentry -mnop-mcount -mrecord-mcount -fno-pie -no-pie")
+	[nopmcount]="-pg -mfentry -mnop-mcount -mrecord-mcount -fno-pie -no-pie"
+	[recmcount]="-pg -mfentry -mrecord-mcount")
 pass=0 fail=0 n=0
 
 normalize() {
