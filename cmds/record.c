@@ -110,23 +110,6 @@ static int prepare_output(const char *dir)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	char *buf = read_file(from, &len);
-	int fd, ret = -1;
-
-	if (!buf)
-		return -1;
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		ret = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
-		close(fd);
-	}
-	free(buf);
-	return ret;
-}
-
 #define STAGE_PAGES	64	/* pages per write(): fewer system calls while the program runs */
 
 static int stage_flush(struct buffer *b, unsigned char *stage, size_t *n)
@@ -529,7 +512,7 @@ static void save_maps(const char *session, const char *dir)
 			continue;
 		snprintf(from, sizeof(from), "%s/%s", session, de->d_name);
 		snprintf(to, sizeof(to), "%s/%s", dir, de->d_name);
-		if (copy_file(from, to) < 0)
+		if (ut_copy_file(from, to, 0644) < 0)
 			pr_warn("cannot save %s", de->d_name);
 	}
 	if (d)

@@ -256,3 +256,21 @@ int ut_send_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+/* copy the file @from to @to (created with @mode, or truncated) */
+int ut_copy_file(const char *from, const char *to, int mode)
+{
+	size_t len;
+	char *buf = read_file(from, &len);
+	int fd, ret = -1;
+
+	if (!buf)
+		return -1;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd >= 0) {
+		ret = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
+		close(fd);
+	}
+	free(buf);
+	return ret;
+}

@@ -33,6 +33,7 @@ uint64_t ut_rdtsc(void);
 void ut_calibrate(uint64_t *tsc, uint64_t *mono);
 
 int ut_send_all(int fd, const void *p, size_t n);
+int ut_copy_file(const char *from, const char *to, int mode);
 /* mkdir -p; 0 or -1 */
 int mkdir_p(const char *path, int mode);
 /* rm -rf; 0 or -1 */

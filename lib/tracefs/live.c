@@ -127,23 +127,6 @@ static uint64_t maps_signature(const char *session)
 	return n ? h : 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	char *buf = read_file(from, &len);
-	int fd, ret = -1;
-
-	if (!buf)
-		return -1;
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		ret = write(fd, buf, len) == (ssize_t)len ? 0 : -1;
-		close(fd);
-	}
-	free(buf);
-	return ret;
-}
-
 /* copy the maps snapshots into the cache and rebuild the symbol tables */
 static void cache_symbols(struct live_cache *c)
 {
@@ -161,7 +144,7 @@ static void cache_symbols(struct live_cache *c)
 			continue;
 		snprintf(from, sizeof(from), "%s/%s", c->session, de->d_name);
 		snprintf(to, sizeof(to), "%s/%s", c->dir, de->d_name);
-		copy_file(from, to);
+		ut_copy_file(from, to, 0600);
 	}
 	if (d)
 		closedir(d);
