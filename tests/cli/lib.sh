@@ -27,3 +27,30 @@ expect() {
 	fi
 	ok "$* -> $got"
 }
+
+# start_session STATUS: usertrace mount $W/mnt on a program that calls
+# work() -> leaf() every millisecond until $W/stop exists, then exits with
+# STATUS.  Sets D (the daemon's pid); stops everything at exit.
+start_session() {
+	cat > "$W/loop.c" <<C
+#include <unistd.h>
+#define noinline __attribute__((noinline))
+volatile int sink;
+noinline void leaf(int x) { sink += x; }
+noinline void work(int x) { leaf(x); leaf(x + 1); }
+int main(int argc, char **argv)
+{
+	(void)argc;
+	while (access(argv[1], F_OK) != 0) {
+		work(1);
+		usleep(1000);
+	}
+	return $1;
+}
+C
+	gcc -pg -mfentry -O2 -o "$W/loop" "$W/loop.c" || return 1
+	mkdir "$W/mnt"
+	"$UT" mount "$W/mnt" -- "$W/loop" "$W/stop" > "$W/d.out" 2> "$W/d.err" &
+	D=$!
+	trap 'touch "$W/stop"; "$UT" umount "$W/mnt" >/dev/null 2>&1; kill $D 2>/dev/null; wait $D 2>/dev/null; rm -rf "$W"' EXIT
+}

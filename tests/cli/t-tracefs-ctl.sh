@@ -3,27 +3,7 @@
 SUITE=tracefs-ctl
 . "$(dirname "$0")/lib.sh"
 
-cat > "$W/loop.c" <<'C'
-#include <unistd.h>
-#define noinline __attribute__((noinline))
-volatile int sink;
-noinline void leaf(int x) { sink += x; }
-noinline void work(int x) { leaf(x); leaf(x + 1); }
-int main(int argc, char **argv)
-{
-	(void)argc;
-	while (access(argv[1], F_OK) != 0) {
-		work(1);
-		usleep(1000);
-	}
-	return 3;
-}
-C
-gcc -pg -mfentry -O2 -o "$W/loop" "$W/loop.c"
-mkdir "$W/mnt"
-"$UT" mount "$W/mnt" -- "$W/loop" "$W/stop" > "$W/d.out" 2> "$W/d.err" &
-D=$!
-trap 'touch "$W/stop"; "$UT" umount "$W/mnt" >/dev/null 2>&1; kill $D 2>/dev/null; wait $D 2>/dev/null; rm -rf "$W"' EXIT
+start_session 3
 
 ctl() { "$UT" ctl -p $D "$@"; }
 for i in $(seq 100); do ctl read tracing_on > /dev/null 2>&1 && break; sleep 0.1; done

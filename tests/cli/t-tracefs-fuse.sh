@@ -7,28 +7,8 @@ if [ ! -c /dev/fuse ] || ! command -v fusermount3 > /dev/null; then
 	ok "# SKIP no /dev/fuse or no fusermount3"
 	exit 0
 fi
-cat > "$W/loop.c" <<'C'
-#include <unistd.h>
-#define noinline __attribute__((noinline))
-volatile int sink;
-noinline void leaf(int x) { sink += x; }
-noinline void work(int x) { leaf(x); leaf(x + 1); }
-int main(int argc, char **argv)
-{
-	(void)argc;
-	while (access(argv[1], F_OK) != 0) {
-		work(1);
-		usleep(1000);
-	}
-	return 5;
-}
-C
-gcc -pg -mfentry -O2 -o "$W/loop" "$W/loop.c"
+start_session 5
 M=$W/mnt
-mkdir "$M"
-"$UT" mount "$M" -- "$W/loop" "$W/stop" > "$W/d.out" 2> "$W/d.err" &
-D=$!
-trap 'touch "$W/stop"; "$UT" umount "$M" >/dev/null 2>&1; kill $D 2>/dev/null; wait $D 2>/dev/null; rm -rf "$W"' EXIT
 for i in $(seq 100); do [ -e "$M/current_tracer" ] && break; grep -q "cannot mount" "$W/d.err" && break; sleep 0.1; done
 if [ ! -e "$M/current_tracer" ]; then
 	# e.g. a container without the right to mount
