@@ -674,6 +674,22 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* append @v to the growing array *@a of *@nr (capacity *@cap); -1 if out of memory */
+static int ints_push(int **a, int *nr, int *cap, int v)
+{
+	if (*nr == *cap) {
+		int c = *cap ? *cap * 2 : 16;
+		int *n = realloc(*a, (size_t)c * sizeof(*n));
+
+		if (!n)
+			return -1;
+		*a = n;
+		*cap = c;
+	}
+	(*a)[(*nr)++] = v;
+	return 0;
+}
+
 /* every ftrace.<pid> of the session, in pid order */
 static void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 {
@@ -690,14 +706,8 @@ static void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 
 		if (pid < 0 || strchr(de->d_name + 7, '.'))
 			continue;
-		if (nr == cap) {
-			int *np = realloc(pids, (size_t)(cap = cap ? cap * 2 : 16) * sizeof(*np));
-
-			if (!np)
-				break;
-			pids = np;
-		}
-		pids[nr++] = pid;
+		if (ints_push(&pids, &nr, &cap, pid) < 0)
+			break;
 	}
 	closedir(d);
 	if (nr)
@@ -1693,17 +1703,8 @@ static int session_ids(struct tfs_session *s, int **out)
 		for (int j = 0; j < 2; j++) {
 			int v = j ? tid : pid;
 
-			if (v <= 0)
-				continue;
-			if (nr == cap) {
-				int *n = realloc(ids, (size_t)(cap = cap ? cap * 2 : 32) * sizeof(*n));
-
-				if (!n)
-					break;
-				ids = n;
-			}
-			if (nr < cap)
-				ids[nr++] = v;
+			if (v > 0)
+				ints_push(&ids, &nr, &cap, v);
 		}
 	}
 	if (d)
@@ -1711,16 +1712,8 @@ static int session_ids(struct tfs_session *s, int **out)
 	for (int i = 0; i < UT_CTL_PROCS; i++) {
 		int pid = s->ctl->procs[i].pid;
 
-		if (!pid)
-			continue;
-		if (nr == cap) {
-			int *n = realloc(ids, (size_t)(cap = cap ? cap * 2 : 32) * sizeof(*n));
-
-			if (!n)
-				break;
-			ids = n;
-		}
-		ids[nr++] = pid;
+		if (pid && ints_push(&ids, &nr, &cap, pid) < 0)
+			break;
 	}
 	if (nr)
 		qsort(ids, (size_t)nr, sizeof(*ids), cmp_int);
