@@ -32,7 +32,7 @@ RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
 	       utils/symtab.c utils/data.c utils/utils.c \
-	       lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
+	       lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 	       lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))

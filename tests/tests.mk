@@ -25,14 +25,14 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/tracers/nop.c \
+$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c \
 		lib/trace/tracers/function.c lib/trace/tracers/function_graph.c utils/utils.c \
 		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lpthread
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
-$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c $(HDRS)
+$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
@@ -45,7 +45,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lpthread

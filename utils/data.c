@@ -240,6 +240,17 @@ uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw)
 	return (uint64_t)((__int128)d->mono0 + (t >> 32));
 }
 
+/* the raw clock value of @ns, the inverse of ut_data_ns() */
+uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns)
+{
+	__int128 t;
+
+	if (d->clock != UT_CLOCK_TSC || !d->mult)
+		return ns;
+	t = ((__int128)(int64_t)(ns - d->mono0) << 32) / (__int128)d->mult;
+	return d->tsc0 + (uint64_t)(int64_t)t;
+}
+
 /*
  * One thread's events.
  */

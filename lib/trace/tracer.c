@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
@@ -78,6 +79,57 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	trace_seq_init(&iter->seq, out);
 	if (t && t->init)
 		t->init(iter);
+}
+
+/* @id minus CLOCK_MONOTONIC now, in ns (the smaller of three tries' gaps) */
+static int64_t clock_offset(clockid_t id)
+{
+	int64_t best = 0, gap = INT64_MAX;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec a, x, b;
+		int64_t g;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (clock_gettime(id, &x) < 0)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		g = (b.tv_sec - a.tv_sec) * 1000000000ll + (b.tv_nsec - a.tv_nsec);
+		if (g < gap) {
+			int64_t mid = a.tv_sec * 1000000000ll + a.tv_nsec + g / 2;
+
+			gap = g;
+			best = x.tv_sec * 1000000000ll + x.tv_nsec - mid;
+		}
+	}
+	return best;
+}
+
+int trace_iter_set_clock(struct trace_iter *iter, int clock)
+{
+	if (clock < 0 || clock >= TRACE_NR_CLOCKS)
+		return -EINVAL;
+	iter->clock = clock;
+	iter->clock_off = 0;
+	if (clock == TRACE_CLOCK_MONO_RAW)
+		iter->clock_off = clock_offset(CLOCK_MONOTONIC_RAW);
+	else if (clock == TRACE_CLOCK_BOOT)
+		iter->clock_off = clock_offset(CLOCK_BOOTTIME);
+	else if (clock == TRACE_CLOCK_TAI)
+		iter->clock_off = clock_offset(CLOCK_TAI);
+	return 0;
+}
+
+uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event *ev)
+{
+	switch (iter->clock) {
+	case TRACE_CLOCK_COUNTER:
+		return iter->counter;
+	case TRACE_CLOCK_X86_TSC:
+		return iter->data ? ut_data_raw(iter->data, ev->ts) : ev->ts;
+	default:
+		return ev->ts + (uint64_t)iter->clock_off;
+	}
 }
 
 int tracer_set_option(struct trace_iter *iter, const char *opt)
@@ -397,7 +449,7 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 	struct trace_seq *s = &iter->seq;
 	const char *comm = trace_comm(ev);
 	size_t len = strlen(comm);
-	uint64_t us;
+	uint64_t us, t = trace_clock_value(iter, ev);
 
 	/* "%16s-%-7d " */
 	if (len < 16)
@@ -417,11 +469,15 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 	/* user space: irqs on, no resched, no irq context, preemptible */
 	if (iter->iter_flags & TRACE_ITER_IRQ_INFO)
 		trace_seq_puts(s, ".....");
-	us = (ev->ts + 500) / 1000;
-	trace_seq_putc(s, ' ');			/* " %5llu.%06llu: " */
-	trace_seq_udec(s, us / 1000000, 5, ' ');
-	trace_seq_putc(s, '.');
-	trace_seq_udec(s, us % 1000000, 6, '0');
+	trace_seq_putc(s, ' ');
+	if (!trace_clock_in_ns(iter->clock)) {
+		trace_seq_udec(s, t, 12, ' ');	/* " %12llu: " */
+	} else {
+		us = (t + 500) / 1000;		/* " %5llu.%06llu: " */
+		trace_seq_udec(s, us / 1000000, 5, ' ');
+		trace_seq_putc(s, '.');
+		trace_seq_udec(s, us % 1000000, 6, '0');
+	}
 	trace_seq_puts(s, ": ");
 }
 
@@ -620,8 +676,12 @@ int trace_print_all(struct trace_iter *iter)
 		if (ev.type == UT_EV_LOST)
 			print_lost(iter, &ev);
 		/* markers off: the kernel refuses the writes, so none are shown */
-		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS))
+		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS)) {
+			/* the counter clock numbers what the kernel would record */
+			if (t != &function_tracer || ev.type != UT_EV_EXIT)
+				iter->counter++;
 			t->print_event(iter, &ev);
+		}
 		trace_seq_flush(&iter->seq);
 	}
 

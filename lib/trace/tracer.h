@@ -67,6 +67,28 @@ struct tracer {
 #define TRACE_MAX_CPUS 1024
 
 /*
+ * trace_clock: how a timestamp is shown.  Events carry CLOCK_MONOTONIC
+ * nanoseconds (utils/data.c converts the TSC), so every clock is a view of
+ * the same times: local, global, perf and mono show them as they are;
+ * mono_raw, boot and tai add the offset of that clock to CLOCK_MONOTONIC,
+ * measured when the clock is set; x86-tsc shows TSC ticks; counter numbers
+ * the events shown, 1, 2, 3...  As in the kernel, counter and x86-tsc are
+ * not nanoseconds and are printed as plain numbers.
+ */
+enum trace_clock_id {
+	TRACE_CLOCK_LOCAL, TRACE_CLOCK_GLOBAL, TRACE_CLOCK_COUNTER, TRACE_CLOCK_PERF,
+	TRACE_CLOCK_MONO, TRACE_CLOCK_MONO_RAW, TRACE_CLOCK_BOOT, TRACE_CLOCK_TAI,
+	TRACE_CLOCK_X86_TSC, TRACE_NR_CLOCKS
+};
+extern const char *const trace_clock_names[TRACE_NR_CLOCKS];
+/* the clock called @name, or -1 */
+int trace_clock_find(const char *name);
+static inline int trace_clock_in_ns(int clock)
+{
+	return clock != TRACE_CLOCK_COUNTER && clock != TRACE_CLOCK_X86_TSC;
+}
+
+/*
  * The text being printed, as the kernel's trace_seq: the tracers build
  * their lines in @buf with the trace_seq_*() helpers of output.h, and
  * trace_print_all() writes each event's lines to @out in one call (a
@@ -92,12 +114,20 @@ struct trace_iter {
 	const int *tids;		/* threads to print (NULL: all) */
 	int nr_tids;
 	struct trace_threads *threads;	/* per-thread state, see output.h */
+	int clock;			/* enum trace_clock_id */
+	int64_t clock_off;		/* the clock minus CLOCK_MONOTONIC, ns */
+	uint64_t counter;		/* counter clock: the last number given */
 	struct trace_seq seq;		/* the output of the current event, to @out */
 };
 
 /* set up @iter for @t over @d: default flags, no thread filter */
 void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 		     const struct tracer *t, FILE *out);
+
+/* show timestamps in @clock from now on (enum trace_clock_id); -EINVAL if unknown */
+int trace_iter_set_clock(struct trace_iter *iter, int clock);
+/* @ev's time in the iterator's clock: ns, or ticks and counts (see above) */
+uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event *ev);
 
 const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for function */
 void tracer_list(FILE *out);

@@ -643,17 +643,6 @@ static int make_memfd(void)
  */
 /* ---- trace_marker: the session's markers file as print events ---- */
 
-/* the raw clock value of @ns, the inverse of ut_data_ns() */
-static uint64_t cal_raw(const struct ut_data *d, uint64_t ns)
-{
-	__int128 t;
-
-	if (d->clock != UT_CLOCK_TSC || !d->mult)
-		return ns;
-	t = ((__int128)(int64_t)(ns - d->mono0) << 32) / (__int128)d->mult;
-	return d->tsc0 + (uint64_t)(int64_t)t;
-}
-
 /*
  * Write the markers after byte @*off of the session's markers file
  * (lines "TIME PID TEXT", TIME in live_now() units) into @e as DATA
@@ -700,7 +689,7 @@ static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since,
 		l16 = (uint16_t)len;
 		memcpy(payload, &l16, 2);
 		memcpy(payload + 2, line + pos, len);
-		raw = cal_raw(&c->cal, ns);
+		raw = ut_data_raw(&c->cal, ns);
 		if (!e->open || raw < e->last_ts || e->page.p.commit + 6 + len > RB_DATA_SIZE)
 			emit_start(e, &t, raw);
 		emit_put(e, UT_REC_DATA, raw, payload, (uint32_t)(2 + len));
@@ -721,7 +710,7 @@ static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since,
 }
 
 static int print_files(struct live_cache *c, const struct live_view *v, struct emitter *e,
-		       int nr, int header, char **out, size_t *len)
+		       int nr, int header, uint64_t *counter, char **out, size_t *len)
 {
 	const struct tracer *t = tracer_find(v->tracer ? v->tracer : "function_graph");
 	struct trace_iter iter;
@@ -750,8 +739,13 @@ static int print_files(struct live_cache *c, const struct live_view *v, struct e
 	for (const char *const *o = v->options; o && *o; o++)
 		if (tracer_set_option(&iter, *o) < 0)
 			ret = -EINVAL;
+	if (trace_iter_set_clock(&iter, v->clock) < 0)
+		ret = -EINVAL;
+	iter.counter = counter ? *counter : 0;
 	if (!ret && trace_print_all(&iter) < 0)
 		ret = -EIO;
+	if (counter)
+		*counter = iter.counter;
 	if (fclose(f))
 		ret = ret ? ret : -ENOMEM;
 	free(d.threads);
@@ -833,7 +827,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 			close(fd);
 			e[nr].fd = -1;
 		}
-		ret = print_files(c, v, e, nr + 1, 1, out, len);
+		ret = print_files(c, v, e, nr + 1, 1, NULL, out, len);
 		if (e[nr].fd >= 0)
 			close(e[nr].fd);
 	}
@@ -897,7 +891,15 @@ struct live_reader {
 	struct live_view v;
 	struct live_buf *bufs;
 	int nr;
+	uint64_t counter;		/* the counter clock, across reads */
 };
+
+void live_pipe_set_clock(struct live_reader *r, int clock)
+{
+	if (r->v.clock != clock)
+		r->counter = 0;
+	r->v.clock = clock;
+}
 
 struct live_reader *live_pipe_open(const char *session_dir, const struct live_view *v)
 {
@@ -1066,7 +1068,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		}
 		any |= m > 0;
 		if (any)
-			ret = print_files(c, &r->v, e, r->nr + 1, 0, out, len);
+			ret = print_files(c, &r->v, e, r->nr + 1, 0, &r->counter, out, len);
 		if (e[r->nr].fd >= 0)
 			close(e[r->nr].fd);
 	}

@@ -23,6 +23,7 @@ struct live_view {
 					   not shown: `echo > trace` */
 	const char *pids;		/* set_ftrace_pid: blank-separated thread or process
 					   ids whose events are shown; NULL or "": all */
+	int clock;			/* trace_clock: enum trace_clock_id (0: local) */
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
@@ -50,6 +51,8 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
  */
 int live_pipe_read(struct live_reader *r, char **out, size_t *len);
 void live_pipe_close(struct live_reader *r);
+/* show what is read from now on in @clock (trace_clock was written) */
+void live_pipe_set_clock(struct live_reader *r, int clock);
 
 int live_stats(const char *session_dir, int cpu, struct live_stats *st);
 

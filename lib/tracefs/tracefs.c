@@ -31,9 +31,12 @@
  *   - buffer_size_kb: a write stores the size in the control page; it
  *     applies to the buffers created after it (new threads); buffers in
  *     use keep their size.  0 or a non-number: -EINVAL.
- *   - trace_clock: the clock of the running buffers cannot change; the
- *     current clock (local = TSC, mono = CLOCK_MONOTONIC) may be written,
- *     another known clock is refused with -EBUSY, an unknown one -EINVAL.
+ *   - trace_clock: the buffers hold one clock (the TSC, or CLOCK_MONOTONIC
+ *     without one) and every event is shown in nanoseconds of
+ *     CLOCK_MONOTONIC; each trace_clock is a way of showing those times
+ *     (lib/trace/tracer.h), so any clock can be chosen at any time, per
+ *     instance.  As in the kernel, choosing one clears the trace and the
+ *     snapshot.  uptime (jiffies) is not offered.
  *   - tracing_cpumask: stored; a mask of exactly one CPU makes `trace` and
  *     `trace_pipe` show that CPU only (live_view.cpu), others show all.
  *   - set_ftrace_pid: filters what trace and trace_pipe show (by thread or
@@ -76,6 +79,7 @@
 
 #include "usertrace/record.h"
 #include "usertrace/session.h"
+#include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
 
@@ -128,7 +132,7 @@ static const struct tfs_file files[] = {
 	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
 	{ "snapshot",			F_SNAPSHOT,	0644, W_TOP | W_INST },
 	{ "trace",			F_TRACE,	0644, W_TOP | W_INST },
-	{ "trace_clock",		F_CLOCK,	0644, W_TOP },
+	{ "trace_clock",		F_CLOCK,	0644, W_TOP | W_INST },
 	{ "trace_entries",		F_BUFSIZE,	0644, W_TOP },
 	{ "trace_marker",		F_MARKER,	0200, W_TOP | W_INST },
 	{ "trace_options",		F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
@@ -187,6 +191,7 @@ struct tfs_inst {
 	char tracer[32];		/* instances only (top: ctl->rec_mode) */
 	unsigned tracer_gen;		/* bumped at each change of tracer */
 	uint32_t opt_mask;		/* bit i: opts[i] set */
+	int clock;			/* trace_clock: enum trace_clock_id */
 	int snap_alloc;
 	char *snap;
 	size_t snap_len;
@@ -1223,6 +1228,7 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	vb->v.since = in->since;
 	snprintf(vb->pids, sizeof(vb->pids), "%s", s->pids);
 	vb->v.pids = vb->pids;
+	vb->v.clock = in->clock;
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
@@ -1629,10 +1635,16 @@ static const char readme_text[] =
 	"\t\t\t  (applies to the buffers created after the write)\n"
 	"  buffer_total_size_kb  - view total size of all thread buffers\n"
 	"\n"
-	"  trace_clock\t\t- view the clock used to order events\n"
-	"       local:   CPU time stamp counter (TSC)\n"
+	"  trace_clock\t\t- change the clock used to show time stamps\n"
+	"       local:   per thread clock (CLOCK_MONOTONIC, from the TSC)\n"
+	"      global:   synced across CPUs (the same times)\n"
+	"     counter:   the events shown, numbered from 1\n"
+	"        perf:   the same times as local\n"
 	"        mono:   CLOCK_MONOTONIC\n"
-	"\t\t\t  (the clock of a running session cannot change)\n"
+	"    mono_raw:   CLOCK_MONOTONIC_RAW\n"
+	"        boot:   CLOCK_BOOTTIME\n"
+	"         tai:   CLOCK_TAI\n"
+	"     x86-tsc:   TSC cycle counter\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the trace\n"
 	"  tracing_cpumask\t- Limit the trace shown to these CPUs\n"
@@ -1932,8 +1944,10 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		break;
 	}
 	case F_CLOCK:
-		sb_puts(b, c->clock == UT_CLOCK_MONO ? "local global counter [mono]\n"
-						      : "[local] global counter mono\n");
+		for (int i = 0; i < TRACE_NR_CLOCKS; i++)
+			sb_printf(b, i == h->n.inst->clock ? "%s[%s]" : "%s%s", i ? " " : "",
+				  trace_clock_names[i]);
+		sb_puts(b, "\n");
 		break;
 	case F_THRESH:
 		sb_printf(b, "%llu\n", s->thresh_us);
@@ -2041,6 +2055,14 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 	free(in->frozen);
 	in->frozen = NULL;
 	in->frozen_len = 0;
+}
+
+/* the snapshot's contents go; allocated or not, it stays so */
+static void snap_empty(struct tfs_inst *in)
+{
+	free(in->snap);
+	in->snap = NULL;
+	in->snap_len = 0;
 }
 
 static int write_marker(struct tfs_session *s, const char *buf, size_t size)
@@ -2236,20 +2258,21 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	case F_MARKER:
 		return write_marker(s, buf, size);
 	case F_CLOCK: {
-		const char *cur = c->clock == UT_CLOCK_MONO ? "mono" : "local";
+		int id;
 
 		w = strip_dup(buf, size);
 		if (!w)
 			return -ENOMEM;
-		if (!strcmp(w, cur) || (!strcmp(w, "x86-tsc") && c->clock == UT_CLOCK_TSC)) {
-			ret = 0;
-		} else if (!strcmp(w, "local") || !strcmp(w, "global") || !strcmp(w, "counter") ||
-			   !strcmp(w, "mono")) {
-			tfs_err(s, "The clock of a running session cannot change", w);
-			ret = -EBUSY;
-		} else {
+		id = trace_clock_find(w);
+		if (id < 0) {
 			tfs_err(s, "No such clock", w);
 			ret = -EINVAL;
+		} else {
+			/* as the kernel: a new clock clears the buffer and the snapshot */
+			in->clock = id;
+			trace_clear(s, in);
+			snap_empty(in);
+			ret = 0;
 		}
 		free(w);
 		return ret;
@@ -2289,9 +2312,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			return -EINVAL;
 		}
 		if (v == 0) {
-			free(in->snap);
-			in->snap = NULL;
-			in->snap_len = 0;
+			snap_empty(in);
 			in->snap_alloc = 0;
 		} else if (v == 1) {
 			view_make(s, in, -1, &vb);
@@ -2305,9 +2326,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->snap_len = len;
 			in->snap_alloc = 1;
 		} else {
-			free(in->snap);
-			in->snap = NULL;
-			in->snap_len = 0;
+			snap_empty(in);
 		}
 		return 0;
 	}
@@ -2448,6 +2467,9 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		pthread_mutex_lock(&s->lock);
 		gone = s->ended || h->n.inst->tracer_gen != h->tracer_gen;
 		on = h->n.inst == &s->top || h->n.inst->on;
+		pthread_mutex_unlock(&s->lock);
+		pthread_mutex_lock(&s->lock);
+		live_pipe_set_clock(h->rd, h->n.inst->clock);
 		pthread_mutex_unlock(&s->lock);
 		ret = live_pipe_read(h->rd, &out, &len);
 		if (ret) {

@@ -4,6 +4,7 @@
  * ring buffers written through the real writer (lib/ringbuf), with no maps
  * (the functions print as addresses).  The clock is CLOCK_MONOTONIC ns.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
@@ -127,7 +129,7 @@ static int setup(void **state)
 static char *trace(const char *tracer, uint64_t since, int cpu)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { tracer, opts, cpu, since, NULL };
+	struct live_view v = { tracer, opts, cpu, since, NULL, 0 };
 	char *out;
 	size_t len;
 
@@ -180,6 +182,45 @@ static void test_graph_trace(void **state)
 		" 0)   3.000 us    |    }\n"
 		" 0) + 12.000 us   |  }\n");
 	free(out);
+	tw_close(&t);
+}
+
+/* trace_clock: the same events in the local, counter and mono_raw clocks */
+static void test_clocks(void **state)
+{
+	static const char *const opts[] = { "nocontext-info", NULL };
+	static const char *const ctx[] = { NULL };
+	struct live_view v = { "function", opts, -1, 0, NULL, TRACE_CLOCK_COUNTER };
+	struct tw t;
+	char *out;
+	size_t len;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	write_graph(&t);
+	/* without the context, the clock changes nothing */
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_string_equal(out,
+		"# tracer: function\n"
+		"#\n"
+		"0x00401000 <-0x00400500\n"
+		"0x00401100 <-0x00401000\n"
+		"0x00401200 <-0x00401000\n"
+		"0x00401300 <-0x00401200\n");
+	free(out);
+	v.options = ctx;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, ": 0x0040"), 4);
+	assert_non_null(strstr(out, "           1: 0x00401000 <-0x00400500\n"));
+	assert_non_null(strstr(out, "           4: 0x00401300 <-0x00401200\n"));
+	free(out);
+	v.clock = TRACE_CLOCK_LOCAL;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_non_null(strstr(out, " 1000.000002: 0x00401200 <-0x00401000\n"));
+	free(out);
+	v.clock = TRACE_NR_CLOCKS;
+	assert_int_equal(live_trace(session, &v, &out, &len), -EINVAL);
+	assert_null(out);
 	tw_close(&t);
 }
 
@@ -262,7 +303,7 @@ static char *pipe_read(struct live_reader *r)
 static void test_pipe_each_once(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0, NULL };
+	struct live_view v = { "function", opts, -1, 0, NULL, 0 };
 	struct live_reader *r;
 	struct tw t;
 	char *out, name[32];
@@ -303,7 +344,7 @@ static void test_pipe_each_once(void **state)
 static void test_pipe_graph_partial(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function_graph", opts, -1, 0, NULL };
+	struct live_view v = { "function_graph", opts, -1, 0, NULL, 0 };
 	struct live_reader *r;
 	struct tw t;
 	char *out;
@@ -338,7 +379,7 @@ static void test_pipe_graph_partial(void **state)
 static void test_pipe_lost(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0, NULL };
+	struct live_view v = { "function", opts, -1, 0, NULL, 0 };
 	struct live_reader *r;
 	struct tw t;
 	char *out, lost[64];
@@ -397,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_graph_trace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clocks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_since_hides_older, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_function_trace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_each_once, setup, teardown),

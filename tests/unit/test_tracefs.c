@@ -78,6 +78,12 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	return 0;
 }
 
+void live_pipe_set_clock(struct live_reader *r, int clock)
+{
+	(void)r;
+	(void)clock;
+}
+
 void live_pipe_close(struct live_reader *r)
 {
 	free(r);
@@ -392,10 +398,28 @@ static void test_errnos(void **state)
 	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "5\n"), 0);
 	assert_int_equal(f->ctl->max_graph_depth, 5);
 	assert_file(f->s, "max_graph_depth", "5\n");
+	assert_file(f->s, "trace_clock",
+		    "[local] global counter perf mono mono_raw boot tai x86-tsc\n");
 	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "mono\n"), 0);
-	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "global\n"), -EBUSY);
 	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "nosuch\n"), -EINVAL);
-	assert_file(f->s, "trace_clock", "local global counter [mono]\n");
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "uptime\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "\n"), -EINVAL);
+	assert_file(f->s, "trace_clock",
+		    "local global counter perf [mono] mono_raw boot tai x86-tsc\n");
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "x86-tsc"), 0);
+	assert_file(f->s, "trace_clock",
+		    "local global counter perf mono mono_raw boot tai [x86-tsc]\n");
+	/* per instance */
+	assert_int_equal(tfs_mkdir(f->s, "instances/clk"), 0);
+	assert_file(f->s, "instances/clk/trace_clock",
+		    "[local] global counter perf mono mono_raw boot tai x86-tsc\n");
+	assert_int_equal(wr(f->s, "instances/clk/trace_clock", O_TRUNC, "counter\n"), 0);
+	assert_file(f->s, "instances/clk/trace_clock",
+		    "local global [counter] perf mono mono_raw boot tai x86-tsc\n");
+	assert_file(f->s, "trace_clock",
+		    "local global counter perf mono mono_raw boot tai [x86-tsc]\n");
+	assert_int_equal(tfs_rmdir(f->s, "instances/clk"), 0);
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "local\n"), 0);
 	assert_file(f->s, "buffer_size_kb", "256\n");
 	assert_int_equal(wr(f->s, "trace_entries", O_TRUNC, "1024\n"), 0);
 	assert_int_equal(f->ctl->nr_pages, 256);

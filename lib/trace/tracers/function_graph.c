@@ -164,9 +164,11 @@ static void graph_prologue(struct trace_iter *iter, const struct ut_event *ev)
 		return;
 	/* print_graph_abs_time(): "%5lu.%06lu |  ", truncated to the microsecond */
 	if (fl & GRAPH_ABS_TIME) {
-		trace_seq_udec(s, ev->ts / 1000000000u, 5, ' ');
+		uint64_t t = trace_clock_value(iter, ev);
+
+		trace_seq_udec(s, t / 1000000000u, 5, ' ');
 		trace_seq_putc(s, '.');
-		trace_seq_udec(s, ev->ts % 1000000000u / 1000u, 6, '0');
+		trace_seq_udec(s, t % 1000000000u / 1000u, 6, '0');
 		trace_seq_puts(s, " |  ");
 	}
 	if (fl & GRAPH_CPU)
