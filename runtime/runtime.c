@@ -199,6 +199,49 @@ static void ut_stack_bounds(struct ut_thread *t)
 	/* other threads: set by the pthread_create wrapper (interpose.c), or unknown */
 }
 
+/*
+ * buffer_size_kb was written while the thread runs (tracing-directory
+ * sessions): at its next page switch the writer moves to a new buffer
+ * buf.<pid>.<tid>.<image>.<n> of the new size.  The old one is closed and
+ * stays readable (older events of the same thread); the reader merges
+ * both by time.  Context: inside a write (t->busy set), so a signal
+ * handler parks its records meanwhile.
+ */
+static int ut_renew(struct rb_writer *w, uint64_t ts)
+{
+	struct ut_thread *t = &ut_self;
+	struct rb_header *old = w->hdr, *h;
+	uint32_t n = *w->want_pages;
+	char path[600];
+	size_t len;
+	int err;
+
+	ut_path(path, sizeof(path), "buf.", (uint64_t)old->pid, (uint64_t)old->tid, old->image);
+	len = strlen(path);
+	if (!len || len + 24 > sizeof(path) || n < 2)
+		goto keep;
+	path[len++] = '.';
+	path[len + ut_fmt_u64(path + len, (uint64_t)t->bufgen + 1)] = 0;
+	err = rb_create(path, n, (enum rb_mode)old->mode, &h);
+	if (err) {
+		ut_log("cannot create %s: %s", path, strerror(-err));
+		goto keep;
+	}
+	t->bufgen++;
+	h->pid = old->pid;
+	h->tid = old->tid;
+	h->image = old->image;
+	memcpy(h->comm, old->comm, sizeof(h->comm));
+	rb_writer_close(w);
+	munmap(old, rb_file_size(old->nr_pages));
+	rb_writer_init(w, h, ts);
+	ut_wake(w);
+	return 0;
+keep:
+	w->want_pages = NULL;	/* do not try again at every page */
+	return -1;
+}
+
 /**
  * ut_thread_setup - give the current thread its ring buffer
  *
@@ -240,6 +283,9 @@ int ut_thread_setup(struct ut_thread *t)
 		ut_stack_bounds(t);
 	t->w.wake = ut_wake;
 	t->w.page_start = ut_page_start;
+	t->w.want_pages = ut_ctl->flags & UT_CTL_LIVE ? &ut_ctl->nr_pages : NULL;
+	t->w.renew = ut_renew;
+	t->bufgen = 0;
 	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	t->busy = 0;
 	t->npending = 0;

@@ -95,6 +95,7 @@ struct ut_thread {
 	/* set_graph_function: the outermost open graph-function frame (cache) */
 	uint32_t gbase;		/* its depth + 1; 0: none */
 	uintptr_t gslot, gip;
+	uint32_t bufgen;	/* buffers replaced by a resize (buffer_size_kb) */
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));

@@ -129,6 +129,14 @@ struct rb_writer {
 	/* called on a fresh page before the first record, e.g. to write the depth */
 	void (*page_start)(struct rb_writer *w, uint64_t ts);
 	void (*wake)(struct rb_writer *w);	/* called when the buffer fills past half */
+	/*
+	 * Resizing (optional).  At a page switch, when *want_pages is not
+	 * the buffer's nr_pages, renew() moves the writer to a new buffer of
+	 * that size (rb_writer_init() on it) and returns 0; on -1 the writer
+	 * goes on in the old buffer.
+	 */
+	const volatile uint32_t *want_pages;
+	int (*renew)(struct rb_writer *w, uint64_t ts);
 };
 
 void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now);

@@ -104,6 +104,8 @@ static int rb_next_page(struct rb_writer *w, uint64_t ts)
 	struct rb_header *h = w->hdr;
 	uint64_t next = h->head + 1;
 
+	if (w->want_pages && *w->want_pages != h->nr_pages && w->renew && w->renew(w, ts) == 0)
+		return 0;
 	if (h->mode == RB_MODE_CONSUMER) {
 		uint64_t used = next - rb_load_acq64(&h->tail);
 

@@ -1736,17 +1736,104 @@ static int session_ids(struct tfs_session *s, int **out)
 	return k;
 }
 
-static int count_buffers(struct tfs_session *s)
+static unsigned long long phys_kb(void)
 {
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && psz > 0 ? (unsigned long long)pages * (unsigned long long)(psz / 1024)
+				    : ULLONG_MAX;
+}
+
+/*
+ * A buffer's name: buf.<pid>.<tid>.<image>, then .<n> for the n-th buffer
+ * that replaced it after a resize (runtime.c, ut_renew()).
+ */
+struct buf_name {
+	int pid, tid;
+	unsigned long long image;
+	unsigned gen;
+	char name[NAME_MAX + 1];
+};
+
+static int buf_name_parse(const char *name, struct buf_name *bn)
+{
+	int n = 0;
+
+	bn->gen = 0;
+	if (strlen(name) > NAME_MAX ||
+	    sscanf(name, "buf.%d.%d.%llu%n.%u%n", &bn->pid, &bn->tid, &bn->image, &n, &bn->gen,
+		   &n) < 3 || name[n] || bn->pid <= 0)
+		return -1;
+	strcpy(bn->name, name);
+	return 0;
+}
+
+/* the session's buffers; *@cur: how many are in use (not replaced by a resize) */
+static int list_buffers(struct tfs_session *s, struct buf_name **out, int *cur)
+{
+	struct buf_name *v = NULL;
 	struct dirent *de;
 	DIR *d = opendir(s->dir);
 	int n = 0;
 
-	while (d && (de = readdir(d)))
-		n += name_pid(de->d_name, "buf.") > 0;
+	while (d && (de = readdir(d))) {
+		struct buf_name bn;
+
+		struct buf_name *nv;
+
+		if (buf_name_parse(de->d_name, &bn) < 0)
+			continue;
+		nv = realloc(v, sizeof(*v) * ((size_t)n + 1));
+		if (!nv)
+			break;
+		v = nv;
+		v[n++] = bn;
+	}
 	if (d)
 		closedir(d);
+	*cur = 0;
+	for (int i = 0; i < n; i++) {
+		int newest = 1;
+
+		for (int j = 0; j < n && newest; j++)
+			newest = !(v[j].pid == v[i].pid && v[j].tid == v[i].tid &&
+				   v[j].image == v[i].image && v[j].gen > v[i].gen);
+		v[i].gen = newest ? UINT_MAX : v[i].gen;	/* UINT_MAX: in use */
+		*cur += newest;
+	}
+	*out = v;
 	return n;
+}
+
+static int count_buffers(struct tfs_session *s)
+{
+	struct buf_name *v;
+	int cur;
+
+	list_buffers(s, &v, &cur);
+	free(v);
+	return cur;
+}
+
+/*
+ * buffer_size_kb: the threads move to buffers of the new size at their
+ * next page; their old buffers stay readable.  Those that a former resize
+ * replaced go now, so a thread has at most two.
+ */
+static void drop_replaced_buffers(struct tfs_session *s)
+{
+	struct buf_name *v;
+	int cur, n = list_buffers(s, &v, &cur);
+
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX + NAME_MAX + 2];
+
+		if (v[i].gen == UINT_MAX)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", s->dir, v[i].name);
+		unlink(path);
+	}
+	free(v);
 }
 
 static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
@@ -2240,11 +2327,18 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->opt_mask &= ~(1u << h->n.opt);
 		return 0;
 	case F_BUFSIZE:
-		if (parse_ull(buf, size, &v) || !v || v > 4ull * UINT32_MAX / 1024) {
+		if (parse_ull(buf, size, &v) || !v) {
 			tfs_err(s, "Invalid buffer size", fname);
 			return -EINVAL;
 		}
-		c->nr_pages = (uint32_t)((v + 3) / 4);
+		if (v > phys_kb() || v / 4 >= UINT32_MAX) {
+			tfs_err(s, "Buffer larger than the machine's memory", fname);
+			return -ENOMEM;
+		}
+		if ((v + 3) / 4 != c->nr_pages) {
+			drop_replaced_buffers(s);
+			__atomic_store_n(&c->nr_pages, (uint32_t)((v + 3) / 4), __ATOMIC_RELEASE);
+		}
 		return 0;
 	case F_CPUMASK:
 		ret = write_cpumask(s, buf, size);
