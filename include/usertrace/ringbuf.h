@@ -143,6 +143,8 @@ void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now);
 /* slow path of rb_reserve(): new page, time extend or dropped record */
 unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts);
 void rb_writer_close(struct rb_writer *w);
+/* start the next page now (e.g. to mark lost records where they were lost); -1 if full */
+int rb_writer_next_page(struct rb_writer *w, uint64_t ts);
 
 /*
  * rb_reserve - reserve @len bytes for a record at time *@ts.

@@ -168,6 +168,11 @@ drop:
 	return NULL;
 }
 
+int rb_writer_next_page(struct rb_writer *w, uint64_t ts)
+{
+	return rb_next_page(w, ts);
+}
+
 /* the writer is done: the thread exits */
 void rb_writer_close(struct rb_writer *w)
 {

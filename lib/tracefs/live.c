@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,7 @@ struct emitter {
 	uint64_t first_ts;		/* ns of the first event written */
 	int have_first;
 	int error;
+	struct pump_sink *ring;		/* set: the records go to an instance's ring */
 };
 
 /* what the view shows, and the clock */
@@ -266,7 +268,33 @@ struct filter {
 	const struct ut_data *cal;
 	uint64_t since;
 	int cpu;
+	const uint64_t *hide;		/* [from, to) pairs, ns */
+	int nr_hide;
 };
+
+static void filter_init(struct filter *f, const struct live_cache *c, const struct live_view *v)
+{
+	f->cal = &c->cal;
+	f->since = v ? v->since : 0;
+	f->cpu = v ? v->cpu : -1;
+	f->hide = v ? v->hide : NULL;
+	f->nr_hide = v && v->hide ? v->nr_hide : 0;
+}
+
+/* is a record at @raw (clock units) in the view's time? */
+static int filter_time(const struct filter *f, uint64_t raw)
+{
+	uint64_t ns = ut_data_ns(f->cal, raw);
+
+	if (ns <= f->since)
+		return 0;
+	for (int i = 0; i < f->nr_hide; i++)
+		if (ns >= f->hide[2 * i] && ns < f->hide[2 * i + 1])
+			return 0;
+	return 1;
+}
+
+struct pump_sink;
 
 static int rec_counts(uint32_t type)
 {
@@ -330,6 +358,128 @@ static uint32_t sync_len(const struct tracker *t)
 	return t->depth <= UT_STACK_MAX ? 6 + 6 * t->depth : 8;
 }
 
+/* ---- an instance's ring buffers (live_pump) ---- */
+
+struct pump_sink {
+	char path[PATH_MAX];		/* the ring's file, made at its first record */
+	const struct rb_header *src;	/* the session's buffer it copies */
+	uint32_t nr_pages;
+	struct rb_writer w;
+	int open, failed;
+	struct tracker *t;		/* for the first record of each page */
+};
+
+/* one record into the ring; the ring keeps time running forward */
+static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void *payload,
+		     uint32_t n)
+{
+	unsigned char *p = rb_reserve(w, 4 + n, &ts);
+	uint32_t h;
+
+	if (!p)
+		return;
+	h = RB_HDR(type, ts - w->last_ts);
+	memcpy(p, &h, 4);
+	memcpy(p + 4, payload, n);
+	rb_commit(w, 4 + n, ts, rec_counts(type));
+}
+
+/* the open calls, as a STACK (DEPTH beyond UT_STACK_MAX) */
+static void ring_sync(struct rb_writer *w, const struct tracker *t, uint64_t ts)
+{
+	unsigned char buf[2 + 6 * UT_STACK_MAX];
+	uint16_t n = (uint16_t)t->depth;
+
+	if (t->depth > UT_STACK_MAX) {
+		ring_put(w, UT_REC_DEPTH, ts, &t->depth, 4);
+		return;
+	}
+	memcpy(buf, &n, 2);
+	for (uint32_t i = 0; i < t->depth; i++)
+		ut_put48(buf + 2 + 6 * i, t->ips[i]);
+	ring_put(w, UT_REC_STACK, ts, buf, 2 + 6u * n);
+}
+
+/* rb_writer's page_start: every page states the open calls first */
+static void ring_page_start(struct rb_writer *w, uint64_t ts)
+{
+	struct pump_sink *k = (struct pump_sink *)((char *)w - offsetof(struct pump_sink, w));
+
+	if (k->t)
+		ring_sync(w, k->t, ts);
+}
+
+/* the ring's file, at its first record: pages start at @ts */
+static int ring_open(struct pump_sink *k, uint64_t ts)
+{
+	struct rb_header *h;
+
+	if (k->failed || !k->src)
+		return -1;
+	if (rb_create(k->path, k->nr_pages, RB_MODE_OVERWRITE, &h) < 0) {
+		k->failed = 1;
+		return -1;
+	}
+	h->pid = k->src->pid;
+	h->tid = k->src->tid;
+	h->image = k->src->image;
+	memcpy(h->comm, k->src->comm, sizeof(h->comm));
+	k->w.page_start = ring_page_start;
+	k->w.cpu = k->t ? k->t->cpu : 0;
+	rb_writer_init(&k->w, h, ts);
+	k->open = 1;
+	return 0;
+}
+
+static void ring_emit(struct emitter *e, struct tracker *t, const unsigned char *rec,
+		      uint32_t len, uint64_t ts, uint32_t type)
+{
+	struct pump_sink *k = e->ring;
+	struct rb_writer *w = &k->w;
+
+	k->t = t;
+	if (!k->open && ring_open(k, ts) < 0)
+		return;
+	if (ts < w->last_ts)
+		ts = w->last_ts;
+	if (e->pending_lost) {
+		/* a new page carries the mark; it restates the open calls */
+		w->hdr->lost += e->pending_lost;
+		w->lost_pending += (uint32_t)e->pending_lost;
+		e->pending_lost = 0;
+		w->cpu = t->cpu;
+		rb_writer_next_page(w, ts);
+		t->sync = 0;
+	}
+	if (t->sync) {
+		ring_sync(w, t, ts);
+		t->sync = 0;
+	}
+	if (w->cpu != t->cpu) {
+		w->cpu = t->cpu;
+		ring_put(w, UT_REC_CPU, ts, &t->cpu, 4);
+	}
+	ring_put(w, type, ts, rec + 4, len - 4);
+	if (rec_counts(type))
+		e->entries++;
+	e->bytes += len;
+}
+
+static void ring_lost(struct emitter *e, struct tracker *t, uint64_t ts)
+{
+	struct pump_sink *k = e->ring;
+
+	if (!k->open)
+		return;
+	k->t = t;
+	if (ts < k->w.last_ts)
+		ts = k->w.last_ts;
+	k->w.hdr->lost += e->pending_lost;
+	k->w.lost_pending += (uint32_t)e->pending_lost;
+	e->pending_lost = 0;
+	rb_writer_next_page(&k->w, ts);
+}
+
 /* write the record @rec (@len bytes, absolute time @ts) as the next one of the stream */
 static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
 		 const unsigned char *rec, uint32_t len, uint64_t ts)
@@ -339,6 +489,10 @@ static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
 
 	memcpy(&h, rec, 4);
 	type = RB_HDR_TYPE(h);
+	if (e->ring) {
+		ring_emit(e, t, rec, len, ts, type);
+		return;
+	}
 	if (e->open && ts < e->last_ts)
 		ts = e->last_ts;
 	need = len + (t->sync ? sync_len(t) : 0) + (e->out_cpu != t->cpu ? 8 : 0);
@@ -382,6 +536,10 @@ static void emit_lost_page(struct emitter *e, struct tracker *t, uint64_t ts)
 {
 	if (!e->pending_lost)
 		return;
+	if (e->ring) {
+		ring_lost(e, t, ts);
+		return;
+	}
 	if (e->open && ts < e->last_ts)
 		ts = e->last_ts;
 	emit_start(e, t, ts);
@@ -438,7 +596,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
 
 		t->cpu = src->cpu;
-		if (lost && ut_data_ns(f->cal, src->ts) > f->since &&
+		if (lost && filter_time(f, src->ts) &&
 		    (f->cpu < 0 || (uint32_t)f->cpu == src->cpu))
 			e->pending_lost += lost;
 	}
@@ -476,7 +634,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		default:
 			break;
 		}
-		shown = ut_data_ns(f->cal, ts) > f->since &&
+		shown = filter_time(f, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
 		if (shown)
 			emit(e, t, f, r, len, ts);
@@ -618,7 +776,7 @@ static void snapshot_buf(struct live_buf *b, struct emitter *e, const struct fil
 			 * view would show them if this page is after `since`.
 			 * With a cpu, they are given to the cpu of this page.
 			 */
-			if (ut_data_ns(f->cal, page.p.ts) > f->since &&
+			if (filter_time(f, page.p.ts) &&
 			    (f->cpu < 0 || (uint32_t)f->cpu == page.p.cpu))
 				*overrun = ovr;
 			first = 0;
@@ -650,7 +808,8 @@ static int make_memfd(void)
  * before @since are left out.  *@off moves past what was read.  Returns
  * the number of markers written.
  */
-static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since, off_t *off)
+static int emit_markers(struct live_cache *c, const char *dir, const struct filter *flt,
+			struct emitter *e, off_t *off)
 {
 	struct tracker t = { 0 };
 	char path[PATH_MAX + 16], line[4200];
@@ -661,7 +820,7 @@ static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since,
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/markers", c->session);
+	snprintf(path, sizeof(path), "%s/markers", dir);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -681,7 +840,7 @@ static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since,
 			break;	/* a line being written: next time */
 		if (off)
 			*off = ftello(f);
-		if (sscanf(line, "%llu %d %n", &ns, &pid, &pos) < 2 || !pos || ns <= since)
+		if (sscanf(line, "%llu %d %n", &ns, &pid, &pos) < 2 || !pos)
 			continue;
 		len = strcspn(line + pos, "\n");
 		if (len > RB_DATA_SIZE - 64)
@@ -690,6 +849,8 @@ static int emit_markers(struct live_cache *c, struct emitter *e, uint64_t since,
 		memcpy(payload, &l16, 2);
 		memcpy(payload + 2, line + pos, len);
 		raw = ut_data_raw(&c->cal, ns);
+		if (!filter_time(flt, raw))
+			continue;
 		if (!e->open || raw < e->last_ts || e->page.p.commit + 6 + len > RB_DATA_SIZE)
 			emit_start(e, &t, raw);
 		emit_put(e, UT_REC_DATA, raw, payload, (uint32_t)(2 + len));
@@ -784,6 +945,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	struct emitter *e = NULL;
 	struct live_cache *c;
 	struct filter f;
+	const char *dir = v->bufdir ? v->bufdir : session_dir;
 	int nr = 0, ret = 0, i;
 
 	*out = NULL;
@@ -792,10 +954,8 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	c = cache_get(session_dir, &ret);
 	if (!c)
 		goto out;
-	f.cal = &c->cal;
-	f.since = v->since;
-	f.cpu = v->cpu;
-	nr = scan_bufs(session_dir, &bufs, 0);
+	filter_init(&f, c, v);
+	nr = scan_bufs(dir, &bufs, 0);
 	e = xcalloc((size_t)nr + 1, sizeof(*e));
 	for (i = 0; i < nr; i++)
 		e[i].fd = -1;
@@ -823,7 +983,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		int fd = make_memfd();
 
 		emit_init(&e[nr], fd);
-		if (fd >= 0 && emit_markers(c, &e[nr], v->since, NULL) <= 0) {
+		if (fd >= 0 && emit_markers(c, dir, &f, &e[nr], NULL) <= 0) {
 			close(fd);
 			e[nr].fd = -1;
 		}
@@ -841,7 +1001,7 @@ out:
 	return ret;
 }
 
-int live_stats(const char *session_dir, int cpu, struct live_stats *st)
+int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
 {
 	struct live_buf *bufs = NULL;
 	struct live_cache *c;
@@ -854,10 +1014,9 @@ int live_stats(const char *session_dir, int cpu, struct live_stats *st)
 	c = cache_get(session_dir, &ret);
 	if (!c)
 		goto out;
-	f.cal = &c->cal;
-	f.since = 0;
+	filter_init(&f, c, NULL);
 	f.cpu = cpu;
-	nr = scan_bufs(session_dir, &bufs, 0);
+	nr = scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0);
 	for (int i = 0; i < nr; i++) {
 		static __thread struct emitter e;
 		uint64_t overrun;
@@ -885,6 +1044,8 @@ out:
 
 struct live_reader {
 	char session[PATH_MAX];
+	char bufdir[PATH_MAX];
+	uint64_t *hide;
 	off_t marker_off;		/* markers read so far */
 	char *tracer;
 	char **options;
@@ -893,6 +1054,18 @@ struct live_reader {
 	int nr;
 	uint64_t counter;		/* the counter clock, across reads */
 };
+
+void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
+{
+	free(r->hide);
+	r->hide = NULL;
+	r->v.nr_hide = hide ? nr : 0;
+	if (r->v.nr_hide > 0) {
+		r->hide = xcalloc((size_t)nr * 2, sizeof(*r->hide));
+		memcpy(r->hide, hide, (size_t)nr * 2 * sizeof(*r->hide));
+	}
+	r->v.hide = r->hide;
+}
 
 void live_pipe_set_clock(struct live_reader *r, int clock)
 {
@@ -917,6 +1090,11 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r = xcalloc(1, sizeof(*r));
 	snprintf(r->session, sizeof(r->session), "%s", session_dir);
 	r->v = *v;
+	snprintf(r->bufdir, sizeof(r->bufdir), "%s", v->bufdir ? v->bufdir : session_dir);
+	r->v.bufdir = r->bufdir;
+	r->v.hide = NULL;
+	r->v.nr_hide = 0;
+	live_pipe_set_hide(r, v->hide, v->nr_hide);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
@@ -941,6 +1119,7 @@ void live_pipe_close(struct live_reader *r)
 	free(r->options);
 	free(r->tracer);
 	free((char *)r->v.pids);
+	free(r->hide);
 	free(r);
 }
 
@@ -1020,6 +1199,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	struct emitter *e = NULL;
 	struct live_cache *c;
 	struct filter f;
+	const char *dir = r->bufdir;
 	int ret = 0, i, any = 0;
 
 	*out = NULL;
@@ -1028,10 +1208,8 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	c = cache_get(r->session, &ret);
 	if (!c)
 		goto out;
-	f.cal = &c->cal;
-	f.since = r->v.since;
-	f.cpu = r->v.cpu;
-	r->nr = scan_bufs(r->session, &r->bufs, r->nr);
+	filter_init(&f, c, &r->v);
+	r->nr = scan_bufs(dir, &r->bufs, r->nr);
 	e = xcalloc((size_t)r->nr + 1, sizeof(*e));
 	for (i = 0; i < r->nr; i++)
 		e[i].fd = -1;
@@ -1061,7 +1239,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 
 		emit_init(&e[r->nr], fd);
 		if (fd >= 0)
-			m = emit_markers(c, &e[r->nr], r->v.since, &r->marker_off);
+			m = emit_markers(c, dir, &f, &e[r->nr], &r->marker_off);
 		if (m <= 0 && fd >= 0) {
 			close(fd);
 			e[r->nr].fd = -1;
@@ -1081,4 +1259,159 @@ out:
 		*out = NULL;
 	}
 	return ret;
+}
+
+/* ---- an instance's own buffers ---- */
+
+struct live_pump {
+	char session[PATH_MAX];
+	char dir[PATH_MAX];
+	uint32_t nr_pages;
+	unsigned gen;			/* resizes so far: the rings' names */
+	uint64_t since;
+	struct live_buf *src;		/* the session's buffers, read as trace_pipe does */
+	struct pump_sink *sink;		/* sink[i] copies src[i] */
+	int nr;
+	char **old;			/* rings a resize replaced: "gen path" */
+	int nr_old;
+};
+
+static void sink_close(struct pump_sink *k)
+{
+	if (k->open) {
+		rb_writer_close(&k->w);
+		munmap(k->w.hdr, rb_file_size(k->w.hdr->nr_pages));
+	}
+	k->open = 0;
+	k->failed = 0;
+}
+
+struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint32_t nr_pages,
+				 uint64_t since)
+{
+	struct live_pump *p;
+
+	if (nr_pages < 2 || (mkdir(dir, 0700) < 0 && errno != EEXIST)) {
+		if (nr_pages < 2)
+			errno = EINVAL;
+		return NULL;
+	}
+	p = xcalloc(1, sizeof(*p));
+	snprintf(p->session, sizeof(p->session), "%s", session_dir);
+	snprintf(p->dir, sizeof(p->dir), "%s", dir);
+	p->nr_pages = nr_pages;
+	p->since = since;
+	return p;
+}
+
+int live_pump_run(struct live_pump *p, int on, const char *pids)
+{
+	struct live_cache *c;
+	struct filter f;
+	int ret = 0, n;
+
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(p->session, &ret);
+	if (!c)
+		goto out;
+	filter_init(&f, c, NULL);
+	f.since = p->since;
+	n = scan_bufs(p->session, &p->src, p->nr);
+	if (n > p->nr) {
+		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
+		memset(p->sink + p->nr, 0, sizeof(*p->sink) * (size_t)(n - p->nr));
+	}
+	p->nr = n;
+	for (int i = 0; i < p->nr; i++) {
+		struct pump_sink *k = &p->sink[i];
+		struct live_buf *b = &p->src[i];
+		struct emitter e;
+
+		emit_init(&e, -1);
+		if (on && pid_selected(pids, b->r.hdr)) {
+			if (!k->open) {
+				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
+							    p->dir, b->name);
+
+				if (p->gen && l < sizeof(k->path))
+					snprintf(k->path + l, sizeof(k->path) - l, ".g%u", p->gen);
+				k->nr_pages = p->nr_pages;
+			}
+			k->src = b->r.hdr;
+			e.ring = k;
+		}
+		pipe_buf(b, &e, &f);
+		if (k->open)
+			memcpy(k->w.hdr->comm, b->r.hdr->comm, sizeof(k->w.hdr->comm));
+	}
+out:
+	pthread_mutex_unlock(&live_lock);
+	return ret;
+}
+
+void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
+{
+	int k = 0;
+
+	if (nr_pages < 2 || nr_pages == p->nr_pages)
+		return;
+	pthread_mutex_lock(&live_lock);
+	/* the rings an earlier resize replaced go; the current ones stay readable */
+	for (int i = 0; i < p->nr_old; i++) {
+		unsigned g = (unsigned)strtoul(p->old[i], NULL, 10);
+
+		if (g < p->gen) {
+			unlink(strchr(p->old[i], ' ') + 1);
+			free(p->old[i]);
+		} else {
+			p->old[k++] = p->old[i];
+		}
+	}
+	p->nr_old = k;
+	for (int i = 0; i < p->nr; i++) {
+		struct pump_sink *s = &p->sink[i];
+		char *line;
+
+		if (!s->open)
+			continue;
+		if (asprintf(&line, "%u %s", p->gen, s->path) >= 0) {
+			p->old = xrealloc(p->old, sizeof(*p->old) * ((size_t)p->nr_old + 1));
+			p->old[p->nr_old++] = line;
+		}
+		sink_close(s);
+	}
+	p->gen++;
+	p->nr_pages = nr_pages;
+	pthread_mutex_unlock(&live_lock);
+}
+
+int live_pump_buffers(struct live_pump *p)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < p->nr; i++)
+		n += p->sink[i].open;
+	pthread_mutex_unlock(&live_lock);
+	return n;
+}
+
+void live_pump_close(struct live_pump *p, int remove)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&live_lock);
+	for (int i = 0; i < p->nr; i++) {
+		sink_close(&p->sink[i]);
+		buf_free(&p->src[i]);
+	}
+	pthread_mutex_unlock(&live_lock);
+	for (int i = 0; i < p->nr_old; i++)
+		free(p->old[i]);
+	free(p->old);
+	free(p->sink);
+	free(p->src);
+	if (remove)
+		remove_tree(p->dir);
+	free(p);
 }

@@ -24,6 +24,11 @@ struct live_view {
 	const char *pids;		/* set_ftrace_pid: blank-separated thread or process
 					   ids whose events are shown; NULL or "": all */
 	int clock;			/* trace_clock: enum trace_clock_id (0: local) */
+	const char *bufdir;		/* where the buffers are: NULL, the session's;
+					   an instance's directory (live_pump) */
+	const uint64_t *hide;		/* time ranges not shown: nr_hide pairs
+					   [from, to) in live_now() units */
+	int nr_hide;
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
@@ -53,7 +58,35 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len);
 void live_pipe_close(struct live_reader *r);
 /* show what is read from now on in @clock (trace_clock was written) */
 void live_pipe_set_clock(struct live_reader *r, int clock);
+/* the time ranges not shown (live_view.hide), from the next read on */
+void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr);
 
-int live_stats(const char *session_dir, int cpu, struct live_stats *st);
+/* @bufdir: NULL, the session's buffers; else an instance's */
+int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st);
+
+/*
+ * An instance's own buffers.  The programs write the session's buffers;
+ * a pump copies what they record into ring buffers of the instance's own
+ * (one per thread, @nr_pages pages, overwrite mode) in @dir, as it
+ * arrives, so the instance keeps its events whatever happens to the
+ * session's buffers or to other instances: its size, its clear point, its
+ * on/off state.  The instance's files read @dir (live_view.bufdir).
+ * Events at or before @since (live_now()) are not taken.
+ */
+struct live_pump;
+struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint32_t nr_pages,
+				 uint64_t since);
+/*
+ * Take what the programs recorded since the last run: into the instance's
+ * buffers if @on, else dropped.  @pids (set_ftrace_pid, NULL: all) selects
+ * the threads.  0 or -errno.
+ */
+int live_pump_run(struct live_pump *p, int on, const char *pids);
+/* from now on, buffers of @nr_pages (the current ones stay readable) */
+void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
+/* the instance's buffers in use, for buffer_total_size_kb */
+int live_pump_buffers(struct live_pump *p);
+/* stop, and remove @dir with the buffers when @remove */
+void live_pump_close(struct live_pump *p, int remove);
 
 #endif /* USERTRACE_LIVE_H */

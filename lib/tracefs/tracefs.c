@@ -87,6 +87,8 @@
 #define TFS_ACK_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
 #define TFS_POLL_MS	10
 #define TFS_MAX_CPUS	1024
+#define TFS_HIDE_MAX	32
+#define TFS_PUMP_MS	50	/* instances take what the programs record this often */
 
 /* ---- the files ---- */
 
@@ -127,7 +129,7 @@ static const struct tfs_file files[] = {
 	{ "set_event",			F_SET_EVENT,	0644, W_TOP },
 	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP },
 	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP },
-	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP },
+	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP | W_INST },
 	{ "set_graph_function",		F_GFUNC,	0644, W_TOP },
 	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
 	{ "snapshot",			F_SNAPSHOT,	0644, W_TOP | W_INST },
@@ -185,16 +187,26 @@ struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
 	int refs;			/* open handles */
 	uint64_t since;			/* clear point */
-	int on;				/* instances only (top: ctl->tracing_on) */
-	char *frozen;			/* instance off: its trace when turned off */
-	size_t frozen_len;
-	char tracer[32];		/* instances only (top: ctl->rec_mode) */
+	int on;				/* tracing_on (top: see top_sync()) */
+	char tracer[32];		/* current_tracer */
 	unsigned tracer_gen;		/* bumped at each change of tracer */
 	uint32_t opt_mask;		/* bit i: opts[i] set */
 	int clock;			/* trace_clock: enum trace_clock_id */
 	int snap_alloc;
 	char *snap;
 	size_t snap_len;
+	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
+	/* instances: their own buffers (live_pump), in bufdir */
+	struct live_pump *pump;
+	char bufdir[PATH_MAX];
+	uint32_t nr_pages;
+	/*
+	 * top: the times it was off while an instance kept the programs
+	 * recording; its views hide them.  [from, to) pairs, to = UINT64_MAX
+	 * while off.
+	 */
+	uint64_t hide[2 * TFS_HIDE_MAX];
+	int nr_hide;
 	struct tfs_inst *next;
 };
 
@@ -210,11 +222,14 @@ struct tfs_session {
 	int nr_err;
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
-	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
 	int event_print;		/* set_event: ftrace:print */
 	unsigned long long max_latency;
 	unsigned long long thresh_us;
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
+	pthread_t pump_thr;		/* runs the instances' pumps */
+	int have_pump_thr, closing;
+	uint32_t on_stored;		/* ctl->tracing_on as last stored here */
+	pthread_cond_t pump_cond;
 };
 
 /* what a path names */
@@ -1155,17 +1170,101 @@ static void list_show(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 
 static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 {
-	uint32_t m;
+	(void)s;
+	return in->tracer;
+}
 
-	if (in != &s->top)
-		return in->tracer;
-	m = s->ctl->rec_mode;
-	return m < 3 ? tracer_names[m] : "nop";
+static int tracer_index(const char *name);
+
+/* does an instance need the programs to record?  Context: s->lock held. */
+static int insts_recording(struct tfs_session *s)
+{
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (in->on && tracer_index(in->tracer) > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The top instance's tracing_on.  The control page's word is what the
+ * programs follow: the top's state or an instance's (recording_update()).
+ * Function commands (traceon, traceoff) in the programs change the word
+ * too; they are the top's commands, so such a change is the top's new
+ * state.  Context: s->lock held.
+ */
+static void top_sync(struct tfs_session *s)
+{
+	uint32_t v = __atomic_load_n(&s->ctl->tracing_on, __ATOMIC_ACQUIRE);
+
+	if (v != s->on_stored) {
+		s->top.on = v != 0;
+		s->on_stored = v;
+	}
 }
 
 static int inst_on(struct tfs_session *s, struct tfs_inst *in)
 {
-	return in == &s->top ? s->ctl->tracing_on != 0 : in->on;
+	if (in == &s->top)
+		top_sync(s);
+	return in->on;
+}
+
+/*
+ * What the programs record: the top instance's tracer and every
+ * instance's, the most detailed of them (function_graph > function >
+ * nop), while the top or an instance with a tracer is on.  Returns 1 when
+ * the tracer changed (the programs must apply it: ctl_apply()).
+ * Context: s->lock held.
+ */
+static int recording_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	int mode = tracer_index(s->top.tracer), changed;
+
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (tracer_index(in->tracer) > mode)
+			mode = tracer_index(in->tracer);
+	if (mode < 0)
+		mode = 0;
+	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
+	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
+	changed = c->rec_mode != (uint32_t)mode;
+	c->rec_mode = (uint32_t)mode;
+	return changed;
+}
+
+/* the top instance goes on or off at @now: its views hide the time it is off */
+static void top_set_on(struct tfs_session *s, int on)
+{
+	struct tfs_inst *t = &s->top;
+	uint64_t now;
+
+	top_sync(s);
+	if (t->on == on)
+		return;
+	t->on = on;
+	now = live_now(s->dir);
+	if (!on) {
+		if (t->nr_hide == TFS_HIDE_MAX) {
+			/* no room: what is older than the oldest range goes too */
+			if (t->since < t->hide[1])
+				t->since = t->hide[1];
+			memmove(t->hide, t->hide + 2, sizeof(t->hide) - 2 * sizeof(t->hide[0]));
+			t->nr_hide--;
+		}
+		t->hide[2 * t->nr_hide] = now;
+		t->hide[2 * t->nr_hide + 1] = UINT64_MAX;
+		t->nr_hide++;
+	} else if (t->nr_hide && t->hide[2 * t->nr_hide - 1] == UINT64_MAX) {
+		t->hide[2 * t->nr_hide - 1] = now;
+	}
+}
+
+/* an instance takes what the programs recorded until now.  Context: s->lock held. */
+static void inst_pump(struct tfs_inst *in)
+{
+	if (in->pump)
+		live_pump_run(in->pump, in->on && tracer_index(in->tracer) > 0, in->pids);
 }
 
 static void inst_init(struct tfs_inst *in)
@@ -1177,11 +1276,12 @@ static void inst_init(struct tfs_inst *in)
 			in->opt_mask |= 1u << i;
 }
 
-static void inst_free(struct tfs_inst *in)
+static void inst_free(struct tfs_inst *in, int remove)
 {
-	free(in->frozen);
 	free(in->snap);
-	in->frozen = in->snap = NULL;
+	in->snap = NULL;
+	live_pump_close(in->pump, remove);
+	in->pump = NULL;
 }
 
 static int cpu_of_mask(struct tfs_session *s)
@@ -1226,9 +1326,13 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	vb->v.options = vb->ptrs;
 	vb->v.cpu = cpu >= 0 ? cpu : cpu_of_mask(s);
 	vb->v.since = in->since;
-	snprintf(vb->pids, sizeof(vb->pids), "%s", s->pids);
+	/* an instance's set_ftrace_pid chose what its buffers took */
+	snprintf(vb->pids, sizeof(vb->pids), "%s", in == &s->top ? in->pids : "");
 	vb->v.pids = vb->pids;
 	vb->v.clock = in->clock;
+	vb->v.bufdir = in->pump ? in->bufdir : NULL;
+	vb->v.hide = in->nr_hide ? in->hide : NULL;
+	vb->v.nr_hide = in->nr_hide;
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
@@ -1355,6 +1459,33 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 
 /* ---- the session ---- */
 
+/*
+ * The instances take what the programs record every TFS_PUMP_MS, so that
+ * the programs' buffers (overwrite mode) do not run over it first.
+ * Reading an instance's files pumps too.
+ */
+static void *pump_main(void *arg)
+{
+	struct tfs_session *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->closing) {
+		struct timespec ts;
+
+		for (struct tfs_inst *in = s->insts; in; in = in->next)
+			inst_pump(in);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += TFS_PUMP_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->pump_cond, &s->lock, &ts);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
 struct tfs_session *tfs_session_open(const char *session_dir)
 {
 	struct tfs_session *s = calloc(1, sizeof(*s));
@@ -1391,7 +1522,13 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	s->dir = strdup(session_dir);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
+	pthread_cond_init(&s->pump_cond, NULL);
 	inst_init(&s->top);
+	snprintf(s->top.tracer, sizeof(s->top.tracer), "%s",
+		 s->ctl->rec_mode < 3 ? tracer_names[s->ctl->rec_mode] : "nop");
+	s->top.on = s->ctl->tracing_on != 0;
+	s->on_stored = s->ctl->tracing_on;
+	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
 	for (int i = 0; i < s->ncpu; i++)
@@ -1412,14 +1549,21 @@ void tfs_session_close(struct tfs_session *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_lock(&s->lock);
+	s->closing = 1;
+	pthread_cond_broadcast(&s->pump_cond);
+	pthread_mutex_unlock(&s->lock);
+	if (s->have_pump_thr)
+		pthread_join(s->pump_thr, NULL);
 	while (s->insts) {
 		struct tfs_inst *in = s->insts;
 
 		s->insts = in->next;
-		inst_free(in);
+		inst_free(in, 1);
 		free(in);
 	}
-	inst_free(&s->top);
+	inst_free(&s->top, 0);
+	pthread_cond_destroy(&s->pump_cond);
 	errlog_clear(s);
 	munmap(s->ctl, UT_CTL_SIZE);
 	pthread_mutex_destroy(&s->lock);
@@ -1577,7 +1721,19 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	}
 	memcpy(in->name, name, len + 1);
 	inst_init(in);
-	snprintf(in->tracer, sizeof(in->tracer), "%s", inst_tracer(s, &s->top));
+	/* as the kernel: a new instance has the nop tracer and an empty buffer */
+	snprintf(in->tracer, sizeof(in->tracer), "nop");
+	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
+	in->nr_pages = s->ctl->nr_pages;
+	in->since = live_now(s->dir);
+	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
+	if (!in->pump) {
+		int err = errno ? -errno : -ENOMEM;
+
+		pthread_mutex_unlock(&s->lock);
+		free(in);
+		return err;
+	}
 	in->next = s->insts;
 	s->insts = in;
 	pthread_mutex_unlock(&s->lock);
@@ -1602,15 +1758,23 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	ret = -EBUSY;
 	if (n.inst->refs)
 		goto out;
+	top_sync(s);
 	for (pp = &s->insts; (in = *pp); pp = &in->next) {
 		if (in == n.inst) {
 			*pp = in->next;
-			inst_free(in);
+			inst_free(in, 1);
 			free(in);
 			break;
 		}
 	}
+	top_sync(s);
 	ret = 0;
+	if (recording_update(s)) {
+		/* the programs may record less now */
+		pthread_mutex_unlock(&s->lock);
+		ctl_apply(s);
+		return 0;
+	}
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -1933,11 +2097,11 @@ static void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 	funcs_free(&fs);
 }
 
-static void show_stats(struct tfs_session *s, int cpu, struct sbuf *b)
+static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
 {
 	struct live_stats st = { 0 };
 
-	live_stats(s->dir, cpu, &st);
+	live_stats(s->dir, in->pump ? in->bufdir : NULL, cpu, &st);
 	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
 	sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
 	sb_puts(b, "commit overrun: 0\n");
@@ -1990,10 +2154,7 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		char *out = NULL;
 		size_t len = 0;
 
-		if (in != &s->top && !in->on && in->frozen) {
-			sb_add(b, in->frozen, in->frozen_len);
-			break;
-		}
+		inst_pump(in);
 		view_make(s, in, h->n.cpu, &vb);
 		pthread_mutex_unlock(&s->lock);
 		ret = live_trace(s->dir, &vb.v, &out, &len);
@@ -2010,12 +2171,13 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		sb_printf(b, "%d\n", !!(in->opt_mask & (1u << h->n.opt)));
 		break;
 	case F_BUFSIZE:
-		sb_printf(b, "%u\n", c->nr_pages * 4);
+		sb_printf(b, "%u\n", (in->pump ? in->nr_pages : c->nr_pages) * 4);
 		break;
 	case F_BUFTOTAL: {
-		int nb = count_buffers(s);
+		int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(s);
 
-		sb_printf(b, "%llu\n", (unsigned long long)c->nr_pages * 4 * (nb ? nb : 1));
+		sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : c->nr_pages) *
+					  4 * (nb ? nb : 1));
 		break;
 	}
 	case F_CPUMASK:
@@ -2024,7 +2186,7 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_FTRACE_PID: {
 		struct words ws = { 0 };
 
-		words_split(&ws, s->pids, strlen(s->pids));
+		words_split(&ws, in->pids, strlen(in->pids));
 		for (int i = 0; i < ws.n; i++)
 			sb_printf(b, "%s\n", ws.w[i]);
 		words_free(&ws);
@@ -2043,7 +2205,8 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		sb_printf(b, "%llu\n", s->max_latency);
 		break;
 	case F_STATS:
-		show_stats(s, h->n.cpu, b);
+		inst_pump(in);
+		show_stats(s, in, h->n.cpu, b);
 		break;
 	case F_CMDLINES:
 		show_cmdlines(s, b);
@@ -2139,9 +2302,6 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 {
 	in->since = live_now(s->dir);
-	free(in->frozen);
-	in->frozen = NULL;
-	in->frozen_len = 0;
 }
 
 /* the snapshot's contents go; allocated or not, it stays so */
@@ -2152,9 +2312,9 @@ static void snap_empty(struct tfs_inst *in)
 	in->snap_len = 0;
 }
 
-static int write_marker(struct tfs_session *s, const char *buf, size_t size)
+static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size)
 {
-	char path[PATH_MAX], *line;
+	char path[PATH_MAX + 16], *line;
 	size_t n = size;
 	int fd, len, ret = 0;
 
@@ -2166,7 +2326,7 @@ static int write_marker(struct tfs_session *s, const char *buf, size_t size)
 	for (int i = 0; i < len - 1; i++)
 		if (line[i] == '\n' || line[i] == '\0')
 			line[i] = ' ';
-	snprintf(path, sizeof(path), "%s/markers", s->dir);
+	snprintf(path, sizeof(path), "%s/markers", in->pump ? in->bufdir : s->dir);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		ret = -errno;
@@ -2178,7 +2338,8 @@ static int write_marker(struct tfs_session *s, const char *buf, size_t size)
 	return ret;
 }
 
-static int write_pids(struct tfs_session *s, const char *buf, size_t size, int trunc)
+static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
+		      int trunc)
 {
 	struct words ws = { 0 }, list = { 0 };
 	int ret = words_split(&ws, buf, size);
@@ -2195,7 +2356,7 @@ static int write_pids(struct tfs_session *s, const char *buf, size_t size, int t
 	}
 	if (!ret) {
 		if (!trunc)
-			words_split(&list, s->pids, strlen(s->pids));
+			words_split(&list, in->pids, strlen(in->pids));
 		for (int i = 0; i < ws.n; i++) {
 			int neg = ws.w[i][0] == '!', k = words_find(&list, ws.w[i] + neg);
 
@@ -2204,7 +2365,7 @@ static int write_pids(struct tfs_session *s, const char *buf, size_t size, int t
 			else if (!neg && k < 0)
 				words_add(&list, ws.w[i], strlen(ws.w[i]));
 		}
-		ret = words_join(&list, s->pids);
+		ret = words_join(&list, in->pids);
 	}
 	words_free(&ws);
 	words_free(&list);
@@ -2263,12 +2424,10 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		free(w);
 		if (!strcmp(inst_tracer(s, in), tracer_names[t]))
 			return 0;
-		if (in == &s->top) {
-			c->rec_mode = (uint32_t)t;
-			ret = 1;
-		} else {
-			snprintf(in->tracer, sizeof(in->tracer), "%s", tracer_names[t]);
-		}
+		inst_pump(in);
+		top_sync(s);
+		snprintf(in->tracer, sizeof(in->tracer), "%s", tracer_names[t]);
+		ret = recording_update(s);
 		/* as the kernel, a new tracer starts with an empty buffer */
 		trace_clear(s, in);
 		in->tracer_gen++;
@@ -2282,27 +2441,13 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			return -EINVAL;
 		}
 		v = !!v;
-		if (in == &s->top) {
-			c->tracing_on = (uint32_t)v;
-		} else if (in->on != (int)v) {
-			struct view_buf vb;
-			char *out = NULL;
-			size_t len = 0;
-
+		/* what was recorded before the switch is the buffer's */
+		inst_pump(in);
+		if (in == &s->top)
+			top_set_on(s, (int)v);
+		else
 			in->on = (int)v;
-			if (v) {
-				trace_clear(s, in);
-			} else {
-				view_make(s, in, -1, &vb);
-				if (!live_trace(s->dir, &vb.v, &out, &len)) {
-					free(in->frozen);
-					in->frozen = out;
-					in->frozen_len = len;
-				} else {
-					free(out);
-				}
-			}
-		}
+		recording_update(s);
 		return 0;
 	case F_TRACE:
 		trace_clear(s, in);
@@ -2335,7 +2480,11 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			tfs_err(s, "Buffer larger than the machine's memory", fname);
 			return -ENOMEM;
 		}
-		if ((v + 3) / 4 != c->nr_pages) {
+		if (in->pump) {
+			inst_pump(in);
+			live_pump_resize(in->pump, (uint32_t)((v + 3) / 4));
+			in->nr_pages = (uint32_t)((v + 3) / 4);
+		} else if ((v + 3) / 4 != c->nr_pages) {
 			drop_replaced_buffers(s);
 			__atomic_store_n(&c->nr_pages, (uint32_t)((v + 3) / 4), __ATOMIC_RELEASE);
 		}
@@ -2348,9 +2497,14 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	case F_FTRACE_PID:
 		trunc = h->trunc_pending;
 		h->trunc_pending = 0;
-		return write_pids(s, buf, size, trunc);
+		/* an instance's buffers take the new choice from now on */
+		inst_pump(in);
+		return write_pids(s, in, buf, size, trunc);
 	case F_MARKER:
-		return write_marker(s, buf, size);
+		/* as the kernel: a buffer that is off takes no marker */
+		if (!inst_on(s, in))
+			return -EBADF;
+		return write_marker(s, in, buf, size);
 	case F_CLOCK: {
 		int id;
 
@@ -2409,6 +2563,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			snap_empty(in);
 			in->snap_alloc = 0;
 		} else if (v == 1) {
+			inst_pump(in);
 			view_make(s, in, -1, &vb);
 			ret = live_trace(s->dir, &vb.v, &out, &len);
 			if (ret) {
@@ -2458,12 +2613,13 @@ static int is_list(enum tfs_id id)
 }
 
 /* a list emptied (O_TRUNC with nothing written, or truncate(2)): 1 if changed */
-static int list_truncate(struct tfs_session *s, enum tfs_id id)
+static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id)
 {
 	char *l = list_of(s, id);
 
 	if (id == F_FTRACE_PID) {
-		s->pids[0] = '\0';
+		inst_pump(in);
+		in->pids[0] = '\0';
 		return 0;
 	}
 	if (id == F_SET_EVENT) {
@@ -2563,7 +2719,10 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		on = h->n.inst == &s->top || h->n.inst->on;
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
+		inst_pump(h->n.inst);
 		live_pipe_set_clock(h->rd, h->n.inst->clock);
+		live_pipe_set_hide(h->rd, h->n.inst->nr_hide ? h->n.inst->hide : NULL,
+				   h->n.inst->nr_hide);
 		pthread_mutex_unlock(&s->lock);
 		ret = live_pipe_read(h->rd, &out, &len);
 		if (ret) {
@@ -2671,7 +2830,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 		else if (n.f->id == F_ERRLOG)
 			errlog_clear(s);
 		else if (is_list(n.f->id))
-			apply = list_truncate(s, n.f->id);
+			apply = list_truncate(s, n.inst, n.f->id);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
@@ -2697,7 +2856,7 @@ void tfs_release(struct tfs_handle *h)
 	s = h->s;
 	pthread_mutex_lock(&s->lock);
 	if (h->trunc_pending)
-		apply = list_truncate(s, h->n.f->id);
+		apply = list_truncate(s, h->n.inst, h->n.f->id);
 	h->n.inst->refs--;
 	pthread_mutex_unlock(&s->lock);
 	if (apply)

@@ -129,7 +129,7 @@ static int setup(void **state)
 static char *trace(const char *tracer, uint64_t since, int cpu)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { tracer, opts, cpu, since, NULL, 0 };
+	struct live_view v = { .tracer = tracer, .options = opts, .cpu = cpu, .since = since };
 	char *out;
 	size_t len;
 
@@ -190,7 +190,7 @@ static void test_clocks(void **state)
 {
 	static const char *const opts[] = { "nocontext-info", NULL };
 	static const char *const ctx[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0, NULL, TRACE_CLOCK_COUNTER };
+	struct live_view v = { .tracer = "function", .options = opts, .cpu = -1, .clock = TRACE_CLOCK_COUNTER };
 	struct tw t;
 	char *out;
 	size_t len;
@@ -303,7 +303,7 @@ static char *pipe_read(struct live_reader *r)
 static void test_pipe_each_once(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0, NULL, 0 };
+	struct live_view v = { .tracer = "function", .options = opts, .cpu = -1 };
 	struct live_reader *r;
 	struct tw t;
 	char *out, name[32];
@@ -344,7 +344,7 @@ static void test_pipe_each_once(void **state)
 static void test_pipe_graph_partial(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function_graph", opts, -1, 0, NULL, 0 };
+	struct live_view v = { .tracer = "function_graph", .options = opts, .cpu = -1 };
 	struct live_reader *r;
 	struct tw t;
 	char *out;
@@ -379,7 +379,7 @@ static void test_pipe_graph_partial(void **state)
 static void test_pipe_lost(void **state)
 {
 	static const char *const opts[] = { NULL };
-	struct live_view v = { "function", opts, -1, 0, NULL, 0 };
+	struct live_view v = { .tracer = "function", .options = opts, .cpu = -1 };
 	struct live_reader *r;
 	struct tw t;
 	char *out, lost[64];
@@ -421,16 +421,123 @@ static void test_stats_and_now(void **state)
 	tw_open(&t, 100, 100, 2, T0);
 	for (int n = 0; n < 3 * 253; n++)
 		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 1000 * (uint64_t)n);
-	assert_int_equal(live_stats(session, -1, &st), 0);
+	assert_int_equal(live_stats(session, NULL, -1, &st), 0);
 	assert_int_equal(st.entries, 2 * 253);
 	assert_int_equal(st.overrun, 253);
 	assert_int_equal(st.written, 3 * 253);
 	assert_int_equal(st.bytes, 2 * 253 * 16);
 	assert_true(st.oldest_event_ts > 1000.0002529 && st.oldest_event_ts < 1000.0002531);
-	assert_int_equal(live_stats(session, 3, &st), 0);
+	assert_int_equal(live_stats(session, NULL, 3, &st), 0);
 	assert_int_equal(st.entries, 0);
 	now = live_now(session);
 	assert_true(now > 0 && now <= live_now(session));
+	tw_close(&t);
+}
+
+/* an instance's pump: its own buffers, filled while on, kept when the session's wrap */
+static void test_pump(void **state)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { .tracer = "function_graph", .options = opts, .cpu = -1 };
+	struct live_pump *p;
+	struct live_stats st;
+	char dir[128], *out;
+	struct tw t;
+	size_t len;
+	uint64_t sess;
+
+	(void)state;
+	tw_open(&t, 100, 100, 2, T0);
+	snprintf(dir, sizeof(dir), "%s/inst.foo", session);
+	assert_null(live_pump_open(session, dir, 1, 0));
+	p = live_pump_open(session, dir, 4, 0);
+	assert_non_null(p);
+	write_graph(&t);
+	assert_int_equal(live_pump_run(p, 1, NULL), 0);
+	v.bufdir = dir;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_string_equal(out,
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 0)               |  0x401000() {\n"
+		" 0)   0.500 us    |    0x401100();\n"
+		" 0)               |    0x401200() {\n"
+		" 0)   0.200 us    |      0x401300();\n"
+		" 0)   3.000 us    |    }\n"
+		" 0) + 12.000 us   |  }\n");
+	free(out);
+	assert_int_equal(live_pump_buffers(p), 1);
+	/* off: what comes is dropped, what was taken stays */
+	rec(&t, UT_REC_ENTRY_PARENT, 0x402000, 0x400500, T0 + 20000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 21000);
+	assert_int_equal(live_pump_run(p, 0, NULL), 0);
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "0x402000"), 0);
+	assert_int_equal(count(out, "0x401300();"), 1);
+	free(out);
+	/* on again, for another thread only: pid 100 is not taken */
+	rec(&t, UT_REC_ENTRY_PARENT, 0x403000, 0x400500, T0 + 30000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 31000);
+	assert_int_equal(live_pump_run(p, 1, "7"), 0);
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "0x403000"), 0);
+	free(out);
+	/* the session's buffer wraps (2 pages); the instance's 4 pages keep more */
+	for (int n = 0; n < 3 * 253; n++)
+		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 40000 + 1000 * (uint64_t)n);
+	assert_int_equal(live_pump_run(p, 1, NULL), 0);
+	/* the instance holds what the session holds, and the 8 events before */
+	assert_int_equal(live_stats(session, NULL, -1, &st), 0);
+	sess = st.entries;
+	assert_true(st.overrun > 0);
+	assert_int_equal(live_stats(session, dir, -1, &st), 0);
+	assert_int_equal(st.entries, sess + 8);
+	assert_int_equal(st.overrun, 0);
+	/* what the session lost before the pump took it shows as lost */
+	v.tracer = "function";
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "[LOST "), 1);
+	free(out);
+	/* resize: new rings from now on, the old ones stay readable */
+	live_pump_resize(p, 8);
+	rec(&t, UT_REC_FUNC, 0x600000, 0x400000, T0 + 2000000);
+	assert_int_equal(live_pump_run(p, 1, NULL), 0);
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "0x00600000 <-"), 1);
+	assert_int_equal(count(out, "0x00401300 <-"), 1);
+	free(out);
+	assert_int_equal(live_pump_buffers(p), 1);
+	live_pump_close(p, 1);
+	assert_int_equal(access(dir, F_OK), -1);
+	tw_close(&t);
+}
+
+/* hidden time ranges (the top instance off while an instance records) */
+static void test_hide(void **state)
+{
+	static const char *const opts[] = { "nocontext-info", NULL };
+	uint64_t hide[2] = { T0 + 1500, T0 + 3000 };
+	struct live_view v = { .tracer = "function", .options = opts, .cpu = -1,
+			       .hide = hide, .nr_hide = 1 };
+	struct tw t;
+	char *out;
+	size_t len;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	for (int n = 0; n < 5; n++)
+		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 1000 * (uint64_t)n);
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_string_equal(out,
+		"# tracer: function\n"
+		"#\n"
+		"0x00500000 <-0x00400000\n"
+		"0x00500001 <-0x00400000\n"
+		"0x00500003 <-0x00400000\n"
+		"0x00500004 <-0x00400000\n");
+	free(out);
 	tw_close(&t);
 }
 
@@ -445,6 +552,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pipe_graph_partial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stats_and_now, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pump, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

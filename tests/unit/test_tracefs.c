@@ -36,6 +36,9 @@
 static uint64_t fake_now = 1000;
 static char last_tracer[32];
 static uint64_t last_since;
+static char last_bufdir[4096];
+static int last_nr_hide;
+static uint64_t last_hide[2];
 
 uint64_t live_now(const char *session_dir)
 {
@@ -48,6 +51,10 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	(void)session_dir;
 	snprintf(last_tracer, sizeof(last_tracer), "%s", v->tracer);
 	last_since = v->since;
+	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
+	last_nr_hide = v->nr_hide;
+	if (v->nr_hide)
+		memcpy(last_hide, v->hide + 2 * (v->nr_hide - 1), sizeof(last_hide));
 	if (asprintf(out, "# tracer: %s\n#\n", v->tracer) < 0)
 		return -ENOMEM;
 	*len = strlen(*out);
@@ -89,9 +96,66 @@ void live_pipe_close(struct live_reader *r)
 	free(r);
 }
 
-int live_stats(const char *session_dir, int cpu, struct live_stats *st)
+void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
+{
+	(void)r;
+	(void)hide;
+	(void)nr;
+}
+
+/* the pumps: what the tracefs layer asked of them */
+struct live_pump {
+	char dir[4096];
+	uint32_t nr_pages;
+	int runs, last_on;
+	char pids[64];
+};
+static struct live_pump *last_pump;
+
+struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint32_t nr_pages,
+				 uint64_t since)
+{
+	struct live_pump *p = calloc(1, sizeof(*p));
+
+	(void)session_dir;
+	(void)since;
+	snprintf(p->dir, sizeof(p->dir), "%s", dir);
+	p->nr_pages = nr_pages;
+	last_pump = p;
+	return p;
+}
+
+int live_pump_run(struct live_pump *p, int on, const char *pids)
+{
+	p->runs++;
+	p->last_on = on;
+	snprintf(p->pids, sizeof(p->pids), "%s", pids ? pids : "");
+	return 0;
+}
+
+void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
+{
+	p->nr_pages = nr_pages;
+}
+
+int live_pump_buffers(struct live_pump *p)
+{
+	(void)p;
+	return 2;
+}
+
+void live_pump_close(struct live_pump *p, int remove)
+{
+	(void)remove;
+	if (p == last_pump)
+		last_pump = NULL;
+	free(p);
+}
+
+int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
 {
 	(void)session_dir;
+	(void)bufdir;
 	(void)cpu;
 	memset(st, 0, sizeof(*st));
 	st->entries = 7;
@@ -459,26 +523,89 @@ static void test_instances(void **state)
 {
 	struct fix *f = *state;
 	struct tfs_stat st;
+	struct live_pump *pump;
+	char *t;
 
 	assert_int_equal(tfs_mkdir(f->s, "instances/foo"), 0);
 	assert_int_equal(tfs_mkdir(f->s, "instances/foo"), -EEXIST);
+	assert_int_equal(tfs_mkdir(f->s, "instances/foo/bar"), -EACCES);
+	pump = last_pump;
+	assert_non_null(pump);
+	assert_non_null(strstr(pump->dir, "/inst.foo"));
 	assert_int_equal(tfs_stat(f->s, "instances/foo/trace", &st), 0);
 	assert_int_equal(tfs_stat(f->s, "instances/foo/set_ftrace_filter", &st), -ENOENT);
-	/* an instance's tracer is a view: the recording keeps its mode */
+	/* as the kernel: a new instance has the nop tracer */
+	assert_file(f->s, "instances/foo/current_tracer", "nop\n");
+	assert_file(f->s, "instances/foo/tracing_on", "1\n");
+	/* the programs record what the instance's tracer needs */
 	assert_int_equal(wr(f->s, "instances/foo/current_tracer", O_TRUNC, "function"), 0);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_NONE);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
 	assert_file(f->s, "instances/foo/current_tracer", "function\n");
 	assert_file(f->s, "current_tracer", "nop\n");
-	/* its own clear point and switch */
+	/* the instance reads its own buffers, after taking what is new */
+	free(rd(f->s, "instances/foo/trace", NULL));
+	assert_non_null(strstr(last_bufdir, "/inst.foo"));
+	assert_true(pump->runs > 0);
+	assert_int_equal(pump->last_on, 1);
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_bufdir, "");
+	/* its own clear point */
 	assert_int_equal(wr(f->s, "instances/foo/trace", O_TRUNC, ""), 0);
 	free(rd(f->s, "instances/foo/trace", NULL));
 	assert_true(last_since > 1000);
 	free(rd(f->s, "trace", NULL));
 	assert_true(last_since == 0);
+	/* the top off, the instance on: the programs go on recording, the top hides it */
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0"), 0);
+	assert_file(f->s, "tracing_on", "0\n");
+	assert_int_equal(f->ctl->tracing_on, 1);
+	free(rd(f->s, "trace", NULL));
+	assert_int_equal(last_nr_hide, 1);
+	assert_true(last_hide[1] == UINT64_MAX);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "1"), 0);
+	free(rd(f->s, "trace", NULL));
+	assert_int_equal(last_nr_hide, 1);
+	assert_true(last_hide[1] > last_hide[0] && last_hide[1] != UINT64_MAX);
+	/* the instance off: its pump drops what comes; a marker is refused */
 	assert_int_equal(wr(f->s, "instances/foo/tracing_on", O_TRUNC, "0"), 0);
 	assert_file(f->s, "instances/foo/tracing_on", "0\n");
 	assert_file(f->s, "tracing_on", "1\n");
+	free(rd(f->s, "instances/foo/trace", NULL));
+	assert_int_equal(pump->last_on, 0);
+	assert_int_equal(wr(f->s, "instances/foo/trace_marker", 0, "hello"), -EBADF);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0"), 0);
+	assert_int_equal(f->ctl->tracing_on, 0);
+	assert_int_equal(wr(f->s, "instances/foo/tracing_on", O_TRUNC, "1"), 0);
+	assert_int_equal(f->ctl->tracing_on, 1);
+	assert_file(f->s, "tracing_on", "0\n");
+	/* a function command in the programs (traceon) is the top's */
+	f->ctl->tracing_on = 0;
+	assert_file(f->s, "tracing_on", "0\n");
+	f->ctl->tracing_on = 1;
+	assert_file(f->s, "tracing_on", "1\n");
+	/* its own size, pid list */
+	assert_file(f->s, "instances/foo/buffer_size_kb", "256\n");
+	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "64"), 0);
+	assert_int_equal(pump->nr_pages, 16);
+	assert_file(f->s, "instances/foo/buffer_size_kb", "64\n");
+	assert_file(f->s, "instances/foo/buffer_total_size_kb", "128\n");
+	assert_file(f->s, "buffer_size_kb", "256\n");
+	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "0"), -EINVAL);
+	assert_int_equal(wr(f->s, "instances/foo/set_ftrace_pid", O_TRUNC, "42"), 0);
+	assert_file(f->s, "instances/foo/set_ftrace_pid", "42\n");
+	assert_file(f->s, "set_ftrace_pid", "");
+	free(rd(f->s, "instances/foo/trace", NULL));
+	assert_string_equal(pump->pids, "42");
+	/* its own clock and options */
+	assert_int_equal(wr(f->s, "instances/foo/options/sym-addr", O_TRUNC, "1"), 0);
+	assert_file(f->s, "options/sym-addr", "0\n");
+	t = rd(f->s, "instances/foo/trace_options", NULL);
+	assert_non_null(strstr(t, "\nsym-addr\n"));
+	free(t);
+	/* rmdir: the programs no longer record for it */
 	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), 0);
+	assert_null(last_pump);
+	assert_int_equal(f->ctl->rec_mode, UT_MODE_NONE);
 	assert_int_equal(tfs_stat(f->s, "instances/foo", &st), -ENOENT);
 	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), -ENOENT);
 }
