@@ -84,6 +84,8 @@ int session_create(struct session *s)
 	}
 	memcpy(s->ctl->magic, UT_CTL_MAGIC, 8);
 	s->ctl->version = UT_CTL_VERSION;
+	/* every CPU records (tracing_cpumask) */
+	memset(s->ctl->rec_cpumask, 0xff, sizeof(s->ctl->rec_cpumask));
 	return 0;
 fail:
 	remove_tree(s->dir);

@@ -239,7 +239,37 @@ static void filter_update_fast(void)
 	ut_filtering = ut_rec_mode != UT_MODE_NONE &&
 		       (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
 			ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
-	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc && !ut_filtering;
+	ut_rec_filter = ut_ctl->nr_rec_pids != 0;
+	for (int i = 0; i < UT_CTL_CPUS / 32 && !ut_rec_filter; i++)
+		ut_rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
+	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc && !ut_filtering && !ut_rec_filter;
+}
+
+/**
+ * ut_rec_allowed - may this thread record now (set_ftrace_pid, tracing_cpumask)?
+ *
+ * Context: the hooks' C path, while ut_rec_filter is set.  The pid list is
+ * looked at again only when the controller changed it.
+ */
+int ut_rec_allowed(struct ut_thread *t)
+{
+	uint32_t g = __atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE), cpu;
+
+	if (unlikely(g != t->rf_gen) && !(g & 1)) {
+		uint32_t n = ut_ctl->nr_rec_pids, ok = !n;
+
+		for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX && !ok; i++)
+			ok = ut_ctl->rec_pids[i] == t->tid || ut_ctl->rec_pids[i] == t->pid;
+		/* not torn by a change meanwhile: keep it */
+		if (__atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE) == g) {
+			t->rf_ok = ok;
+			t->rf_gen = g;
+		}
+	}
+	if (!t->rf_ok)
+		return 0;
+	cpu = ut_cpu();
+	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;
 }
 
 /* our copy of a list of the control page; NULL if it has no pattern */

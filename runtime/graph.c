@@ -410,10 +410,12 @@ static inline int ut_ready(struct ut_thread *t)
 {
 	/* with filters, function commands (traceon) run while tracing is off */
 	if (likely(t->state == UT_TS_READY))
-		return ut_ctl->tracing_on || ut_filtering;
+		return (ut_ctl->tracing_on || ut_filtering) &&
+		       (likely(!ut_rec_filter) || ut_rec_allowed(t));
 	if (t->state != UT_TS_NEW)
 		return 0;
-	return ut_thread_setup(t) == 0 && (ut_ctl->tracing_on || ut_filtering);
+	return ut_thread_setup(t) == 0 && (ut_ctl->tracing_on || ut_filtering) &&
+	       (!ut_rec_filter || ut_rec_allowed(t));
 }
 
 static inline int ut_same_stack(struct ut_thread *t, uintptr_t a, uintptr_t b)

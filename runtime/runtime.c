@@ -37,6 +37,7 @@ int ut_rec_mode;
 int ut_use_tsc = 1;
 /* function_graph with the TSC: the assembly hooks may take their fast path */
 int ut_fast;
+int ut_rec_filter;
 int ut_have_rseq;
 intptr_t ut_cpu_off;
 static char ut_session[512];
@@ -284,6 +285,9 @@ int ut_thread_setup(struct ut_thread *t)
 	t->w.wake = ut_wake;
 	t->w.page_start = ut_page_start;
 	t->w.want_pages = ut_ctl->flags & UT_CTL_LIVE ? &ut_ctl->nr_pages : NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->rf_gen = 1;		/* odd: never a generation seen complete */
 	t->w.renew = ut_renew;
 	t->bufgen = 0;
 	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();

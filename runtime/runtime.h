@@ -96,6 +96,9 @@ struct ut_thread {
 	uint32_t gbase;		/* its depth + 1; 0: none */
 	uintptr_t gslot, gip;
 	uint32_t bufgen;	/* buffers replaced by a resize (buffer_size_kb) */
+	int32_t pid, tid;
+	uint32_t rf_gen;	/* ut_ctl->rec_filter_gen when rf_ok was taken */
+	uint32_t rf_ok;		/* set_ftrace_pid lists this thread */
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -103,6 +106,7 @@ extern struct ut_session_ctl *ut_ctl;
 extern int ut_rec_mode;		/* enum ut_rec_mode; the control thread may change it */
 extern int ut_use_tsc;
 extern int ut_fast;		/* graph mode and the TSC: asm fast paths on */
+extern int ut_rec_filter;	/* set_ftrace_pid or tracing_cpumask in force */
 extern int ut_have_rseq;
 extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 
@@ -149,6 +153,7 @@ void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
 void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
+int ut_rec_allowed(struct ut_thread *t);
 void ut_filter_check(int (*hits)(const char *pat));
 void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),

@@ -20,7 +20,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		2
+#define UT_CTL_VERSION		3
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -29,6 +29,8 @@ enum ut_clock {
 
 #define UT_LIST_MAX	4096
 #define UT_CTL_PROCS	256
+#define UT_REC_PIDS_MAX	256	/* set_ftrace_pid entries the programs filter on */
+#define UT_CTL_CPUS	1024
 #define UT_CTL_SIZE	(8 * 4096)	/* the control file: the struct, rounded up */
 
 enum ut_ctl_flags {
@@ -78,6 +80,19 @@ struct ut_session_ctl {
 	char graph_function[UT_LIST_MAX];	/* set_graph_function */
 	char graph_notrace[UT_LIST_MAX];	/* set_graph_notrace */
 	char commands[UT_LIST_MAX];		/* func:traceon[:N] ... */
+	/*
+	 * Who records (set_ftrace_pid, tracing_cpumask): a thread records if
+	 * its thread or process id is in rec_pids (or nr_rec_pids is 0) and it
+	 * runs on a CPU of rec_cpumask.  The controller makes rec_filter_gen
+	 * odd, changes the fields, then makes it even; a thread takes the
+	 * fields again when the generation it saw changes.  Turning the
+	 * filter on or off goes through the gen/acked handshake (the hooks'
+	 * fast path steps aside while it is on).
+	 */
+	volatile uint32_t rec_filter_gen;
+	uint32_t nr_rec_pids;
+	int32_t rec_pids[UT_REC_PIDS_MAX];
+	uint32_t rec_cpumask[UT_CTL_CPUS / 32];	/* set at creation: every CPU */
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");

@@ -1175,6 +1175,7 @@ static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 }
 
 static int tracer_index(const char *name);
+static int rec_filter_update(struct tfs_session *s);
 
 /* does an instance need the programs to record?  Context: s->lock held. */
 static int insts_recording(struct tfs_session *s)
@@ -1230,7 +1231,80 @@ static int recording_update(struct tfs_session *s)
 	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
 	changed = c->rec_mode != (uint32_t)mode;
 	c->rec_mode = (uint32_t)mode;
+	changed |= rec_filter_update(s);
 	return changed;
+}
+
+/* pids of set_ftrace_pid @list into @pids (unique); -1 when they do not fit */
+static int pids_add(const char *list, int32_t *pids, uint32_t *n)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		uint32_t i;
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		p = end;
+		for (i = 0; i < *n && pids[i] != v; i++)
+			;
+		if (i < *n)
+			continue;
+		if (*n == UT_REC_PIDS_MAX)
+			return -1;
+		pids[(*n)++] = (int32_t)v;
+	}
+	return 0;
+}
+
+/*
+ * Who the programs record (set_ftrace_pid, tracing_cpumask): the threads
+ * and CPUs the top or an instance that records wants; an instance has no
+ * cpumask, and one with an empty pid list wants every thread.  Returns 1
+ * when the filter was turned on or off: the programs must apply it.
+ * Context: s->lock held.
+ */
+static int rec_filter_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	int32_t pids[UT_REC_PIDS_MAX];
+	uint32_t mask[UT_CTL_CPUS / 32], n = 0;
+	int all = !s->top.pids[0] || pids_add(s->top.pids, pids, &n) < 0, was = 0, now = 0;
+	int inst_rec = 0;
+
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		if (!in->on || tracer_index(in->tracer) <= 0)
+			continue;
+		inst_rec = 1;
+		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
+			all = 1;
+	}
+	if (all)
+		n = 0;
+	for (int i = 0; i < UT_CTL_CPUS / 32; i++) {
+		mask[i] = inst_rec ? ~0u : i < TFS_MAX_CPUS / 32 ? s->cpumask[i] : 0;
+		/* CPUs beyond the configured ones: no reason to refuse them */
+		for (int b = 0; b < 32; b++)
+			if (i * 32 + b >= s->ncpu)
+				mask[i] |= 1u << b;
+		was |= c->rec_cpumask[i] != ~0u;
+		now |= mask[i] != ~0u;
+	}
+	was |= c->nr_rec_pids != 0;
+	now |= n != 0;
+	if (c->nr_rec_pids == n && !memcmp(c->rec_pids, pids, n * sizeof(*pids)) &&
+	    !memcmp(c->rec_cpumask, mask, sizeof(mask)))
+		return 0;
+	/* odd while changing: a thread that sees it keeps what it knew */
+	__atomic_store_n(&c->rec_filter_gen, (c->rec_filter_gen | 1) , __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	c->nr_rec_pids = n;
+	memcpy(c->rec_pids, pids, n * sizeof(*pids));
+	memcpy(c->rec_cpumask, mask, sizeof(mask));
+	__atomic_store_n(&c->rec_filter_gen, c->rec_filter_gen + 1, __ATOMIC_RELEASE);
+	return was != now;
 }
 
 /* the top instance goes on or off at @now: its views hide the time it is off */
@@ -2447,8 +2521,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			top_set_on(s, (int)v);
 		else
 			in->on = (int)v;
-		recording_update(s);
-		return 0;
+		return recording_update(s);
 	case F_TRACE:
 		trace_clear(s, in);
 		return 0;
@@ -2493,13 +2566,14 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		ret = write_cpumask(s, buf, size);
 		if (ret)
 			tfs_err(s, "Invalid CPU mask", fname);
-		return ret;
+		return ret ? ret : recording_update(s);
 	case F_FTRACE_PID:
 		trunc = h->trunc_pending;
 		h->trunc_pending = 0;
 		/* an instance's buffers take the new choice from now on */
 		inst_pump(in);
-		return write_pids(s, in, buf, size, trunc);
+		ret = write_pids(s, in, buf, size, trunc);
+		return ret ? ret : recording_update(s);
 	case F_MARKER:
 		/* as the kernel: a buffer that is off takes no marker */
 		if (!inst_on(s, in))
@@ -2620,7 +2694,7 @@ static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id
 	if (id == F_FTRACE_PID) {
 		inst_pump(in);
 		in->pids[0] = '\0';
-		return 0;
+		return recording_update(s);
 	}
 	if (id == F_SET_EVENT) {
 		s->event_print = 0;

@@ -610,6 +610,55 @@ static void test_instances(void **state)
 	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), -ENOENT);
 }
 
+/* set_ftrace_pid and tracing_cpumask choose who records: the top's and the recording instances' */
+static void test_rec_filter(void **state)
+{
+	struct fix *f = *state;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint32_t g;
+
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	assert_int_equal(f->ctl->rec_pids[0], 5);
+	assert_int_equal(f->ctl->rec_pids[1], 6);
+	assert_int_equal(f->ctl->rec_filter_gen % 2, 0);
+	g = f->ctl->rec_filter_gen;
+	/* the same list again: nothing changes */
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "6 5"), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "x"), -EINVAL);
+	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	/* an instance that records every thread: every thread records */
+	assert_int_equal(tfs_mkdir(f->s, "instances/i"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	assert_int_equal(wr(f->s, "instances/i/current_tracer", O_TRUNC, "function"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 0);
+	assert_true(f->ctl->rec_filter_gen > g);
+	/* its own list joins the top's */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_pid", O_TRUNC, "9 5"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 3);
+	assert_int_equal(f->ctl->rec_pids[2], 9);
+	/* off, it wants nothing */
+	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "0"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	/* the cpumask: CPUs beyond the machine's stay set */
+	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "1"), 0);
+	assert_int_equal(f->ctl->rec_cpumask[0] & 1, 1);
+	if (ncpu >= 2)
+		assert_int_equal(f->ctl->rec_cpumask[0] & 2, 0);
+	assert_int_equal(f->ctl->rec_cpumask[UT_CTL_CPUS / 32 - 1], ~0u);
+	/* a recording instance has no cpumask: every CPU records */
+	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "1"), 0);
+	assert_int_equal(f->ctl->rec_cpumask[0], ~0u);
+	assert_int_equal(tfs_rmdir(f->s, "instances/i"), 0);
+	assert_int_equal(f->ctl->rec_cpumask[0] & 1, 1);
+	if (ncpu >= 2)
+		assert_int_equal(f->ctl->rec_cpumask[0] & 2, 0);
+	assert_int_equal(tfs_truncate(f->s, "set_ftrace_pid"), 0);
+	assert_int_equal(f->ctl->nr_rec_pids, 0);
+}
+
 struct names {
 	char all[4096];
 };
@@ -731,6 +780,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_errnos, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_instances, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rec_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
