@@ -18,29 +18,29 @@
  *   events/enable
  *   instances/NAME/...        an instance: the files marked W_INST
  *
- * An instance here is a view, not a second recording: the programs have
- * one set of buffers.  An instance has its own clear point (`echo > trace`),
- * its own trace_pipe readers, its own current_tracer (the output format of
- * its trace; the top-level current_tracer decides what is recorded), its
- * own options, its own snapshot and its own tracing_on: turning it off
- * freezes the instance's `trace` (a copy of the text at that moment) and
- * its trace_pipe discards what arrives; turning it on again shows only
- * what is recorded from then on.
+ * The programs write the session's buffers.  An instance has buffers of
+ * its own (SESSION/inst.NAME), which a pump (live_pump, run every
+ * TFS_PUMP_MS by pump_main() and before any read of the instance) fills
+ * from the session's while the instance is on and has a tracer.  What the
+ * programs record is what the top and the instances need together
+ * (recording_update(): the most detailed tracer, on while any is on; and
+ * rec_filter_update(): the threads and CPUs any of them wants).  The top
+ * reads the session's buffers directly and hides the times it was off.
  *
  * Choices where user space differs from the kernel:
- *   - buffer_size_kb: a write stores the size in the control page; it
- *     applies to the buffers created after it (new threads); buffers in
- *     use keep their size.  0 or a non-number: -EINVAL.
+ *   - buffer_size_kb: a write stores the size in the control page; each
+ *     thread moves to a buffer of that size at its next page (runtime.c,
+ *     ut_renew()), the old one staying readable.  0 or a non-number:
+ *     -EINVAL; more than the machine's memory: -ENOMEM.
  *   - trace_clock: the buffers hold one clock (the TSC, or CLOCK_MONOTONIC
  *     without one) and every event is shown in nanoseconds of
  *     CLOCK_MONOTONIC; each trace_clock is a way of showing those times
  *     (lib/trace/tracer.h), so any clock can be chosen at any time, per
  *     instance.  As in the kernel, choosing one clears the trace and the
  *     snapshot.  uptime (jiffies) is not offered.
- *   - tracing_cpumask: stored; a mask of exactly one CPU makes `trace` and
- *     `trace_pipe` show that CPU only (live_view.cpu), others show all.
- *   - set_ftrace_pid: filters what trace and trace_pipe show (by thread or
- *     process id); the threads not listed are still recorded.
+ *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
+ *     chosen (control page rec_pids, rec_cpumask); the views filter too,
+ *     for what instances made the programs record.
  *   - trace_marker: appended to SESSION/markers as
  *     "<live_now()> <pid> <text>"; the pid is 0 (the caller is unknown).
  *   - available_filter_functions: a function of a process's executable is
@@ -1870,7 +1870,6 @@ static const char readme_text[] =
 	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
 	"  buffer_size_kb\t- view and modify size of per thread buffer\n"
-	"\t\t\t  (applies to the buffers created after the write)\n"
 	"  buffer_total_size_kb  - view total size of all thread buffers\n"
 	"\n"
 	"  trace_clock\t\t- change the clock used to show time stamps\n"
@@ -1885,9 +1884,9 @@ static const char readme_text[] =
 	"     x86-tsc:   TSC cycle counter\n"
 	"\n"
 	"  trace_marker\t\t- Writes into this file writes into the trace\n"
-	"  tracing_cpumask\t- Limit the trace shown to these CPUs\n"
-	"  instances\t\t- Make independent views with: mkdir instances/foo\n"
-	"\t\t\t  Remove a view with rmdir\n"
+	"  tracing_cpumask\t- Limit which CPUs to trace\n"
+	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
+	"\t\t\t  Remove with rmdir instances/foo\n"
 	"  trace_options\t\t- Set format or modify how tracing happens\n"
 	"\t\t\t  Disable an option by prefixing 'no' to the\n"
 	"\t\t\t  option name\n"
