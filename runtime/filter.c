@@ -31,6 +31,7 @@
  * While any of this is in force the assembly fast paths step aside
  * (ut_fast = 0) and every call goes through the C hooks.
  */
+#include <sched.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,7 @@ int ut_rec_allowed(struct ut_thread *t)
 		for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX && !ok; i++)
 			ok = ut_ctl->rec_pids[i] == t->tid || ut_ctl->rec_pids[i] == t->pid;
 		/* not torn by a change meanwhile: keep it */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE) == g) {
 			t->rf_ok = ok;
 			t->rf_gen = g;
@@ -268,7 +270,7 @@ int ut_rec_allowed(struct ut_thread *t)
 	}
 	if (!t->rf_ok)
 		return 0;
-	cpu = ut_cpu();
+	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;
 }
 

@@ -37,9 +37,10 @@
  * address is still known and the program goes on unharmed.
  *
  * Nothing here takes a lock, allocates or formats.  The only system calls
- * are the set-up of a thread's buffer at its first record, and a futex
- * wake of the recorder when a page start finds the buffer half full or
- * full (once per half buffer at most, on the slow path).
+ * are the set-up of a thread's buffer at its first record (and of a new
+ * one after buffer_size_kb changed, at a page start), and a futex wake of
+ * the recorder when a page start finds the buffer half full or full (once
+ * per half buffer at most, on the slow path).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -341,6 +342,27 @@ static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips
 		ut_put48(p + 6 + 6 * i, ips[i]);
 	rb_commit(&t->w, len, ts, type != UT_REC_STACK);
 	return 1;
+}
+
+/*
+ * The first records of a buffer that replaced another (a resize): the
+ * calls whose ENTRY is open in the stream, by address, so that their
+ * returns are named.  Context: inside the write that started the page.
+ */
+void ut_renew_stack(struct ut_thread *t, uint64_t ts)
+{
+	uintptr_t ips[UT_STACK_MAX];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->depth; i++) {
+		if (t->frames[i].recorded != UT_FR_RECORDED)
+			continue;
+		if (n == UT_STACK_MAX || n == t->rec_depth)
+			return;		/* the DEPTH record says enough */
+		ips[n++] = t->frames[i].ip;
+	}
+	if (n == t->rec_depth && n)
+		ut_write_ips(t, UT_REC_STACK, ips, n, ts);
 }
 
 /**

@@ -215,7 +215,6 @@ static int ut_renew(struct rb_writer *w, uint64_t ts)
 	uint32_t n = *w->want_pages;
 	char path[600];
 	size_t len;
-	int err;
 
 	ut_path(path, sizeof(path), "buf.", (uint64_t)old->pid, (uint64_t)old->tid, old->image);
 	len = strlen(path);
@@ -223,19 +222,25 @@ static int ut_renew(struct rb_writer *w, uint64_t ts)
 		goto keep;
 	path[len++] = '.';
 	path[len + ut_fmt_u64(path + len, (uint64_t)t->bufgen + 1)] = 0;
-	err = rb_create(path, n, (enum rb_mode)old->mode, &h);
-	if (err) {
-		ut_log("cannot create %s: %s", path, strerror(-err));
+	/* no stdio here: a signal handler's write may have come to this page */
+	if (rb_create(path, n, (enum rb_mode)old->mode, &h))
 		goto keep;
-	}
 	t->bufgen++;
 	h->pid = old->pid;
 	h->tid = old->tid;
 	h->image = old->image;
 	memcpy(h->comm, old->comm, sizeof(h->comm));
-	rb_writer_close(w);
-	munmap(old, rb_file_size(old->nr_pages));
-	rb_writer_init(w, h, ts);
+	rb_writer_move(w, h, ts);
+	/* the reader knows the open calls by name from here on */
+	ut_renew_stack(t, ts);
+	__atomic_store_n(&old->state, RB_STATE_CLOSED, __ATOMIC_RELEASE);
+	/*
+	 * Code interrupted by this write may still hold the old header (to
+	 * count a lost record): it stays mapped until the next resize.
+	 */
+	if (t->old_hdr)
+		munmap(t->old_hdr, rb_file_size(t->old_hdr->nr_pages));
+	t->old_hdr = old;
 	ut_wake(w);
 	return 0;
 keep:
@@ -288,6 +293,8 @@ int ut_thread_setup(struct ut_thread *t)
 	t->pid = pid;
 	t->tid = tid;
 	t->rf_gen = 1;		/* odd: never a generation seen complete */
+	t->rf_ok = 0;
+	t->old_hdr = NULL;	/* a forked child: the parent's, not ours to unmap */
 	t->w.renew = ut_renew;
 	t->bufgen = 0;
 	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
@@ -314,6 +321,10 @@ static void ut_thread_exit(void *arg)
 	t->state = UT_TS_DISABLED;
 	rb_writer_close(&t->w);
 	ut_wake(&t->w);
+	if (t->old_hdr) {
+		munmap(t->old_hdr, rb_file_size(t->old_hdr->nr_pages));
+		t->old_hdr = NULL;
+	}
 }
 
 /*

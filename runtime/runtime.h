@@ -99,6 +99,7 @@ struct ut_thread {
 	int32_t pid, tid;
 	uint32_t rf_gen;	/* ut_ctl->rec_filter_gen when rf_ok was taken */
 	uint32_t rf_ok;		/* set_ftrace_pid lists this thread */
+	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -119,6 +120,7 @@ void ut_session_error(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* graph.c */
 int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent);
 void ut_page_start(struct rb_writer *w, uint64_t ts);
+void ut_renew_stack(struct ut_thread *t, uint64_t ts);
 void ut_lost_exit(struct ut_thread *t);
 void ut_flush_pending(struct ut_thread *t);
 void ut_fatal_lost_return(uintptr_t slot) __attribute__((noreturn));

@@ -98,6 +98,24 @@ void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now)
 	rb_start_page(w, 0, now);
 }
 
+/*
+ * rb_writer_move - go on in another, fresh buffer @h (a resize)
+ *
+ * The records dropped since the current page started are marked on the
+ * new buffer's first page and counted in its `lost`, no longer in the
+ * old one's, so each buffer's page marks still add up to its `lost`.
+ */
+void rb_writer_move(struct rb_writer *w, struct rb_header *h, uint64_t now)
+{
+	uint32_t pending = w->lost_pending;
+
+	w->hdr->lost -= pending;
+	w->hdr = h;
+	w->full = 0;
+	h->lost = pending;
+	rb_start_page(w, 0, now);
+}
+
 /* Move to the next page.  Returns -1 when the buffer is full in consumer mode. */
 static int rb_next_page(struct rb_writer *w, uint64_t ts)
 {
@@ -260,6 +278,9 @@ int rb_open(const char *path, struct rb_reader *r)
 		errno = EINVAL;
 		goto error;
 	}
+	/* the mapping is all a reader uses: no descriptor held per buffer */
+	close(r->fd);
+	r->fd = -1;
 	return 0;
 error:
 	err = -errno;

@@ -668,6 +668,7 @@ struct live_buf {
 	uint64_t *cnt, *tag;		/* events read per page, by slot */
 	uint64_t pending_lost;
 	uint64_t last_ts;		/* raw time of the last record read */
+	int gone;			/* a pump took all of it: unmapped */
 };
 
 static void buf_free(struct live_buf *b)
@@ -1326,7 +1327,11 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 		struct pump_sink *k = &p->sink[i];
 		struct live_buf *b = &p->src[i];
 		struct emitter e;
+		int closed;
 
+		if (b->gone)
+			continue;
+		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
 		emit_init(&e, -1);
 		if (on && pid_selected(pids, b->r.hdr)) {
 			if (!k->open) {
@@ -1341,8 +1346,19 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 			e.ring = k;
 		}
 		pipe_buf(b, &e, &f);
+		/* what was passed over is missing from the ring: restate the calls */
+		if (!e.ring)
+			b->t.sync = 1;
 		if (k->open)
 			memcpy(k->w.hdr->comm, b->r.hdr->comm, sizeof(k->w.hdr->comm));
+		k->t = NULL;
+		if (closed) {
+			/* its writer was gone before this run: nothing more will come */
+			b->gone = 1;
+			rb_close(&b->r);
+			sink_close(k);
+			k->src = NULL;
+		}
 	}
 out:
 	pthread_mutex_unlock(&live_lock);

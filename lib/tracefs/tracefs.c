@@ -1193,13 +1193,15 @@ static int insts_recording(struct tfs_session *s)
  * too; they are the top's commands, so such a change is the top's new
  * state.  Context: s->lock held.
  */
+static void top_state(struct tfs_session *s, int on);
+
 static void top_sync(struct tfs_session *s)
 {
 	uint32_t v = __atomic_load_n(&s->ctl->tracing_on, __ATOMIC_ACQUIRE);
 
 	if (v != s->on_stored) {
-		s->top.on = v != 0;
 		s->on_stored = v;
+		top_state(s, v != 0);
 	}
 }
 
@@ -1220,8 +1222,15 @@ static int inst_on(struct tfs_session *s, struct tfs_inst *in)
 static int recording_update(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
-	int mode = tracer_index(s->top.tracer), changed;
+	int mode, changed;
 
+	/* a traceoff in the programs since: keep it */
+	top_sync(s);
+	mode = tracer_index(s->top.tracer);
+	/*
+	 * Instances that are off count too: switching tracing_on then needs
+	 * no handshake, and keeps the recording's kind.
+	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
 		if (tracer_index(in->tracer) > mode)
 			mode = tracer_index(in->tracer);
@@ -1307,13 +1316,18 @@ static int rec_filter_update(struct tfs_session *s)
 	return was != now;
 }
 
-/* the top instance goes on or off at @now: its views hide the time it is off */
+/* the top instance goes on or off now: its views hide the time it is off */
 static void top_set_on(struct tfs_session *s, int on)
+{
+	top_sync(s);
+	top_state(s, on);
+}
+
+static void top_state(struct tfs_session *s, int on)
 {
 	struct tfs_inst *t = &s->top;
 	uint64_t now;
 
-	top_sync(s);
 	if (t->on == on)
 		return;
 	t->on = on;
@@ -1374,6 +1388,7 @@ static int cpu_of_mask(struct tfs_session *s)
 
 struct view_buf {
 	struct live_view v;
+	uint64_t hide[2 * TFS_HIDE_MAX];
 	char pids[UT_LIST_MAX];
 	char words[NR_OPTS][40];
 	const char *ptrs[NR_OPTS + 1];
@@ -1405,7 +1420,9 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	vb->v.pids = vb->pids;
 	vb->v.clock = in->clock;
 	vb->v.bufdir = in->pump ? in->bufdir : NULL;
-	vb->v.hide = in->nr_hide ? in->hide : NULL;
+	/* a copy: the view is read after s->lock is dropped */
+	memcpy(vb->hide, in->hide, sizeof(vb->hide));
+	vb->v.hide = in->nr_hide ? vb->hide : NULL;
 	vb->v.nr_hide = in->nr_hide;
 }
 
@@ -2548,6 +2565,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			tfs_err(s, "Invalid buffer size", fname);
 			return -EINVAL;
 		}
+		/* the smallest ring: two pages */
+		if (v < 8)
+			v = 8;
 		if (v > phys_kb() || v / 4 >= UINT32_MAX) {
 			tfs_err(s, "Buffer larger than the machine's memory", fname);
 			return -ENOMEM;

@@ -514,6 +514,47 @@ static void test_pump(void **state)
 	tw_close(&t);
 }
 
+/* calls entered while an instance was off still close in the right place */
+static void test_pump_off_on(void **state)
+{
+	static const char *const opts[] = { NULL };
+	struct live_view v = { .tracer = "function_graph", .options = opts, .cpu = -1 };
+	struct live_pump *p;
+	char dir[128], *out;
+	struct tw t;
+	size_t len;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	snprintf(dir, sizeof(dir), "%s/inst.g", session);
+	p = live_pump_open(session, dir, 4, 0);
+	assert_non_null(p);
+	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
+	assert_int_equal(live_pump_run(p, 1, NULL), 0);
+	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 1000);
+	assert_int_equal(live_pump_run(p, 0, NULL), 0);
+	rec(&t, UT_REC_ENTRY, 0x401200, 0, T0 + 2000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2500);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 9000);
+	assert_int_equal(live_pump_run(p, 1, NULL), 0);
+	v.bufdir = dir;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	/* 0x401100 was entered while off: its callee is one deeper, its brace named */
+	assert_string_equal(out,
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 0)               |  0x401000() {\n"
+		" 0)   0.500 us    |      0x401200();\n"
+		" 0)               |    } /* 0x401100 */\n"
+		" 0)   9.000 us    |  }\n");
+	free(out);
+	live_pump_close(p, 1);
+	tw_close(&t);
+}
+
 /* hidden time ranges (the top instance off while an instance records) */
 static void test_hide(void **state)
 {
@@ -554,6 +595,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stats_and_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pump_off_on, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -583,6 +583,14 @@ static void test_instances(void **state)
 	assert_file(f->s, "tracing_on", "0\n");
 	f->ctl->tracing_on = 1;
 	assert_file(f->s, "tracing_on", "1\n");
+	/* a traceoff stays the top's state when another file is written */
+	f->ctl->tracing_on = 0;
+	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "ff"), 0);
+	assert_file(f->s, "tracing_on", "0\n");
+	assert_int_equal(f->ctl->tracing_on, 1);	/* the instance records */
+	free(rd(f->s, "trace", NULL));
+	assert_true(last_nr_hide >= 2 && last_hide[1] == UINT64_MAX);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "1"), 0);
 	/* its own size, pid list */
 	assert_file(f->s, "instances/foo/buffer_size_kb", "256\n");
 	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "64"), 0);
@@ -591,6 +599,14 @@ static void test_instances(void **state)
 	assert_file(f->s, "instances/foo/buffer_total_size_kb", "128\n");
 	assert_file(f->s, "buffer_size_kb", "256\n");
 	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "0"), -EINVAL);
+	/* the smallest ring is two pages */
+	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "1"), 0);
+	assert_file(f->s, "instances/foo/buffer_size_kb", "8\n");
+	assert_int_equal(wr(f->s, "buffer_size_kb", O_TRUNC, "3"), 0);
+	assert_file(f->s, "buffer_size_kb", "8\n");
+	assert_int_equal(f->ctl->nr_pages, 2);
+	assert_int_equal(wr(f->s, "buffer_size_kb", O_TRUNC, "256"), 0);
+	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "64"), 0);
 	assert_int_equal(wr(f->s, "instances/foo/set_ftrace_pid", O_TRUNC, "42"), 0);
 	assert_file(f->s, "instances/foo/set_ftrace_pid", "42\n");
 	assert_file(f->s, "set_ftrace_pid", "");
