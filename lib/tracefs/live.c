@@ -1266,11 +1266,12 @@ out:
 
 struct live_pump {
 	char session[PATH_MAX];
+	char src[PATH_MAX];		/* the buffers it copies: the session's */
 	char dir[PATH_MAX];
 	uint32_t nr_pages;
 	unsigned gen;			/* resizes so far: the rings' names */
 	uint64_t since;
-	struct live_buf *src;		/* the session's buffers, read as trace_pipe does */
+	struct live_buf *bufs;		/* the buffers it copies, read as trace_pipe does */
 	struct pump_sink *sink;		/* sink[i] copies src[i] */
 	int nr;
 	char **old;			/* rings a resize replaced: "gen path" */
@@ -1292,13 +1293,15 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 {
 	struct live_pump *p;
 
-	if (nr_pages < 2 || (mkdir(dir, 0700) < 0 && errno != EEXIST)) {
-		if (nr_pages < 2)
+	/* 0: each ring of the size of the buffer it copies (live_snapshot) */
+	if ((nr_pages && nr_pages < 2) || (mkdir(dir, 0700) < 0 && errno != EEXIST)) {
+		if (nr_pages && nr_pages < 2)
 			errno = EINVAL;
 		return NULL;
 	}
 	p = xcalloc(1, sizeof(*p));
 	snprintf(p->session, sizeof(p->session), "%s", session_dir);
+	snprintf(p->src, sizeof(p->src), "%s", session_dir);
 	snprintf(p->dir, sizeof(p->dir), "%s", dir);
 	p->nr_pages = nr_pages;
 	p->since = since;
@@ -1317,7 +1320,7 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 		goto out;
 	filter_init(&f, c, NULL);
 	f.since = p->since;
-	n = scan_bufs(p->session, &p->src, p->nr);
+	n = scan_bufs(p->src, &p->bufs, p->nr);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
 		memset(p->sink + p->nr, 0, sizeof(*p->sink) * (size_t)(n - p->nr));
@@ -1325,7 +1328,7 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 	p->nr = n;
 	for (int i = 0; i < p->nr; i++) {
 		struct pump_sink *k = &p->sink[i];
-		struct live_buf *b = &p->src[i];
+		struct live_buf *b = &p->bufs[i];
 		struct emitter e;
 		int closed;
 
@@ -1340,7 +1343,7 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 
 				if (p->gen && l < sizeof(k->path))
 					snprintf(k->path + l, sizeof(k->path) - l, ".g%u", p->gen);
-				k->nr_pages = p->nr_pages;
+				k->nr_pages = p->nr_pages ? p->nr_pages : b->r.hdr->nr_pages;
 			}
 			k->src = b->r.hdr;
 			e.ring = k;
@@ -1419,15 +1422,43 @@ void live_pump_close(struct live_pump *p, int remove)
 	pthread_mutex_lock(&live_lock);
 	for (int i = 0; i < p->nr; i++) {
 		sink_close(&p->sink[i]);
-		buf_free(&p->src[i]);
+		buf_free(&p->bufs[i]);
 	}
 	pthread_mutex_unlock(&live_lock);
 	for (int i = 0; i < p->nr_old; i++)
 		free(p->old[i]);
 	free(p->old);
 	free(p->sink);
-	free(p->src);
+	free(p->bufs);
 	if (remove)
 		remove_tree(p->dir);
 	free(p);
+}
+
+int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since)
+{
+	char from[PATH_MAX + 16], to[PATH_MAX + 16];
+	struct live_pump *p;
+	int ret;
+
+	remove_tree(dst);
+	p = live_pump_open(session_dir, dst, 0, since);
+	if (!p)
+		return -errno;
+	if (srcdir)
+		snprintf(p->src, sizeof(p->src), "%s", srcdir);
+	ret = live_pump_run(p, 1, NULL);
+	live_pump_close(p, 0);
+	snprintf(from, sizeof(from), "%s/markers", srcdir ? srcdir : session_dir);
+	snprintf(to, sizeof(to), "%s/markers", dst);
+	if (!ret && access(from, F_OK) == 0 && ut_copy_file(from, to, 0600) < 0)
+		ret = -EIO;
+	if (ret)
+		remove_tree(dst);
+	return ret;
+}
+
+void live_snapshot_free(const char *dst)
+{
+	remove_tree(dst);
 }

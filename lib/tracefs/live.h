@@ -89,4 +89,14 @@ int live_pump_buffers(struct live_pump *p);
 /* stop, and remove @dir with the buffers when @remove */
 void live_pump_close(struct live_pump *p, int remove);
 
+/*
+ * snapshot: a copy of the buffers in @srcdir (NULL: the session's) as they
+ * are now, events after @since, into @dst (made anew; one ring per buffer,
+ * of the source's size), markers included.  Read it with live_view.bufdir
+ * = @dst.  0 or -errno.
+ */
+int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since);
+/* remove a snapshot's copy */
+void live_snapshot_free(const char *dst);
+
 #endif /* USERTRACE_LIVE_H */

@@ -193,8 +193,9 @@ struct tfs_inst {
 	uint32_t opt_mask;		/* bit i: opts[i] set */
 	int clock;			/* trace_clock: enum trace_clock_id */
 	int snap_alloc;
-	char *snap;
-	size_t snap_len;
+	int snap_taken;			/* snapdir holds a copy of the buffers */
+	char snapdir[PATH_MAX];
+	uint64_t snap_since;
 	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
 	/* instances: their own buffers (live_pump), in bufdir */
 	struct live_pump *pump;
@@ -1205,6 +1206,14 @@ static void top_sync(struct tfs_session *s)
 	}
 }
 
+/* the snapshot's contents go; allocated or not, it stays so */
+static void snap_empty(struct tfs_inst *in)
+{
+	if (in->snap_taken)
+		live_snapshot_free(in->snapdir);
+	in->snap_taken = 0;
+}
+
 static int inst_on(struct tfs_session *s, struct tfs_inst *in)
 {
 	if (in == &s->top)
@@ -1366,8 +1375,7 @@ static void inst_init(struct tfs_inst *in)
 
 static void inst_free(struct tfs_inst *in, int remove)
 {
-	free(in->snap);
-	in->snap = NULL;
+	snap_empty(in);
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
 }
@@ -1908,7 +1916,7 @@ static const char readme_text[] =
 	"\t\t\t  Disable an option by prefixing 'no' to the\n"
 	"\t\t\t  option name\n"
 	"  saved_cmdlines\t- the pid and comm of the traced threads\n"
-	"  snapshot\t\t- echo 1 > snapshot: a copy of trace; 0 frees it\n"
+	"  snapshot\t\t- Like trace but from a copy of the buffers: echo 1 > snapshot\n"
 	"  tracing_thresh\t- only show calls longer than this (usecs)\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls (0 is unlimited)\n"
 	"\n"
@@ -2306,8 +2314,21 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 			sb_puts(b, s->errlog[i]);
 		break;
 	case F_SNAPSHOT:
-		if (in->snap_len) {
-			sb_add(b, in->snap, in->snap_len);
+		if (in->snap_taken) {
+			struct view_buf vb;
+			char *out = NULL;
+			size_t len = 0;
+
+			/* the copy, in the format of now (tracer, options, clock) */
+			view_make(s, in, -1, &vb);
+			vb.v.bufdir = in->snapdir;
+			vb.v.since = in->snap_since;
+			pthread_mutex_unlock(&s->lock);
+			ret = live_trace(s->dir, &vb.v, &out, &len);
+			pthread_mutex_lock(&s->lock);
+			if (!ret && out)
+				sb_add(b, out, len);
+			free(out);
 			break;
 		}
 		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
@@ -2394,13 +2415,6 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 	in->since = live_now(s->dir);
 }
 
-/* the snapshot's contents go; allocated or not, it stays so */
-static void snap_empty(struct tfs_inst *in)
-{
-	free(in->snap);
-	in->snap = NULL;
-	in->snap_len = 0;
-}
 
 static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size)
 {
@@ -2644,10 +2658,6 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		errlog_clear(s);
 		return 0;
 	case F_SNAPSHOT: {
-		struct view_buf vb;
-		char *out = NULL;
-		size_t len = 0;
-
 		if (parse_ull(buf, size, &v)) {
 			tfs_err(s, "Invalid argument", fname);
 			return -EINVAL;
@@ -2656,16 +2666,19 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			snap_empty(in);
 			in->snap_alloc = 0;
 		} else if (v == 1) {
+			/* a copy of the buffers as they are now: the kernel swaps them */
 			inst_pump(in);
-			view_make(s, in, -1, &vb);
-			ret = live_trace(s->dir, &vb.v, &out, &len);
+			snap_empty(in);
+			snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
+				 in == &s->top ? "" : ".", in->name);
+			ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir,
+					    in->since);
 			if (ret) {
-				free(out);
+				tfs_err(s, "Cannot take the snapshot", fname);
 				return ret;
 			}
-			free(in->snap);
-			in->snap = out;
-			in->snap_len = len;
+			in->snap_taken = 1;
+			in->snap_since = in->since;
 			in->snap_alloc = 1;
 		} else {
 			snap_empty(in);

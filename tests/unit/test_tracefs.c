@@ -152,6 +152,24 @@ void live_pump_close(struct live_pump *p, int remove)
 	free(p);
 }
 
+static int snapshots;
+
+int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since)
+{
+	(void)session_dir;
+	(void)srcdir;
+	(void)since;
+	snprintf(last_bufdir, sizeof(last_bufdir), "%s", dst);
+	snapshots++;
+	return 0;
+}
+
+void live_snapshot_free(const char *dst)
+{
+	(void)dst;
+	snapshots--;
+}
+
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
 {
 	(void)session_dir;
@@ -762,7 +780,29 @@ static void test_snapshot_marker(void **state)
 	assert_non_null(strstr(t, "# echo 1 > snapshot : Allocates snapshot buffer"));
 	free(t);
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_int_equal(snapshots, 1);
+	/* read: the copy's directory, in the format of now */
 	assert_file(f->s, "snapshot", "# tracer: nop\n#\n");
+	assert_non_null(strstr(last_bufdir, "/snap."));
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_int_equal(snapshots, 1);
+	/* 2: the contents go, the buffer stays allocated */
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "2\n"), 0);
+	assert_int_equal(snapshots, 0);
+	t = rd(f->s, "snapshot", NULL);
+	assert_non_null(strstr(t, "# * Snapshot is allocated *\n"));
+	free(t);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	/* a new clock empties it, as the kernel */
+	assert_int_equal(wr(f->s, "trace_clock", O_TRUNC, "mono\n"), 0);
+	assert_int_equal(snapshots, 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), 0);
+	assert_int_equal(snapshots, 0);
+	t = rd(f->s, "snapshot", NULL);
+	assert_non_null(strstr(t, "# * Snapshot is freed *\n"));
+	free(t);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "x\n"), -EINVAL);
 	assert_int_equal(wr(f->s, "trace_marker", O_TRUNC, "hello world\n"), 0);
 	snprintf(path, sizeof(path), "%s/markers", f->dir);
 	fp = fopen(path, "r");
