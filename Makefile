@@ -27,11 +27,11 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/dynamic.c \
-	       runtime/filter.c runtime/control.c $(RINGBUF_SRC)
+	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
-	       utils/symtab.c utils/data.c utils/utils.c \
+	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
 	       lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 	       lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 

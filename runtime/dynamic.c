@@ -50,6 +50,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "lib/filter/list.h"
 #include "runtime/runtime.h"
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };

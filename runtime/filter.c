@@ -32,10 +32,10 @@
  * (ut_fast = 0) and every call goes through the C hooks.
  */
 #include <sched.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/filter/list.h"
 #include "runtime/runtime.h"
 
 enum {
@@ -91,68 +91,6 @@ static int need_table;		/* some list or command is set */
 static int hooked_code;		/* an object calls the hooks directly */
 int ut_filtering;
 
-/* glob (fnmatch) with the kernel's :mod: form */
-static int pattern_match(const char *pat, const char *name, const char *module)
-{
-	const char *mod = strstr(pat, ":mod:");
-	char fn[512];
-
-	if (mod) {
-		size_t n = (size_t)(mod - pat);
-
-		if (n >= sizeof(fn))
-			return 0;
-		memcpy(fn, pat, n);
-		fn[n] = 0;
-		if (fnmatch(mod + 5, module, 0) != 0)
-			return 0;
-		return !n || fnmatch(fn, name, 0) == 0;
-	}
-	return fnmatch(pat, name, 0) == 0;
-}
-
-/* the next word of a list ("pat pat !pat", blanks or commas between); 0 at the end */
-static size_t next_word(const char **list, char *buf, size_t size)
-{
-	for (;;) {
-		size_t n;
-
-		*list += strspn(*list, " \t\n,");
-		n = strcspn(*list, " \t\n,");
-		if (!n)
-			return 0;
-		*list += n;
-		if (n < size) {
-			memcpy(buf, *list - n, n);
-			buf[n] = 0;
-			return n;
-		}
-	}
-}
-
-/*
- * Apply a list to one function, in order: a pattern adds, !pattern
- * removes.  Returns -1 for an empty list (no filter).
- */
-int ut_list_match(const char *list, const char *name, const char *module)
-{
-	char buf[512];
-	int any = 0, in = 0;
-
-	/*
-	 * As in the kernel, removing from an empty list leaves it empty: a
-	 * list of removals only is no filter at all.
-	 */
-	while (list && next_word(&list, buf, sizeof(buf))) {
-		any |= buf[0] != '!';
-		if (buf[0] == '!')
-			in &= !pattern_match(buf + 1, name, module);
-		else
-			in |= pattern_match(buf, name, module);
-	}
-	return any ? in : -1;
-}
-
 static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdmask)
 {
 	uint32_t fl = 0;
@@ -165,7 +103,7 @@ static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdma
 		fl |= UT_FN_GNOTRACE;
 	*cmdmask = 0;
 	for (unsigned int i = 0; i < ncmds; i++)
-		if (pattern_match(cmds[i].pat, name, module))
+		if (ut_pattern_match(cmds[i].pat, name, module))
 			*cmdmask |= 1ull << i;
 	return fl;
 }
@@ -311,7 +249,7 @@ void ut_filter_load(void)
 		if (fresh) {
 			cmds = fresh;
 			ncmds = 0;
-			while (list && next_word(&list, buf, sizeof(buf)))
+			while (list && ut_next_word(&list, buf, sizeof(buf)))
 				parse_command(buf);
 			memcpy(cmds_text, l[4], UT_LIST_MAX);
 		}
@@ -441,7 +379,7 @@ int ut_ftab_hits(const char *pat)
 	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
 
 	for (size_t i = 0; t && i < t->n; i++)
-		if (pattern_match(pat, t->f[i].name, t->f[i].module))
+		if (ut_pattern_match(pat, t->f[i].name, t->f[i].module))
 			return 1;
 	return 0;
 }
@@ -613,7 +551,7 @@ void ut_filter_check(int (*hits)(const char *pat))
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const char *list = *lists[i].list;
 
-		while (list && next_word(&list, buf, sizeof(buf))) {
+		while (list && ut_next_word(&list, buf, sizeof(buf))) {
 			const char *pat = buf[0] == '!' ? buf + 1 : buf;
 
 			/* :mod: patterns may be meant for a library loaded later */

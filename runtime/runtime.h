@@ -150,7 +150,6 @@ void ut_filter_load(void);
 int ut_filter_need_table(void);
 void ut_filter_hooked(void);
 int ut_filter_patch(const char *name, const char *module);
-int ut_list_match(const char *list, const char *name, const char *module);
 void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
 void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);

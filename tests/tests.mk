@@ -44,7 +44,7 @@ check: deps all $(UNIT_BIN)
 asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
-$(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c utils/data.c utils/symtab.c \
+$(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.c utils/data.c utils/symtab.c \
 		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 	@mkdir -p $(dir $@)

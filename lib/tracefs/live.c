@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/filter/list.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "usertrace/record.h"
@@ -236,12 +237,30 @@ uint64_t live_now(const char *session_dir)
 /* ---- copying records into fresh pages ---- */
 
 /* the open calls of a thread, as the records so far leave them */
+#define KEPT_MAX	4096		/* open calls whose selection is known */
+
 struct tracker {
 	uint32_t depth;
 	uint32_t cpu;
 	int sync;			/* the next page written must restate the depth */
 	uint64_t ips[UT_STACK_MAX];	/* 0: unknown */
+	/*
+	 * With a function selection (set_ftrace_filter of an instance): the
+	 * stream written holds the selected calls only, so the depth it
+	 * states is theirs.  kept[i]: the open call at depth i was selected.
+	 */
+	int fsel;
+	uint32_t kdepth;
+	uint64_t kips[UT_STACK_MAX];
+	uint8_t kept[KEPT_MAX];
 };
+
+/* the open calls of the stream written: all of them, or the selected ones */
+static const uint64_t *sync_stack(const struct tracker *t, uint32_t *depth)
+{
+	*depth = t->fsel ? t->kdepth : t->depth;
+	return t->fsel ? t->kips : t->ips;
+}
 
 /* the pages written for one buffer */
 struct emitter {
@@ -270,6 +289,17 @@ struct filter {
 	int cpu;
 	const uint64_t *hide;		/* [from, to) pairs, ns */
 	int nr_hide;
+	/* function selection: set_ftrace_filter, set_ftrace_notrace; NULL: none */
+	const char *ffilter, *fnotrace;
+	/*
+	 * for the function tracer: with a selection, calls are written as
+	 * FUNC records (the parent from the whole stack: the stream written
+	 * lacks the calls not selected) and returns are left out
+	 */
+	int as_func;
+	struct ut_symtab *symtab;
+	int32_t pid;			/* the buffer being copied, for the symbols */
+	uint64_t image;
 };
 
 static void filter_init(struct filter *f, const struct live_cache *c, const struct live_view *v)
@@ -279,6 +309,29 @@ static void filter_init(struct filter *f, const struct live_cache *c, const stru
 	f->cpu = v ? v->cpu : -1;
 	f->hide = v ? v->hide : NULL;
 	f->nr_hide = v && v->hide ? v->nr_hide : 0;
+	f->ffilter = v && v->ffilter && v->ffilter[0] ? v->ffilter : NULL;
+	f->fnotrace = v && v->fnotrace && v->fnotrace[0] ? v->fnotrace : NULL;
+	f->as_func = v && v->tracer && !strcmp(v->tracer, "function");
+	f->symtab = c->cal.symtab;
+	f->pid = 0;
+	f->image = 0;
+}
+
+/* which buffer's records follow (symbols are per process image) */
+static void filter_buffer(struct filter *f, const struct rb_header *h)
+{
+	f->pid = h->pid;
+	f->image = h->image;
+}
+
+/* does the function at @ip pass the selection? */
+static int filter_func(const struct filter *f, uint64_t ip)
+{
+	const struct ut_sym *sym = f->symtab ? ut_symtab_find(f->symtab, f->pid, f->image, ip) : NULL;
+	const char *name = sym ? sym->name : "", *mod = sym && sym->module ? sym->module : "";
+
+	return ut_list_match(f->ffilter, name, mod) != 0 &&
+	       ut_list_match(f->fnotrace, name, mod) != 1;
 }
 
 /* is a record at @raw (clock units) in the view's time? */
@@ -355,7 +408,10 @@ static void emit_put(struct emitter *e, uint32_t type, uint64_t ts, const void *
 
 static uint32_t sync_len(const struct tracker *t)
 {
-	return t->depth <= UT_STACK_MAX ? 6 + 6 * t->depth : 8;
+	uint32_t d;
+
+	sync_stack(t, &d);
+	return d <= UT_STACK_MAX ? 6 + 6 * d : 8;
 }
 
 /* ---- an instance's ring buffers (live_pump) ---- */
@@ -388,15 +444,17 @@ static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void
 static void ring_sync(struct rb_writer *w, const struct tracker *t, uint64_t ts)
 {
 	unsigned char buf[2 + 6 * UT_STACK_MAX];
-	uint16_t n = (uint16_t)t->depth;
+	uint32_t d;
+	const uint64_t *ips = sync_stack(t, &d);
+	uint16_t n = (uint16_t)d;
 
-	if (t->depth > UT_STACK_MAX) {
-		ring_put(w, UT_REC_DEPTH, ts, &t->depth, 4);
+	if (d > UT_STACK_MAX) {
+		ring_put(w, UT_REC_DEPTH, ts, &d, 4);
 		return;
 	}
 	memcpy(buf, &n, 2);
-	for (uint32_t i = 0; i < t->depth; i++)
-		ut_put48(buf + 2 + 6 * i, t->ips[i]);
+	for (uint32_t i = 0; i < d; i++)
+		ut_put48(buf + 2 + 6 * i, ips[i]);
 	ring_put(w, UT_REC_STACK, ts, buf, 2 + 6u * n);
 }
 
@@ -500,18 +558,20 @@ static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
 	    ts - e->last_ts > RB_DELTA_MAX)
 		emit_start(e, t, ts);
 	if (t->sync) {
+		uint32_t d;
+		const uint64_t *ips = sync_stack(t, &d);
+
 		/* a STACK names the open calls; DEPTH if it does not fit */
-		if (t->depth <= UT_STACK_MAX &&
-		    p->commit + sync_len(t) + 8 + len <= RB_DATA_SIZE) {
+		if (d <= UT_STACK_MAX && p->commit + sync_len(t) + 8 + len <= RB_DATA_SIZE) {
 			unsigned char buf[2 + 6 * UT_STACK_MAX];
-			uint16_t n = (uint16_t)t->depth;
+			uint16_t n = (uint16_t)d;
 
 			memcpy(buf, &n, 2);
-			for (uint32_t i = 0; i < t->depth; i++)
-				ut_put48(buf + 2 + 6 * i, t->ips[i]);
+			for (uint32_t i = 0; i < d; i++)
+				ut_put48(buf + 2 + 6 * i, ips[i]);
 			emit_put(e, UT_REC_STACK, ts, buf, 2 + 6u * n);
 		} else {
-			emit_put(e, UT_REC_DEPTH, ts, &t->depth, 4);
+			emit_put(e, UT_REC_DEPTH, ts, &d, 4);
 		}
 		t->sync = 0;
 	}
@@ -570,11 +630,28 @@ static int emit_finish(struct emitter *e, const struct rb_header *src, uint64_t 
 	return e->error;
 }
 
+/* the open calls of the stream written, with a selection: the kept ones */
+static void track_kept(struct tracker *t)
+{
+	t->kdepth = 0;
+	for (uint32_t i = 0; i < t->depth && i < KEPT_MAX; i++) {
+		if (!t->kept[i])
+			continue;
+		if (t->kdepth < UT_STACK_MAX)
+			t->kips[t->kdepth] = i < UT_STACK_MAX ? t->ips[i] : 0;
+		t->kdepth++;
+	}
+}
+
+/* the stream states its depth: calls that appear are unknown (not selected) */
 static void track_depth(struct tracker *t, uint32_t depth)
 {
 	for (uint32_t i = t->depth; i < depth && i < UT_STACK_MAX; i++)
 		t->ips[i] = 0;
+	for (uint32_t i = t->depth; i < depth && i < KEPT_MAX; i++)
+		t->kept[i] = 0;
 	t->depth = depth;
+	track_kept(t);
 }
 
 /*
@@ -589,9 +666,10 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 	struct rb_iter it;
 	uint32_t len, h, v;
 	uint64_t ts;
-	int ret;
+	int ret, pass;
 
 	rb_iter_init(&it, src, ut_rec_len);
+	t->fsel = f->ffilter || f->fnotrace;
 	if (!skip) {
 		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
 
@@ -626,27 +704,62 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 
 			memcpy(&n, r + 4, 2);
 			t->depth = n;
-			for (uint32_t i = 0; i < n; i++)
+			for (uint32_t i = 0; i < n; i++) {
 				t->ips[i] = ut_get48(r + 6 + 6 * i);
+				if (i < KEPT_MAX)
+					t->kept[i] = !t->fsel || filter_func(f, t->ips[i]);
+			}
+			track_kept(t);
 			t->sync = 1;
 			continue;
 		}
 		default:
 			break;
 		}
-		shown = filter_time(f, ts) &&
+		/* the function selection: a call's EXIT goes with its ENTRY */
+		pass = 1;
+		if (t->fsel) {
+			if (type == UT_REC_EXIT)
+				pass = t->depth && (t->depth > KEPT_MAX || t->kept[t->depth - 1]);
+			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
+				pass = filter_func(f, ut_get48(r + 4));
+		}
+		shown = pass && filter_time(f, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
-		if (shown)
+		if (shown && t->fsel && f->as_func &&
+		    (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT || type == UT_REC_EXIT)) {
+			unsigned char fr[16];
+			uint32_t fh = RB_HDR(UT_REC_FUNC, 0);
+			uint64_t parent = type == UT_REC_ENTRY_PARENT ? ut_get48(r + 10) :
+					  t->depth && t->depth <= UT_STACK_MAX ? t->ips[t->depth - 1] : 0;
+
+			if (type != UT_REC_EXIT) {
+				memcpy(fr, &fh, 4);
+				ut_put48(fr + 4, ut_get48(r + 4));
+				ut_put48(fr + 10, parent);
+				emit(e, t, f, fr, 16, ts);
+			}
+		} else if (shown) {
 			emit(e, t, f, r, len, ts);
+		}
 		if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT) {
 			if (t->depth < UT_STACK_MAX)
 				t->ips[t->depth] = ut_get48(r + 4);
+			if (t->depth < KEPT_MAX)
+				t->kept[t->depth] = (uint8_t)pass;
+			if (pass) {
+				if (t->kdepth < UT_STACK_MAX)
+					t->kips[t->kdepth] = ut_get48(r + 4);
+				t->kdepth++;
+			}
 			t->depth++;
-			t->sync |= !shown;
+			t->sync |= pass && !shown;
 		} else if (type == UT_REC_EXIT) {
 			if (t->depth)
 				t->depth--;
-			t->sync |= !shown;
+			if (pass && t->kdepth)
+				t->kdepth--;
+			t->sync |= pass && !shown;
 		}
 	}
 	if (ret == 0)
@@ -975,6 +1088,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 			ret = fd;
 			break;
 		}
+		filter_buffer(&f, bufs[i].r.hdr);
 		snapshot_buf(&bufs[i], &e[i], &f, &overrun);
 		ret = emit_finish(&e[i], bufs[i].r.hdr, overrun);
 		if (ret)
@@ -1046,6 +1160,7 @@ out:
 struct live_reader {
 	char session[PATH_MAX];
 	char bufdir[PATH_MAX];
+	char *ffilter, *fnotrace;
 	uint64_t *hide;
 	off_t marker_off;		/* markers read so far */
 	char *tracer;
@@ -1066,6 +1181,16 @@ void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
 		memcpy(r->hide, hide, (size_t)nr * 2 * sizeof(*r->hide));
 	}
 	r->v.hide = r->hide;
+}
+
+void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace)
+{
+	free(r->ffilter);
+	free(r->fnotrace);
+	r->ffilter = ffilter ? xstrdup(ffilter) : NULL;
+	r->fnotrace = fnotrace ? xstrdup(fnotrace) : NULL;
+	r->v.ffilter = r->ffilter;
+	r->v.fnotrace = r->fnotrace;
 }
 
 void live_pipe_set_clock(struct live_reader *r, int clock)
@@ -1096,6 +1221,8 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r->v.hide = NULL;
 	r->v.nr_hide = 0;
 	live_pipe_set_hide(r, v->hide, v->nr_hide);
+	r->v.ffilter = r->v.fnotrace = NULL;
+	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
@@ -1121,6 +1248,8 @@ void live_pipe_close(struct live_reader *r)
 	free(r->tracer);
 	free((char *)r->v.pids);
 	free(r->hide);
+	free(r->ffilter);
+	free(r->fnotrace);
 	free(r);
 }
 
@@ -1222,6 +1351,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 			ret = fd;
 			break;
 		}
+		filter_buffer(&f, r->bufs[i].r.hdr);
 		if (!pid_selected(r->v.pids, r->bufs[i].r.hdr)) {
 			/* consumed, not shown: as if the thread had not been traced */
 			close(fd);
@@ -1308,8 +1438,11 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 	return p;
 }
 
-int live_pump_run(struct live_pump *p, int on, const char *pids)
+int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *ffilter, const char *fnotrace)
 {
+	struct live_view v = { .tracer = tracer, .cpu = -1, .since = p->since,
+			       .ffilter = ffilter, .fnotrace = fnotrace };
 	struct live_cache *c;
 	struct filter f;
 	int ret = 0, n;
@@ -1318,8 +1451,7 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 	c = cache_get(p->session, &ret);
 	if (!c)
 		goto out;
-	filter_init(&f, c, NULL);
-	f.since = p->since;
+	filter_init(&f, c, &v);
 	n = scan_bufs(p->src, &p->bufs, p->nr);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
@@ -1335,6 +1467,7 @@ int live_pump_run(struct live_pump *p, int on, const char *pids)
 		if (b->gone)
 			continue;
 		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
+		filter_buffer(&f, b->r.hdr);
 		emit_init(&e, -1);
 		if (on && pid_selected(pids, b->r.hdr)) {
 			if (!k->open) {
@@ -1447,7 +1580,7 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 		return -errno;
 	if (srcdir)
 		snprintf(p->src, sizeof(p->src), "%s", srcdir);
-	ret = live_pump_run(p, 1, NULL);
+	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL);
 	live_pump_close(p, 0);
 	snprintf(from, sizeof(from), "%s/markers", srcdir ? srcdir : session_dir);
 	snprintf(to, sizeof(to), "%s/markers", dst);

@@ -29,6 +29,9 @@ struct live_view {
 	const uint64_t *hide;		/* time ranges not shown: nr_hide pairs
 					   [from, to) in live_now() units */
 	int nr_hide;
+	const char *ffilter;		/* functions shown: set_ftrace_filter's list;
+					   NULL or "": all */
+	const char *fnotrace;		/* functions not shown: set_ftrace_notrace's */
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
@@ -60,6 +63,8 @@ void live_pipe_close(struct live_reader *r);
 void live_pipe_set_clock(struct live_reader *r, int clock);
 /* the time ranges not shown (live_view.hide), from the next read on */
 void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr);
+/* the function selection (live_view.ffilter, fnotrace), from the next read on */
+void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace);
 
 /* @bufdir: NULL, the session's buffers; else an instance's */
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st);
@@ -78,10 +83,12 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 				 uint64_t since);
 /*
  * Take what the programs recorded since the last run: into the instance's
- * buffers if @on, else dropped.  @pids (set_ftrace_pid, NULL: all) selects
- * the threads.  0 or -errno.
+ * buffers if @on, else dropped.  @tracer: the instance's.  @pids (set_ftrace_pid, NULL: all) selects
+ * the threads, @ffilter and @fnotrace (the instance's set_ftrace_filter
+ * and set_ftrace_notrace, NULL: none) the functions.  0 or -errno.
  */
-int live_pump_run(struct live_pump *p, int on, const char *pids);
+int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *ffilter, const char *fnotrace);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
 /* the instance's buffers in use, for buffer_total_size_kb */

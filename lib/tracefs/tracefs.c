@@ -127,8 +127,8 @@ static const struct tfs_file files[] = {
 	{ "max_graph_depth",		F_MAXDEPTH,	0644, W_TOP },
 	{ "saved_cmdlines",		F_CMDLINES,	0444, W_TOP },
 	{ "set_event",			F_SET_EVENT,	0644, W_TOP },
-	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP },
-	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP },
+	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP | W_INST },
+	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP | W_INST },
 	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP | W_INST },
 	{ "set_graph_function",		F_GFUNC,	0644, W_TOP },
 	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
@@ -197,6 +197,12 @@ struct tfs_inst {
 	char snapdir[PATH_MAX];
 	uint64_t snap_since;
 	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
+	/*
+	 * set_ftrace_filter and set_ftrace_notrace, the directory's own; the
+	 * control page has what the programs record (lists_update())
+	 */
+	char filter[UT_LIST_MAX];
+	char notrace[UT_LIST_MAX];
 	/* instances: their own buffers (live_pump), in bufdir */
 	struct live_pump *pump;
 	char bufdir[PATH_MAX];
@@ -232,6 +238,9 @@ struct tfs_session {
 	uint32_t on_stored;		/* ctl->tracing_on as last stored here */
 	pthread_cond_t pump_cond;
 };
+
+static void inst_pump(struct tfs_inst *in);
+static int lists_update(struct tfs_session *s);
 
 /* what a path names */
 enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS };
@@ -894,11 +903,11 @@ static int glob_has_match(const struct tfs_funcs *fs, const char *glob)
 	return 0;
 }
 
-static char *list_of(struct tfs_session *s, enum tfs_id id)
+static char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id)
 {
 	switch (id) {
-	case F_FILTER:	 return s->ctl->filter;
-	case F_NOTRACE:	 return s->ctl->notrace;
+	case F_FILTER:	 return in->filter;
+	case F_NOTRACE:	 return in->notrace;
 	case F_GFUNC:	 return s->ctl->graph_function;
 	case F_GNOTRACE: return s->ctl->graph_notrace;
 	default:	 return NULL;
@@ -918,8 +927,8 @@ static int is_cmd(const char *name, const char *const *tab, size_t n)
  * function (when the processes listed theirs), a command on a file that
  * takes none, an unknown command.  Context: s->lock held.
  */
-static int check_words(struct tfs_session *s, enum tfs_id id, const struct words *ws,
-		       const struct tfs_funcs *fs)
+static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id,
+		       const struct words *ws, const struct tfs_funcs *fs)
 {
 	for (int i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
@@ -933,6 +942,10 @@ static int check_words(struct tfs_session *s, enum tfs_id id, const struct words
 		if (fw.cmd[0]) {
 			if (id != F_FILTER) {
 				tfs_err(s, "Function commands are not accepted here", w);
+				return -EINVAL;
+			}
+			if (in != &s->top) {
+				tfs_err(s, "Function commands are set at the top level only", w);
 				return -EINVAL;
 			}
 			if (!is_cmd(fw.cmd, known_cmds, sizeof(known_cmds) / sizeof(known_cmds[0]))) {
@@ -1044,17 +1057,18 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
  * list.  Returns 1 if the control page changed (the caller applies it).
  * Context: s->lock held.
  */
-static int list_write(struct tfs_session *s, enum tfs_id id, const char *buf, size_t size, int trunc)
+static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const char *buf,
+		      size_t size, int trunc)
 {
 	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
 	struct tfs_funcs fs;
-	char *dst = list_of(s, id);
+	char *dst = list_of(s, in, id);
 	int ret;
 
 	funcs_load(s, &fs);
 	ret = words_split(&ws, buf, size);
 	if (!ret)
-		ret = check_words(s, id, &ws, &fs);
+		ret = check_words(s, in, id, &ws, &fs);
 	if (ret)
 		goto out;
 	if (!trunc) {
@@ -1092,8 +1106,12 @@ static int list_write(struct tfs_session *s, enum tfs_id id, const char *buf, si
 			goto out;
 		}
 		ret = strcmp(tmp, dst) != 0;
+		if (ret && in != &s->top)
+			inst_pump(in);	/* what came before is taken with the old lists */
 		strcpy(dst, tmp);
-		if (id == F_FILTER && strcmp(tmpc, s->ctl->commands)) {
+		if (id == F_FILTER || id == F_NOTRACE)
+			ret = lists_update(s);
+		if (id == F_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
 			strcpy(s->ctl->commands, tmpc);
 			ret = 1;
 		}
@@ -1107,12 +1125,12 @@ out:
 }
 
 /* the text of a list file: the functions it selects, then the commands */
-static void list_show(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
+static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struct sbuf *b)
 {
 	struct words list = { 0 };
 	struct tfs_funcs fs;
 	char *sel = NULL;
-	const char *src = list_of(s, id);
+	const char *src = list_of(s, in, id);
 
 	words_split(&list, src, strlen(src));
 	if (!list.n) {
@@ -1151,7 +1169,7 @@ static void list_show(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 		funcs_free(&fs);
 	}
 	words_free(&list);
-	if (id != F_FILTER)
+	if (id != F_FILTER || in != &s->top)
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < list.n; i++) {
@@ -1250,6 +1268,61 @@ static int recording_update(struct tfs_session *s)
 	changed = c->rec_mode != (uint32_t)mode;
 	c->rec_mode = (uint32_t)mode;
 	changed |= rec_filter_update(s);
+	changed |= lists_update(s);
+	return changed;
+}
+
+/* does the directory make the programs record now? */
+static int inst_records(struct tfs_inst *in)
+{
+	return in->on && tracer_index(in->tracer) > 0;
+}
+
+/*
+ * The function lists the programs follow (control page filter, notrace):
+ * those of the directories that record, together.  A call is recorded if
+ * one of them wants it: no filter if one has none, else all their
+ * filters; a notrace list only if all have the same.  Each directory then
+ * shows its own choice (the top's views, the instances' pumps).  While
+ * none records, the top's lists.  Returns 1 when the control page's lists
+ * changed.  Context: s->lock held.
+ */
+static int lists_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	char filter[UT_LIST_MAX] = "", notrace[UT_LIST_MAX] = "";
+	const char *same_notrace = NULL;
+	int n = 0, all = 0, differ = 0, changed;
+
+	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next) {
+		size_t l = strlen(filter), k = strlen(in->filter);
+
+		if (!inst_records(in))
+			continue;
+		n++;
+		if (!in->filter[0])
+			all = 1;
+		else if (l + k + 2 > sizeof(filter))
+			all = 1;	/* too long together: everything, each shows its own */
+		else
+			snprintf(filter + l, sizeof(filter) - l, "%s%s", l ? " " : "", in->filter);
+		if (!same_notrace)
+			same_notrace = in->notrace;
+		else if (strcmp(same_notrace, in->notrace))
+			differ = 1;
+	}
+	if (!n) {
+		snprintf(filter, sizeof(filter), "%s", s->top.filter);
+		snprintf(notrace, sizeof(notrace), "%s", s->top.notrace);
+	} else {
+		if (all)
+			filter[0] = '\0';
+		if (!differ && same_notrace)
+			snprintf(notrace, sizeof(notrace), "%s", same_notrace);
+	}
+	changed = strcmp(filter, c->filter) || strcmp(notrace, c->notrace);
+	strcpy(c->filter, filter);
+	strcpy(c->notrace, notrace);
 	return changed;
 }
 
@@ -1361,7 +1434,8 @@ static void top_state(struct tfs_session *s, int on)
 static void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
-		live_pump_run(in->pump, in->on && tracer_index(in->tracer) > 0, in->pids);
+		live_pump_run(in->pump, in->tracer, inst_records(in), in->pids, in->filter,
+			      in->notrace);
 }
 
 static void inst_init(struct tfs_inst *in)
@@ -1396,6 +1470,7 @@ static int cpu_of_mask(struct tfs_session *s)
 
 struct view_buf {
 	struct live_view v;
+	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
 	char pids[UT_LIST_MAX];
 	char words[NR_OPTS][40];
@@ -1432,6 +1507,15 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	memcpy(vb->hide, in->hide, sizeof(vb->hide));
 	vb->v.hide = in->nr_hide ? vb->hide : NULL;
 	vb->v.nr_hide = in->nr_hide;
+	/* the programs record more than the top's lists choose: show its choice */
+	vb->v.ffilter = vb->v.fnotrace = NULL;
+	if (in == &s->top && (strcmp(in->filter, s->ctl->filter) ||
+			      strcmp(in->notrace, s->ctl->notrace))) {
+		memcpy(vb->ffilter, in->filter, sizeof(vb->ffilter));
+		memcpy(vb->fnotrace, in->notrace, sizeof(vb->fnotrace));
+		vb->v.ffilter = vb->ffilter;
+		vb->v.fnotrace = vb->fnotrace;
+	}
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
@@ -1627,6 +1711,9 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 		 s->ctl->rec_mode < 3 ? tracer_names[s->ctl->rec_mode] : "nop");
 	s->top.on = s->ctl->tracing_on != 0;
 	s->on_stored = s->ctl->tracing_on;
+	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
+	memcpy(s->top.notrace, s->ctl->notrace, UT_LIST_MAX);
+	s->top.filter[UT_LIST_MAX - 1] = s->top.notrace[UT_LIST_MAX - 1] = '\0';
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
@@ -2355,7 +2442,7 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_NOTRACE:
 	case F_GFUNC:
 	case F_GNOTRACE:
-		list_show(s, h->n.f->id, b);
+		list_show(s, in, h->n.f->id, b);
 		break;
 	case F_MAXDEPTH:
 		sb_printf(b, "%u\n", c->max_graph_depth);
@@ -2701,7 +2788,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	case F_GFUNC:
 	case F_GNOTRACE:
 		trunc = h->trunc_pending;
-		ret = list_write(s, h->n.f->id, buf, size, trunc);
+		ret = list_write(s, in, h->n.f->id, buf, size, trunc);
 		if (ret >= 0)
 			h->trunc_pending = 0;
 		return ret;
@@ -2721,7 +2808,7 @@ static int is_list(enum tfs_id id)
 /* a list emptied (O_TRUNC with nothing written, or truncate(2)): 1 if changed */
 static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id)
 {
-	char *l = list_of(s, id);
+	char *l = list_of(s, in, id);
 
 	if (id == F_FTRACE_PID) {
 		inst_pump(in);
@@ -2734,8 +2821,10 @@ static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id
 	}
 	if (!l || !l[0])
 		return 0;
+	if (in != &s->top)
+		inst_pump(in);
 	l[0] = '\0';
-	return 1;
+	return id == F_FILTER || id == F_NOTRACE ? lists_update(s) : 1;
 }
 
 int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_handle **hp)
@@ -2829,6 +2918,15 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		live_pipe_set_clock(h->rd, h->n.inst->clock);
 		live_pipe_set_hide(h->rd, h->n.inst->nr_hide ? h->n.inst->hide : NULL,
 				   h->n.inst->nr_hide);
+		{
+			struct view_buf *vb = malloc(sizeof(*vb));
+
+			if (vb) {
+				view_make(s, h->n.inst, h->n.cpu, vb);
+				live_pipe_set_funcs(h->rd, vb->v.ffilter, vb->v.fnotrace);
+				free(vb);
+			}
+		}
 		pthread_mutex_unlock(&s->lock);
 		ret = live_pipe_read(h->rd, &out, &len);
 		if (ret) {

@@ -36,7 +36,7 @@
 static uint64_t fake_now = 1000;
 static char last_tracer[32];
 static uint64_t last_since;
-static char last_bufdir[4096];
+static char last_bufdir[4096], last_ffilter[256], last_fnotrace[256];
 static int last_nr_hide;
 static uint64_t last_hide[2];
 
@@ -52,6 +52,8 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	snprintf(last_tracer, sizeof(last_tracer), "%s", v->tracer);
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
+	snprintf(last_ffilter, sizeof(last_ffilter), "%s", v->ffilter ? v->ffilter : "(none)");
+	snprintf(last_fnotrace, sizeof(last_fnotrace), "%s", v->fnotrace ? v->fnotrace : "(none)");
 	last_nr_hide = v->nr_hide;
 	if (v->nr_hide)
 		memcpy(last_hide, v->hide + 2 * (v->nr_hide - 1), sizeof(last_hide));
@@ -96,6 +98,13 @@ void live_pipe_close(struct live_reader *r)
 	free(r);
 }
 
+void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace)
+{
+	(void)r;
+	(void)ffilter;
+	(void)fnotrace;
+}
+
 void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
 {
 	(void)r;
@@ -108,7 +117,7 @@ struct live_pump {
 	char dir[4096];
 	uint32_t nr_pages;
 	int runs, last_on;
-	char pids[64];
+	char pids[64], ffilter[64], fnotrace[64];
 };
 static struct live_pump *last_pump;
 
@@ -125,11 +134,15 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 	return p;
 }
 
-int live_pump_run(struct live_pump *p, int on, const char *pids)
+int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *ffilter, const char *fnotrace)
 {
+	(void)tracer;
 	p->runs++;
 	p->last_on = on;
 	snprintf(p->pids, sizeof(p->pids), "%s", pids ? pids : "");
+	snprintf(p->ffilter, sizeof(p->ffilter), "%s", ffilter ? ffilter : "");
+	snprintf(p->fnotrace, sizeof(p->fnotrace), "%s", fnotrace ? fnotrace : "");
 	return 0;
 }
 
@@ -551,7 +564,8 @@ static void test_instances(void **state)
 	assert_non_null(pump);
 	assert_non_null(strstr(pump->dir, "/inst.foo"));
 	assert_int_equal(tfs_stat(f->s, "instances/foo/trace", &st), 0);
-	assert_int_equal(tfs_stat(f->s, "instances/foo/set_ftrace_filter", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "instances/foo/set_ftrace_filter", &st), 0);
+	assert_int_equal(tfs_stat(f->s, "instances/foo/set_graph_function", &st), -ENOENT);
 	/* as the kernel: a new instance has the nop tracer */
 	assert_file(f->s, "instances/foo/current_tracer", "nop\n");
 	assert_file(f->s, "instances/foo/tracing_on", "1\n");
@@ -706,6 +720,62 @@ static int fill(void *ctx, const char *name, const struct tfs_stat *st)
 	return 0;
 }
 
+/* an instance's set_ftrace_filter/notrace: what its buffers take; the programs record for all */
+static void test_inst_lists(void **state)
+{
+	struct fix *f = *state;
+	struct live_pump *pump;
+	char *log;
+
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function"), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_TRUNC, "parse_a"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a");
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_ffilter, "(none)");	/* the programs record just that */
+	assert_int_equal(tfs_mkdir(f->s, "instances/i"), 0);
+	pump = last_pump;
+	assert_file(f->s, "instances/i/set_ftrace_filter", "#### all functions enabled ####\n");
+	assert_file(f->s, "instances/i/set_ftrace_notrace", "#### no functions disabled ####\n");
+	/* a recording instance without a filter: every function records */
+	assert_int_equal(wr(f->s, "instances/i/current_tracer", O_TRUNC, "function"), 0);
+	assert_string_equal(f->ctl->filter, "");
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_ffilter, "parse_a");	/* the top shows its choice */
+	/* its own filter: the programs record both */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "parse_b"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a parse_b");
+	assert_file(f->s, "instances/i/set_ftrace_filter", "parse_b\n");
+	assert_file(f->s, "set_ftrace_filter", "parse_a\n");
+	free(rd(f->s, "instances/i/trace", NULL));
+	assert_string_equal(pump->ffilter, "parse_b");
+	assert_string_equal(last_ffilter, "(none)");	/* the pump chose */
+	/* notrace: recorded unless all directories leave it out */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_notrace", O_TRUNC, "run"), 0);
+	assert_string_equal(f->ctl->notrace, "");
+	assert_int_equal(wr(f->s, "set_ftrace_notrace", O_TRUNC, "run"), 0);
+	assert_string_equal(f->ctl->notrace, "run");
+	/* bad input, as at the top; commands only at the top */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "nosuch"), -EINVAL);
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), -EINVAL);
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(strstr(log, "set at the top level only"));
+	free(log);
+	/* the instance off: the programs follow the top's lists */
+	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "0"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a");
+	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "1"), 0);
+	/* the top off: the instance's */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "parse_b"), 0);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0"), 0);
+	assert_string_equal(f->ctl->filter, "parse_b");
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "1"), 0);
+	assert_int_equal(tfs_truncate(f->s, "instances/i/set_ftrace_filter"), 0);
+	assert_string_equal(f->ctl->filter, "");
+	assert_int_equal(tfs_rmdir(f->s, "instances/i"), 0);
+	assert_string_equal(f->ctl->filter, "parse_a");
+	assert_string_equal(f->ctl->notrace, "run");
+}
+
 static void test_readdir(void **state)
 {
 	struct fix *f = *state;
@@ -837,6 +907,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_instances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rec_filter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inst_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
