@@ -48,7 +48,7 @@ deps:
 # the hot path needs no frame pointer
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
 
-$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h)
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h runtime/*.h lib/filter/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
@@ -56,7 +56,7 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h lib/filter/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(SANFLAGS) -c $< -o $@
 

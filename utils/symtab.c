@@ -272,6 +272,7 @@ static int parse_maps_line(char *line, struct maps_line *ml)
 struct esym {
 	uint64_t addr, size;
 	char *name;
+	char *raw;		/* the ELF name, if @name is not it */
 	int rank;		/* lower is preferred among aliases */
 };
 
@@ -381,6 +382,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 			.addr = s.st_value,
 			.size = s.st_size,
 			.name = demangle(name),
+			.raw = name[0] == '_' && name[1] == 'Z' ? xstrdup(name) : NULL,
 			.rank = sym_rank(sh->sh_type == SHT_SYMTAB, GELF_ST_BIND(s.st_info), name),
 		};
 	}
@@ -402,8 +404,10 @@ static int cmp_esym(const void *a, const void *b)
 
 static void free_elfinfo(struct elfinfo *ei)
 {
-	for (size_t i = 0; i < ei->nr_syms; i++)
+	for (size_t i = 0; i < ei->nr_syms; i++) {
 		free(ei->syms[i].name);
+		free(ei->syms[i].raw);
+	}
 	free(ei->syms);
 	free(ei->loads);
 }
@@ -456,6 +460,7 @@ static int read_elf(const char *path, struct elfinfo *ei, const char **why)
 	for (size_t i = 0; i < ei->nr_syms; i++) {
 		if (out && ei->syms[out - 1].addr == ei->syms[i].addr) {
 			free(ei->syms[i].name);
+			free(ei->syms[i].raw);
 			continue;
 		}
 		ei->syms[out++] = ei->syms[i];
@@ -471,11 +476,19 @@ fail:
 	return -1;
 }
 
-/* names are free text up to the end of the line: no control characters */
-static void put_name(FILE *f, const char *s)
+/*
+ * names are free text up to the end of the line: no control characters;
+ * a tab, then the ELF name, when the name was demangled
+ */
+static void put_name(FILE *f, const char *s, const char *raw)
 {
 	for (; *s; s++)
 		fputc((unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s, f);
+	if (raw) {
+		fputc('\t', f);
+		put_name(f, raw, NULL);
+		return;
+	}
 	fputc('\n', f);
 }
 
@@ -491,7 +504,7 @@ static int write_sym_file(const char *file, const char *path, const struct elfin
 	if (!f)
 		return -1;
 	fprintf(f, SYM_MAGIC "\n# path ");
-	put_name(f, path);
+	put_name(f, path, NULL);
 	fprintf(f, "# type %d\n", ei->e_type);
 	for (size_t i = 0; i < ei->nr_loads; i++) {
 		const GElf_Phdr *ph = &ei->loads[i];
@@ -502,7 +515,7 @@ static int write_sym_file(const char *file, const char *path, const struct elfin
 	}
 	for (size_t i = 0; i < ei->nr_syms; i++) {
 		fprintf(f, "%" PRIx64 " %" PRIx64 " ", ei->syms[i].addr, ei->syms[i].size);
-		put_name(f, ei->syms[i].name);
+		put_name(f, ei->syms[i].name, ei->syms[i].raw);
 	}
 	fprintf(f, "# end %zu\n", ei->nr_syms);
 	err = ferror(f);
@@ -592,7 +605,7 @@ int ut_symtab_save(const char *datadir)
 			pr_warn("cannot write %s: %s", file, strerror(errno));
 		} else {
 			fprintf(index, "%016" PRIx64 " ", h);
-			put_name(index, paths[i]);
+			put_name(index, paths[i], NULL);
 			saved++;
 		}
 		free_elfinfo(&ei);
@@ -614,6 +627,7 @@ out:
 struct fsym {
 	uint64_t addr, size;	/* link-time */
 	const char *name;	/* points into struct module.buf */
+	const char *raw;	/* the ELF name if not @name, or NULL */
 };
 
 struct load {
@@ -826,16 +840,23 @@ static int cmp_fsym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* "<hex> <hex> <name>" */
+/* "<hex> <hex> <name>[\t<ELF name>]" */
 static int parse_sym_line(char *line, struct fsym *s)
 {
 	const char *p = line;
+	char *tab;
 
 	if (parse_u64(p, &p, 16, &s->addr) || *p++ != ' ')
 		return -1;
 	if (parse_u64(p, &p, 16, &s->size) || *p++ != ' ' || !*p)
 		return -1;
 	s->name = p;
+	s->raw = NULL;
+	tab = strchr(line + (p - line), '\t');
+	if (tab) {
+		*tab = '\0';
+		s->raw = tab[1] ? tab + 1 : NULL;
+	}
 	return 0;
 }
 
@@ -1063,6 +1084,7 @@ static const struct ut_sym *lookup(struct ut_symtab *st, struct mapping *map, ui
 		r->addr = s->addr + in->bias;
 		r->size = s->size;
 		r->name = s->name;
+		r->raw = s->raw;
 		r->module = m->base;
 		in->res[lo] = r;
 	}

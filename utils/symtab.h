@@ -20,6 +20,7 @@ struct ut_sym {
 	uint64_t size;
 	const char *name;	/* demangled */
 	const char *module;	/* basename of the ELF file */
+	const char *raw;	/* the name in the ELF file when not @name (mangled), or NULL */
 };
 
 /* returns 0, or -1 with a message on stderr */

@@ -249,7 +249,7 @@ struct tracker {
 	 * stream written holds the selected calls only, so the depth it
 	 * states is theirs.  kept[i]: the open call at depth i was selected.
 	 */
-	int fsel;
+	int fsel, as_func;
 	uint32_t kdepth;
 	uint64_t kips[UT_STACK_MAX];
 	uint8_t kept[KEPT_MAX];
@@ -328,7 +328,9 @@ static void filter_buffer(struct filter *f, const struct rb_header *h)
 static int filter_func(const struct filter *f, uint64_t ip)
 {
 	const struct ut_sym *sym = f->symtab ? ut_symtab_find(f->symtab, f->pid, f->image, ip) : NULL;
-	const char *name = sym ? sym->name : "", *mod = sym && sym->module ? sym->module : "";
+	/* the lists have the ELF names (available_filter_functions) */
+	const char *name = sym ? sym->raw ? sym->raw : sym->name : "";
+	const char *mod = sym && sym->module ? sym->module : "";
 
 	return ut_list_match(f->ffilter, name, mod) != 0 &&
 	       ut_list_match(f->fnotrace, name, mod) != 1;
@@ -669,7 +671,15 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 	int ret, pass;
 
 	rb_iter_init(&it, src, ut_rec_len);
-	t->fsel = f->ffilter || f->fnotrace;
+	if (t->fsel != (f->ffilter || f->fnotrace) || (t->fsel && t->as_func != f->as_func)) {
+		/* the selection changed: what the stream holds open changes too */
+		t->fsel = f->ffilter || f->fnotrace;
+		t->as_func = f->as_func;
+		for (uint32_t i = 0; i < t->depth && i < KEPT_MAX; i++)
+			t->kept[i] = !t->fsel || (i < UT_STACK_MAX && t->ips[i] && filter_func(f, t->ips[i]));
+		track_kept(t);
+		t->sync = 1;
+	}
 	if (!skip) {
 		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
 
@@ -720,7 +730,10 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		pass = 1;
 		if (t->fsel) {
 			if (type == UT_REC_EXIT)
-				pass = t->depth && (t->depth > KEPT_MAX || t->kept[t->depth - 1]);
+				pass = t->depth && t->depth <= KEPT_MAX && t->kept[t->depth - 1];
+			else if ((type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT) &&
+				 t->depth >= KEPT_MAX)
+				pass = 0;	/* too deep to remember: not selected */
 			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
 				pass = filter_func(f, ut_get48(r + 4));
 		}
@@ -1290,6 +1303,8 @@ static void pipe_buf(struct live_buf *b, struct emitter *e, const struct filter 
 		b->rseq = oldest;
 		b->roff = 0;
 		memset(b->t.ips, 0, sizeof(b->t.ips));
+		memset(b->t.kept, 0, sizeof(b->t.kept));
+		track_kept(&b->t);
 		b->t.sync = 1;
 	}
 	e->pending_lost = b->pending_lost;
@@ -1476,7 +1491,12 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 
 				if (p->gen && l < sizeof(k->path))
 					snprintf(k->path + l, sizeof(k->path) - l, ".g%u", p->gen);
-				k->nr_pages = p->nr_pages ? p->nr_pages : b->r.hdr->nr_pages;
+				/*
+				 * a copy: the source's size and room for the
+				 * STACK that starts each page of it
+				 */
+				k->nr_pages = p->nr_pages ? p->nr_pages :
+					      b->r.hdr->nr_pages + b->r.hdr->nr_pages / 8 + 2;
 			}
 			k->src = b->r.hdr;
 			e.ring = k;

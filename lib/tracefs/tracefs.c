@@ -236,6 +236,11 @@ struct tfs_session {
 	pthread_t pump_thr;		/* runs the instances' pumps */
 	int have_pump_thr, closing;
 	uint32_t on_stored;		/* ctl->tracing_on as last stored here */
+	/*
+	 * The top's buffers may hold calls its own lists leave out (the
+	 * programs recorded for an instance too): its views apply its lists
+	 */
+	int top_lists_wide;
 	pthread_cond_t pump_cond;
 };
 
@@ -1323,6 +1328,9 @@ static int lists_update(struct tfs_session *s)
 	changed = strcmp(filter, c->filter) || strcmp(notrace, c->notrace);
 	strcpy(c->filter, filter);
 	strcpy(c->notrace, notrace);
+	/* the programs record more than the top chose: its views choose, until cleared */
+	if (strcmp(filter, s->top.filter) || strcmp(notrace, s->top.notrace))
+		s->top_lists_wide = 1;
 	return changed;
 }
 
@@ -1507,10 +1515,9 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	memcpy(vb->hide, in->hide, sizeof(vb->hide));
 	vb->v.hide = in->nr_hide ? vb->hide : NULL;
 	vb->v.nr_hide = in->nr_hide;
-	/* the programs record more than the top's lists choose: show its choice */
+	/* the programs recorded more than the top's lists choose: show its choice */
 	vb->v.ffilter = vb->v.fnotrace = NULL;
-	if (in == &s->top && (strcmp(in->filter, s->ctl->filter) ||
-			      strcmp(in->notrace, s->ctl->notrace))) {
+	if (in == &s->top && s->top_lists_wide) {
 		memcpy(vb->ffilter, in->filter, sizeof(vb->ffilter));
 		memcpy(vb->fnotrace, in->notrace, sizeof(vb->fnotrace));
 		vb->v.ffilter = vb->ffilter;
@@ -2500,6 +2507,10 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 {
 	in->since = live_now(s->dir);
+	/* nothing older is shown: the lists recorded from now on are enough */
+	if (in == &s->top && !strcmp(s->ctl->filter, in->filter) &&
+	    !strcmp(s->ctl->notrace, in->notrace))
+		s->top_lists_wide = 0;
 }
 
 

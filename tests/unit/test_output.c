@@ -136,12 +136,12 @@ void ut_symtab_free(struct ut_symtab *st)
 }
 
 static const struct ut_sym syms[] = {
-	{ 0x401000, 0x100, "main", "app" },
-	{ 0x402000, 0x40, "foo", "app" },
-	{ 0x403000, 0x80, "bar", "app" },
-	{ 0x404000, 0x20, "baz", "app" },
-	{ 0x405000, 0x60, "worker", "app" },
-	{ 0x406000, 0x30, "qux", "app" },
+	{ 0x401000, 0x100, "main", "app", NULL },
+	{ 0x402000, 0x40, "foo", "app", NULL },
+	{ 0x403000, 0x80, "bar", "app", NULL },
+	{ 0x404000, 0x20, "baz", "app", NULL },
+	{ 0x405000, 0x60, "worker", "app", NULL },
+	{ 0x406000, 0x30, "qux", "app", NULL },
 };
 
 const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr)

@@ -169,6 +169,41 @@ static void test_later_snapshot_wins(void **state)
 	free(dir);
 }
 
+/* a C++ function: its name demangled, and the ELF name kept beside it */
+static void test_cxx_names(void **state)
+{
+	char *dir = make_dir();
+	void *lib = dlopen("libstdc++.so.6", RTLD_NOW);
+	void *fn;
+	struct ut_symtab *st;
+	const struct ut_sym *s;
+
+	(void)state;
+	if (!lib) {
+		/* no C++ runtime here: nothing to name */
+		free(dir);
+		skip();
+	}
+	fn = dlsym(lib, "_ZSt9terminatev");
+	assert_non_null(fn);
+	copy_self_maps(dir, 10, 1, 0);
+	assert_int_equal(ut_symtab_save(dir), 0);
+	st = ut_symtab_load(dir);
+	assert_non_null(st);
+	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)fn);
+	assert_non_null(s);
+	assert_string_equal(s->name, "std::terminate");
+	assert_non_null(s->raw);
+	assert_string_equal(s->raw, "_ZSt9terminatev");
+	/* a C function has no other name */
+	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)libc_fopen());
+	assert_non_null(s);
+	assert_null(s->raw);
+	ut_symtab_free(st);
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
 static const char prog_src[] =
 	"#include <stdio.h>\n"
 	"#include <unistd.h>\n"
@@ -408,6 +443,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_later_snapshot_wins),
+		cmocka_unit_test(test_cxx_names),
 		cmocka_unit_test(test_no_pie),
 		cmocka_unit_test(test_pie),
 		cmocka_unit_test(test_garbage_maps),

@@ -774,6 +774,14 @@ static void test_inst_lists(void **state)
 	assert_int_equal(tfs_rmdir(f->s, "instances/i"), 0);
 	assert_string_equal(f->ctl->filter, "parse_a");
 	assert_string_equal(f->ctl->notrace, "run");
+	/* what was recorded for the instance stays in the buffers: still hidden */
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_ffilter, "parse_a");
+	assert_string_equal(last_fnotrace, "run");
+	/* until cleared */
+	assert_int_equal(wr(f->s, "trace", O_TRUNC, ""), 0);
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_ffilter, "(none)");
 }
 
 static void test_readdir(void **state)
