@@ -514,9 +514,18 @@ static void forget_unloaded(void)
 /* the settings changed: patch and unpatch for the new tracer and filters */
 static void apply_settings(void)
 {
-	ut_rec_mode = (int)ut_ctl->rec_mode;
+	int mode = (int)ut_ctl->rec_mode;
+
+	/*
+	 * Recording stops first; it starts, or goes on in another mode, only
+	 * once the new filters are published (see ut_filter_update())
+	 */
+	if (mode == UT_MODE_NONE)
+		ut_rec_mode = mode;
 	ut_filter_load();
 	ut_ftab_reflag();
+	ut_filter_update(mode);
+	ut_rec_mode = mode;
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
 		int on = ut_rec_mode != UT_MODE_NONE && ut_filter_patch(r->name, r->module);

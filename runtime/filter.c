@@ -173,15 +173,40 @@ static void parse_command(const char *w)
 	ncmds++;
 }
 
-static void filter_update_fast(void)
+/*
+ * The hooks' switches for recording mode @mode.  The assembly fast path
+ * ignores the filters: it is left before they take effect, and entered
+ * only after they are off, so no call slips through unfiltered.
+ */
+static void filter_update_fast(int mode)
 {
-	ut_filtering = ut_rec_mode != UT_MODE_NONE &&
-		       (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
-			ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
-	ut_rec_filter = ut_ctl->nr_rec_pids != 0;
-	for (int i = 0; i < UT_CTL_CPUS / 32 && !ut_rec_filter; i++)
-		ut_rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
-	ut_fast = ut_rec_mode == UT_MODE_GRAPH && ut_use_tsc && !ut_filtering && !ut_rec_filter;
+	int filtering, rec_filter, fast;
+
+	filtering = mode != UT_MODE_NONE &&
+		    (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
+		     ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
+	rec_filter = ut_ctl->nr_rec_pids != 0;
+	for (int i = 0; i < UT_CTL_CPUS / 32 && !rec_filter; i++)
+		rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
+	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
+	if (!fast)
+		__atomic_store_n(&ut_fast, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ut_filtering, filtering, __ATOMIC_RELEASE);
+	__atomic_store_n(&ut_rec_filter, rec_filter, __ATOMIC_RELEASE);
+	if (fast)
+		__atomic_store_n(&ut_fast, 1, __ATOMIC_RELEASE);
+}
+
+/**
+ * ut_filter_update - the hooks' switches for recording mode @mode
+ *
+ * Context: after ut_filter_load() and ut_ftab_reflag(), and before
+ * ut_rec_mode becomes @mode: the filters are in force before recording
+ * starts under them.
+ */
+void ut_filter_update(int mode)
+{
+	filter_update_fast(mode);
 }
 
 /**
@@ -257,7 +282,6 @@ void ut_filter_load(void)
 	/* a live session may set filters later: know the functions from the start */
 	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds ||
 		     (ut_ctl->flags & UT_CTL_LIVE);
-	filter_update_fast();
 }
 
 /* must the functions of instrumented objects be known? */
@@ -270,7 +294,7 @@ int ut_filter_need_table(void)
 void ut_filter_hooked(void)
 {
 	hooked_code = 1;
-	filter_update_fast();
+	filter_update_fast(ut_rec_mode);
 }
 
 static int func_cmp(const void *a, const void *b)

@@ -407,6 +407,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_ctl = m;
 	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */
 	ut_filter_load();
+	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
 	ut_write_maps();
 	ut_dyn_scan();

@@ -147,6 +147,7 @@ enum {
 
 extern int ut_filtering;	/* the hooks must ask ut_filter_entry() */
 void ut_filter_load(void);
+void ut_filter_update(int mode);
 int ut_filter_need_table(void);
 void ut_filter_hooked(void);
 int ut_filter_patch(const char *name, const char *module);
