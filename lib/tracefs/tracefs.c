@@ -2596,6 +2596,24 @@ static int write_set_event(struct tfs_session *s, const char *buf, size_t size, 
 	return ret;
 }
 
+/* the index of the one word written (@find), or -EINVAL with @err in error_log */
+static int word_index(struct tfs_session *s, const char *buf, size_t size,
+		      int (*find)(const char *), const char *err)
+{
+	char *w = strip_dup(buf, size);
+	int i;
+
+	if (!w)
+		return -ENOMEM;
+	i = find(w);
+	if (i < 0) {
+		tfs_err(s, err, w);
+		i = -EINVAL;
+	}
+	free(w);
+	return i;
+}
+
 /*
  * do_write - one write(2).  Returns 0, 1 (the control page changed: apply
  * it once the lock is dropped) or -errno.  Context: s->lock held.
@@ -2608,22 +2626,13 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	const char *fname = h->n.f->name ? h->n.f->name : "options";
 	unsigned long long v;
 	int ret = 0, trunc;
-	char *w;
 
 	switch (h->n.f->id) {
 	case F_CUR_TRACER: {
-		int t;
+		int t = word_index(s, buf, size, tracer_index, "No such tracer");
 
-		w = strip_dup(buf, size);
-		if (!w)
-			return -ENOMEM;
-		t = tracer_index(w);
-		if (t < 0) {
-			tfs_err(s, "No such tracer", w);
-			free(w);
-			return -EINVAL;
-		}
-		free(w);
+		if (t < 0)
+			return t;
 		if (!strcmp(inst_tracer(s, in), tracer_names[t]))
 			return 0;
 		inst_pump(in);
@@ -2711,24 +2720,15 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			return -EBADF;
 		return write_marker(s, in, buf, size);
 	case F_CLOCK: {
-		int id;
+		int id = word_index(s, buf, size, trace_clock_find, "No such clock");
 
-		w = strip_dup(buf, size);
-		if (!w)
-			return -ENOMEM;
-		id = trace_clock_find(w);
-		if (id < 0) {
-			tfs_err(s, "No such clock", w);
-			ret = -EINVAL;
-		} else {
-			/* as the kernel: a new clock clears the buffer and the snapshot */
-			in->clock = id;
-			trace_clear(s, in);
-			snap_empty(in);
-			ret = 0;
-		}
-		free(w);
-		return ret;
+		if (id < 0)
+			return id;
+		/* as the kernel: a new clock clears the buffer and the snapshot */
+		in->clock = id;
+		trace_clear(s, in);
+		snap_empty(in);
+		return 0;
 	}
 	case F_THRESH:
 		if (parse_ull(buf, size, &v) || v > UINT64_MAX / 1000000) {

@@ -149,6 +149,18 @@ static int count(const char *s, const char *what)
 }
 
 /* main { a(); b() { c(); } } */
+static const char graph_text[] =
+	"# tracer: function_graph\n"
+	"#\n"
+	"# CPU  DURATION                  FUNCTION CALLS\n"
+	"# |     |   |                     |   |   |   |\n"
+	" 0)               |  0x401000() {\n"
+	" 0)   0.500 us    |    0x401100();\n"
+	" 0)               |    0x401200() {\n"
+	" 0)   0.200 us    |      0x401300();\n"
+	" 0)   3.000 us    |    }\n"
+	" 0) + 12.000 us   |  }\n";
+
 static void write_graph(struct tw *t)
 {
 	rec(t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
@@ -170,17 +182,7 @@ static void test_graph_trace(void **state)
 	tw_open(&t, 100, 100, 4, T0);
 	write_graph(&t);
 	out = trace("function_graph", 0, -1);
-	assert_string_equal(out,
-		"# tracer: function_graph\n"
-		"#\n"
-		"# CPU  DURATION                  FUNCTION CALLS\n"
-		"# |     |   |                     |   |   |   |\n"
-		" 0)               |  0x401000() {\n"
-		" 0)   0.500 us    |    0x401100();\n"
-		" 0)               |    0x401200() {\n"
-		" 0)   0.200 us    |      0x401300();\n"
-		" 0)   3.000 us    |    }\n"
-		" 0) + 12.000 us   |  }\n");
+	assert_string_equal(out, graph_text);
 	free(out);
 	tw_close(&t);
 }
@@ -456,17 +458,7 @@ static void test_pump(void **state)
 	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
-	assert_string_equal(out,
-		"# tracer: function_graph\n"
-		"#\n"
-		"# CPU  DURATION                  FUNCTION CALLS\n"
-		"# |     |   |                     |   |   |   |\n"
-		" 0)               |  0x401000() {\n"
-		" 0)   0.500 us    |    0x401100();\n"
-		" 0)               |    0x401200() {\n"
-		" 0)   0.200 us    |      0x401300();\n"
-		" 0)   3.000 us    |    }\n"
-		" 0) + 12.000 us   |  }\n");
+	assert_string_equal(out, graph_text);
 	free(out);
 	assert_int_equal(live_pump_buffers(p), 1);
 	/* off: what comes is dropped, what was taken stays */
