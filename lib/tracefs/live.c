@@ -491,40 +491,7 @@ static int ring_open(struct pump_sink *k, uint64_t ts)
 	return 0;
 }
 
-static void ring_emit(struct emitter *e, struct tracker *t, const unsigned char *rec,
-		      uint32_t len, uint64_t ts, uint32_t type)
-{
-	struct pump_sink *k = e->ring;
-	struct rb_writer *w = &k->w;
-
-	k->t = t;
-	if (!k->open && ring_open(k, ts) < 0)
-		return;
-	if (ts < w->last_ts)
-		ts = w->last_ts;
-	if (e->pending_lost) {
-		/* a new page carries the mark; it restates the open calls */
-		w->hdr->lost += e->pending_lost;
-		w->lost_pending += (uint32_t)e->pending_lost;
-		e->pending_lost = 0;
-		w->cpu = t->cpu;
-		rb_writer_next_page(w, ts);
-		t->sync = 0;
-	}
-	if (t->sync) {
-		ring_sync(w, t, ts);
-		t->sync = 0;
-	}
-	if (w->cpu != t->cpu) {
-		w->cpu = t->cpu;
-		ring_put(w, UT_REC_CPU, ts, &t->cpu, 4);
-	}
-	ring_put(w, type, ts, rec + 4, len - 4);
-	if (rec_counts(type))
-		e->entries++;
-	e->bytes += len;
-}
-
+/* records lost before the next one: a new page carries the mark and restates the open calls */
 static void ring_lost(struct emitter *e, struct tracker *t, uint64_t ts)
 {
 	struct pump_sink *k = e->ring;
@@ -537,7 +504,36 @@ static void ring_lost(struct emitter *e, struct tracker *t, uint64_t ts)
 	k->w.hdr->lost += e->pending_lost;
 	k->w.lost_pending += (uint32_t)e->pending_lost;
 	e->pending_lost = 0;
+	k->w.cpu = t->cpu;
 	rb_writer_next_page(&k->w, ts);
+	t->sync = 0;
+}
+
+static void ring_emit(struct emitter *e, struct tracker *t, const unsigned char *rec,
+		      uint32_t len, uint64_t ts, uint32_t type)
+{
+	struct pump_sink *k = e->ring;
+	struct rb_writer *w = &k->w;
+
+	k->t = t;
+	if (!k->open && ring_open(k, ts) < 0)
+		return;
+	if (ts < w->last_ts)
+		ts = w->last_ts;
+	if (e->pending_lost)
+		ring_lost(e, t, ts);
+	if (t->sync) {
+		ring_sync(w, t, ts);
+		t->sync = 0;
+	}
+	if (w->cpu != t->cpu) {
+		w->cpu = t->cpu;
+		ring_put(w, UT_REC_CPU, ts, &t->cpu, 4);
+	}
+	ring_put(w, type, ts, rec + 4, len - 4);
+	if (rec_counts(type))
+		e->entries++;
+	e->bytes += len;
 }
 
 /* write the record @rec (@len bytes, absolute time @ts) as the next one of the stream */

@@ -2318,6 +2318,26 @@ static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struc
 }
 
 /*
+ * The text of the view @vb into @b.  Context: s->lock held; dropped while
+ * the buffers are read, so that the programs' handshakes and other files
+ * are not held up.
+ */
+static int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b)
+{
+	char *out = NULL;
+	size_t len = 0;
+	int ret;
+
+	pthread_mutex_unlock(&s->lock);
+	ret = live_trace(s->dir, &vb->v, &out, &len);
+	pthread_mutex_lock(&s->lock);
+	if (!ret && out)
+		sb_add(b, out, len);
+	free(out);
+	return ret;
+}
+
+/*
  * produce - the whole text of an ordinary file.  Context: s->lock held,
  * except around live_trace() (it reads the buffers; see below).
  */
@@ -2343,17 +2363,10 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		break;
 	case F_TRACE: {
 		struct view_buf vb;
-		char *out = NULL;
-		size_t len = 0;
 
 		inst_pump(in);
 		view_make(s, in, h->n.cpu, &vb);
-		pthread_mutex_unlock(&s->lock);
-		ret = live_trace(s->dir, &vb.v, &out, &len);
-		pthread_mutex_lock(&s->lock);
-		if (!ret && out)
-			sb_add(b, out, len);
-		free(out);
+		ret = view_print(s, &vb, b);
 		break;
 	}
 	case F_TRACE_OPTIONS:
@@ -2410,19 +2423,12 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_SNAPSHOT:
 		if (in->snap_taken) {
 			struct view_buf vb;
-			char *out = NULL;
-			size_t len = 0;
 
 			/* the copy, in the format of now (tracer, options, clock) */
 			view_make(s, in, -1, &vb);
 			vb.v.bufdir = in->snapdir;
 			vb.v.since = in->snap_since;
-			pthread_mutex_unlock(&s->lock);
-			ret = live_trace(s->dir, &vb.v, &out, &len);
-			pthread_mutex_lock(&s->lock);
-			if (!ret && out)
-				sb_add(b, out, len);
-			free(out);
+			ret = view_print(s, &vb, b);
 			break;
 		}
 		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
