@@ -268,7 +268,7 @@ static void wait_wake(struct recorder *rec, uint32_t seen)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite]\n"
+		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] [--drop]\n"
 		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
 		"                        -- PROG [ARGS...]\n"
@@ -277,6 +277,8 @@ static void usage(FILE *f)
 		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 8M)\n"
 		"  -t, --tracer NAME    function_graph (default), function or nop\n"
 		"      --overwrite      flight recorder: keep the last SIZE per thread\n"
+		"      --drop           a full buffer drops events and counts them,\n"
+		"                       instead of growing (fixed memory)\n"
 		"  -F, --filter PAT     trace only matching functions (set_ftrace_filter):\n"
 		"                       globs, !PAT removes, PAT:mod:LIB limits to a library\n"
 		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
@@ -352,6 +354,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "buffer", required_argument, NULL, 'b' },
 		{ "tracer", required_argument, NULL, 't' },
 		{ "overwrite", no_argument, NULL, 'W' },
+		{ "drop", no_argument, NULL, 'R' },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "graph-function", required_argument, NULL, 'G' },
@@ -392,6 +395,9 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'W':
 			o->overwrite = 1;
+			break;
+		case 'R':
+			o->drop = 1;
 			break;
 		case 'F':
 		case 'N':

@@ -12,6 +12,7 @@ struct record_opts {
 	size_t buf_size;
 	const struct tracer *tracer;
 	int overwrite;
+	int drop;		/* --drop: a full buffer drops and counts (no growth) */
 	char filter[4096];	/* set_ftrace_filter: -F patterns, space separated */
 	char notrace[4096];	/* set_ftrace_notrace: -N patterns */
 	char gfunc[4096];	/* set_graph_function: -G patterns */
