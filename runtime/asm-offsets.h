@@ -22,7 +22,7 @@
 #define UT_T_LAST_TS		0x28	/* w.last_ts */
 #define UT_T_CPU		0x30	/* w.cpu */
 #define UT_T_FULL		0x34	/* w.full */
-#define UT_T_FRAMES		0x60
+#define UT_T_FRAMES		0x70
 
 /* struct ut_frame */
 #define UT_F_SIZE_SHIFT		5	/* 32 bytes */

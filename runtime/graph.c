@@ -141,7 +141,14 @@ static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64
 
 	if (unlikely(cpu != t->w.cpu)) {
 		t->w.cpu = cpu;
-		__ut_put(t, UT_REC_CPU, ts, cpu, 0);
+		/*
+		 * Not an event: a CPU record dropped on a full buffer is not
+		 * counted lost (the next page's header has the CPU anyway).
+		 */
+		if (unlikely(!__ut_put(t, UT_REC_CPU, ts, cpu, 0)) && t->w.lost_pending) {
+			t->w.hdr->lost--;
+			t->w.lost_pending--;
+		}
 	}
 	return __ut_put(t, type, ts, ip, parent);
 }

@@ -201,51 +201,85 @@ static void ut_stack_bounds(struct ut_thread *t)
 }
 
 /*
- * buffer_size_kb was written while the thread runs (tracing-directory
- * sessions): at its next page switch the writer moves to a new buffer
- * buf.<pid>.<tid>.<image>.<n> of the new size.  The old one is closed and
- * stays readable (older events of the same thread); the reader merges
- * both by time.  Context: inside a write (t->busy set), so a signal
- * handler parks its records meanwhile.
+ * Go on in a new buffer buf.<pid>.<tid>.<image>.<n> of @n pages; the old
+ * one is closed and stays readable (older events of the same thread),
+ * the recorder saves it before the new one.  Context: inside a write
+ * (t->busy set), so a signal handler parks its records meanwhile; only
+ * async-signal-safe calls.  Returns 0, or -1 with the writer where it was.
  */
-static int ut_renew(struct rb_writer *w, uint64_t ts)
+static int ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
 {
-	struct ut_thread *t = &ut_self;
+	struct rb_writer *w = &t->w;
 	struct rb_header *old = w->hdr, *h;
-	uint32_t n = *w->want_pages;
 	char path[600];
 	size_t len;
 
 	ut_path(path, sizeof(path), "buf.", (uint64_t)old->pid, (uint64_t)old->tid, old->image);
 	len = strlen(path);
 	if (!len || len + 24 > sizeof(path) || n < 2)
-		goto keep;
+		return -1;
 	path[len++] = '.';
 	path[len + ut_fmt_u64(path + len, (uint64_t)t->bufgen + 1)] = 0;
 	/* no stdio here: a signal handler's write may have come to this page */
 	if (rb_create(path, n, (enum rb_mode)old->mode, &h))
-		goto keep;
+		return -1;
 	t->bufgen++;
 	h->pid = old->pid;
 	h->tid = old->tid;
 	h->image = old->image;
+	h->flags = flags;
 	memcpy(h->comm, old->comm, sizeof(h->comm));
 	rb_writer_move(w, h, ts);
 	/* the reader knows the open calls by name from here on */
 	ut_renew_stack(t, ts);
+	old->flags |= RB_HDR_MOVED;
 	__atomic_store_n(&old->state, RB_STATE_CLOSED, __ATOMIC_RELEASE);
 	/*
 	 * Code interrupted by this write may still hold the old header (to
-	 * count a lost record): it stays mapped until the next resize.
+	 * count a lost record): it stays mapped until the next move.
 	 */
 	if (t->old_hdr)
 		munmap(t->old_hdr, rb_file_size(t->old_hdr->nr_pages));
 	t->old_hdr = old;
 	ut_wake(w);
 	return 0;
-keep:
+}
+
+/*
+ * buffer_size_kb was written while the thread runs (tracing-directory
+ * sessions): at its next page switch the writer moves to a buffer of the
+ * new size.
+ */
+static int ut_renew(struct rb_writer *w, uint64_t ts)
+{
+	if (ut_move(&ut_self, *w->want_pages, 0, ts) == 0)
+		return 0;
 	w->want_pages = NULL;	/* do not try again at every page */
 	return -1;
+}
+
+/*
+ * The buffer is full because the recorder is behind (a disk that stalls,
+ * a CPU shared with many threads): rather than dropping, go on in another
+ * buffer of the same size, within the session's growth budget.  The
+ * recorder saves the full one, then this one, and gives the budget back
+ * once it has removed a saved buffer (doc/design/lossless.md).
+ */
+static int ut_grow(struct rb_writer *w, uint64_t ts)
+{
+	uint64_t size = rb_file_size(w->hdr->nr_pages);
+	uint64_t used;
+
+	if (!ut_ctl->grow_limit)
+		return -1;
+	used = __atomic_add_fetch(&ut_ctl->grow_used, size, __ATOMIC_RELAXED);
+	if (used > ut_ctl->grow_limit || ut_move(&ut_self, w->hdr->nr_pages, RB_HDR_GROWN, ts)) {
+		__atomic_sub_fetch(&ut_ctl->grow_used, size, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&ut_ctl->grow_fails, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	__atomic_add_fetch(&ut_ctl->grow_count, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 /**
@@ -296,6 +330,8 @@ int ut_thread_setup(struct ut_thread *t)
 	t->rf_ok = 0;
 	t->old_hdr = NULL;	/* a forked child: the parent's, not ours to unmap */
 	t->w.renew = ut_renew;
+	t->w.grow = ut_ctl->buf_mode == RB_MODE_CONSUMER && ut_ctl->grow_limit ? ut_grow : NULL;
+	t->w.grow_failed = 0;
 	t->bufgen = 0;
 	t->w.cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	t->busy = 0;

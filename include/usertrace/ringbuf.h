@@ -66,6 +66,10 @@ enum rb_mode {
 	RB_MODE_OVERWRITE = 1,	/* flight recorder: writer overwrites oldest */
 };
 
+/* rb_header.flags */
+#define RB_HDR_GROWN	1u	/* made by grow(): its size is charged to a budget */
+#define RB_HDR_MOVED	2u	/* closed because the writer went on in another buffer */
+
 enum rb_state {
 	RB_STATE_ACTIVE = 1,
 	RB_STATE_CLOSED = 2,	/* the thread has exited; no more writes */
@@ -98,7 +102,7 @@ struct rb_header {
 	volatile uint64_t lost;		/* records dropped: buffer full (consumer mode), too big */
 	volatile uint64_t overrun;	/* records overwritten (overwrite mode) */
 	volatile uint32_t state;	/* enum rb_state */
-	uint32_t pad0;
+	uint32_t flags;			/* RB_HDR_* */
 	/* written by the consumer */
 	volatile uint64_t tail;		/* seq of the next page to consume */
 	volatile uint64_t read_entries;	/* records consumed so far */
@@ -137,6 +141,15 @@ struct rb_writer {
 	 */
 	const volatile uint32_t *want_pages;
 	int (*renew)(struct rb_writer *w, uint64_t ts);
+	/*
+	 * Growing (optional, consumer mode).  When the next page's slot is
+	 * not free, grow() may move the writer to a fresh buffer (with
+	 * rb_writer_move()) and return 0, so nothing is dropped; on -1 the
+	 * writer drops and counts as usual.  It is tried once per full
+	 * episode: not again until a page could be started.
+	 */
+	int (*grow)(struct rb_writer *w, uint64_t ts);
+	uint32_t grow_failed;
 };
 
 void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now);

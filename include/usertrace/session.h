@@ -20,7 +20,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		3
+#define UT_CTL_VERSION		4
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -93,6 +93,18 @@ struct ut_session_ctl {
 	uint32_t nr_rec_pids;
 	int32_t rec_pids[UT_REC_PIDS_MAX];
 	uint32_t rec_cpumask[UT_CTL_CPUS / 32];	/* set at creation: every CPU */
+	/*
+	 * Growth (record, consumer mode; see doc/design/lossless.md).  A
+	 * writer whose buffer is full goes on in a new buffer of nr_pages
+	 * if grow_used + its size stays within grow_limit (0: never grow,
+	 * the --drop behaviour).  Writers add to grow_used when they create
+	 * such a buffer; the recorder subtracts when it has saved and
+	 * removed one.  grow_fails counts the refusals (budget or error).
+	 */
+	uint64_t grow_limit;			/* bytes */
+	volatile uint64_t grow_used;		/* bytes */
+	volatile uint64_t grow_count;		/* buffers made by growth */
+	volatile uint64_t grow_fails;
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");

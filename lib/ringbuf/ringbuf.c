@@ -17,7 +17,9 @@
  * when a record does not fit it moves to head + 1:
  *
  *  - consumer mode: only if slot head + 1 is free, i.e. head + 1 - tail <
- *    nr_pages.  Otherwise the record is dropped and counted in `lost`; the
+ *    nr_pages.  Otherwise the writer's grow() hook may move it to a fresh
+ *    buffer (the recorder then reads both, the old one first); if there is
+ *    none, or it fails, the record is dropped and counted in `lost`; the
  *    next page that gets started carries the count in its flags, so the
  *    reader prints [LOST N EVENTS] where the hole is.
  *  - overwrite mode: always; the entries of the page it replaces are added
@@ -128,11 +130,18 @@ static int rb_next_page(struct rb_writer *w, uint64_t ts)
 		uint64_t used = next - rb_load_acq64(&h->tail);
 
 		if (used >= h->nr_pages) {
+			/* the consumer is behind: go on in more memory if we may */
+			if (!w->full && !w->grow_failed && w->grow) {
+				if (w->grow(w, ts) == 0)
+					return 0;
+				w->grow_failed = 1;
+			}
 			if (!w->full && w->wake)
 				w->wake(w);
 			w->full = 1;
 			return -1;
 		}
+		w->grow_failed = 0;
 		/* half full: make sure the consumer is awake */
 		if (used == h->nr_pages / 2 && w->wake)
 			w->wake(w);
