@@ -38,7 +38,7 @@ CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
-LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lpthread
+LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lzstd -lpthread
 
 all: $(O)/usertrace $(O)/libusertrace.so
 

@@ -25,15 +25,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cmds/cmds.h"
 #include "cmds/record.h"
 #include "cmds/session.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/datfile.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
@@ -41,15 +44,35 @@
 #include "utils/utils.h"
 
 #define DEFAULT_BUF_SIZE	(8u << 20)
+#define DEFAULT_ZSTD_LEVEL	1
 #define DRAIN_INTERVAL_MS	20
 
+/*
+ * One ring-buffer file of a thread.  A thread whose buffer filled up
+ * while the recorder was behind went on in another file (growth, or a
+ * resize): buf.<key> is its first buffer, buf.<key>.<n> the n-th after it.
+ */
 struct buffer {
 	char name[256];
+	unsigned int gen;	/* 0 for buf.<key>, n for buf.<key>.<n> */
 	struct rb_reader r;
-	int out;		/* the .dat file */
 	uint64_t next;		/* next page to save */
-	int final;		/* no writer any more: save everything and close */
-	struct buffer *next_buf;
+	struct buffer *next_gen;
+};
+
+/* one thread (one process image of it): its buffers, saved into one .dat */
+struct stream {
+	char key[256];		/* <pid>.<tid>.<image> */
+	char path[PATH_MAX];	/* the .dat file */
+	int out;
+	struct buffer *bufs;	/* not yet saved, by generation */
+	unsigned int next_gen;	/* the generation to save next */
+	int done;		/* the thread is over and saved: out is closed */
+	struct rb_header acc;	/* its last buffer's header, lost and overrun summed */
+	struct ut_dat_ext ext;
+	unsigned char *stage;	/* pages not yet written */
+	uint32_t staged, stage_entries;
+	struct stream *next;
 };
 
 static volatile sig_atomic_t child_pid;
@@ -110,82 +133,255 @@ static int prepare_output(const char *dir)
 	return 0;
 }
 
-#define STAGE_PAGES	64	/* pages per write(): fewer system calls while the program runs */
+struct recorder {
+	const char *session;
+	const char *outdir;
+	struct ut_session_ctl *ctl;
+	struct stream *streams;
+	int compress;		/* enum ut_compress */
+	int level;
+	ZSTD_CCtx *zc;
+	void *zbuf;
+	size_t zbuf_size;
+	int error;
+};
 
-static int stage_flush(struct buffer *b, unsigned char *stage, size_t *n)
+static int write_all(struct stream *st, const void *buf, size_t len)
 {
-	size_t len = *n * RB_PAGE_SIZE, done = 0;
+	const unsigned char *p = buf;
 
-	while (done < len) {
-		ssize_t w = write(b->out, stage + done, len - done);
+	while (len) {
+		ssize_t w = write(st->out, p, len);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			pr_err("writing %s: %s", b->name, w < 0 ? strerror(errno) : "short write");
+			pr_err("writing %s: %s", st->path, w < 0 ? strerror(errno) : "short write");
 			return -1;
 		}
-		done += (size_t)w;
+		p += w;
+		len -= (size_t)w;
 	}
-	*n = 0;
 	return 0;
 }
 
-/* save the pages [b->next, upto) and, if final, the partial head page */
-static int drain_buffer(struct buffer *b, int final)
+/*
+ * Write the staged pages: as they are, or as one zstd frame behind a
+ * chunk header.  The recorder compresses, never the traced threads.
+ */
+static int stage_flush(struct recorder *rec, struct stream *st)
 {
-	static unsigned char stage[STAGE_PAGES * RB_PAGE_SIZE];
-	struct rb_header *h = b->r.hdr;
-	unsigned char page[RB_PAGE_SIZE];
-	uint64_t head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
-	uint64_t upto = final ? head + 1 : head;
-	size_t staged = 0;
+	size_t len = (size_t)st->staged * RB_PAGE_SIZE;
+	struct ut_dat_chunk ch;
+	size_t n;
 
+	if (!st->staged)
+		return 0;
+	st->ext.nr_pages += st->staged;
+	st->ext.entries += st->stage_entries;
+	if (rec->compress == UT_COMPRESS_NONE) {
+		st->staged = st->stage_entries = 0;
+		return write_all(st, st->stage, len);
+	}
+	n = ZSTD_compressCCtx(rec->zc, rec->zbuf, rec->zbuf_size, st->stage, len, rec->level);
+	if (ZSTD_isError(n)) {
+		pr_err("compressing %s: %s", st->path, ZSTD_getErrorName(n));
+		return -1;
+	}
+	ch.magic = UT_CHUNK_MAGIC;
+	ch.csize = (uint32_t)n;
+	ch.nr_pages = st->staged;
+	ch.entries = st->stage_entries;
+	st->staged = st->stage_entries = 0;
+	if (write_all(st, &ch, sizeof(ch)) < 0)
+		return -1;
+	return write_all(st, rec->zbuf, n);
+}
+
+/* take one page (copied into the stage) */
+static int stage_page(struct recorder *rec, struct stream *st)
+{
+	const struct rb_page *p = (const void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
+
+	st->stage_entries += p->entries;
+	if (++st->staged == UT_CHUNK_PAGES)
+		return stage_flush(rec, st);
+	return 0;
+}
+
+/*
+ * Save the pages [b->next, head) of one buffer and, if it is closed (or
+ * the run is over), the partial head page too.  Returns 1 when the
+ * buffer is saved whole, 0 when it goes on, -1 on a write error.
+ */
+static int drain_buffer(struct recorder *rec, struct stream *st, struct buffer *b, int final)
+{
+	struct rb_header *h = b->r.hdr;
+	uint64_t head;
+	int closed = final || __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
+
+	/* CLOSED before head: a closed buffer's head is its last page */
+	head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
 	if (h->mode == RB_MODE_OVERWRITE) {
 		/* a flight recorder is read once, when it is over */
-		if (!final)
+		if (!closed)
 			return 0;
 		if (head + 1 > h->nr_pages && b->next < head + 1 - h->nr_pages)
 			b->next = head + 1 - h->nr_pages;
 	}
-	while (b->next < upto) {
-		unsigned char *dst = stage + staged * RB_PAGE_SIZE;
+	while (b->next < (closed ? head + 1 : head)) {
+		unsigned char *dst = st->stage + (size_t)st->staged * RB_PAGE_SIZE;
 		int n = rb_copy_page(h, b->next, dst);
 
 		if (n >= 0 && (n > 0 || b->next != head)) {
 			memset(dst + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
 			h->read_entries += ((struct rb_page *)dst)->entries;
-			if (++staged == STAGE_PAGES && stage_flush(b, stage, &staged))
+			if (stage_page(rec, st) < 0)
 				return -1;
-		} else if (n >= 0) {
-			h->read_entries += ((struct rb_page *)dst)->entries;
 		}
 		b->next++;
 		/* the copy is ours now: the writer may have the page back */
 		if (h->mode == RB_MODE_CONSUMER)
 			__atomic_store_n(&h->tail, b->next, __ATOMIC_RELEASE);
 	}
-	if (staged && stage_flush(b, stage, &staged))
-		return -1;
-	if (final) {
-		/* the header page last: it carries the final accounting */
-		memcpy(page, h, sizeof(*h));
-		memset(page + sizeof(*h), 0, RB_PAGE_SIZE - sizeof(*h));
-		if (pwrite(b->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
-			pr_err("writing %s: %s", b->name, strerror(errno));
-			return -1;
-		}
+	if (!closed)
+		return 0;
+	/* the thread's accounting: the last buffer's header, losses of all */
+	{
+		uint64_t lost = st->acc.lost + h->lost, overrun = st->acc.overrun + h->overrun;
+
+		memcpy(&st->acc, h, sizeof(st->acc));
+		st->acc.lost = lost;
+		st->acc.overrun = overrun;
 	}
-	return 0;
+	st->ext.buffers++;
+	return 1;
 }
 
-struct recorder {
-	const char *session;
-	const char *outdir;
-	struct ut_session_ctl *ctl;
-	struct buffer *bufs;
-	int error;
-};
+/* the thread is over: the last pages, then the header page */
+static int stream_finish(struct recorder *rec, struct stream *st)
+{
+	unsigned char page[RB_PAGE_SIZE];
+	int ret = stage_flush(rec, st);
+
+	memset(page, 0, sizeof(page));
+	memcpy(page, &st->acc, sizeof(st->acc));
+	memcpy(st->ext.magic, UT_DAT_MAGIC, 8);
+	st->ext.compress = (uint32_t)rec->compress;
+	st->ext.level = rec->compress == UT_COMPRESS_NONE ? 0 : rec->level;
+	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
+	if (pwrite(st->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
+		pr_err("writing %s: %s", st->path, strerror(errno));
+		ret = -1;
+	}
+	close(st->out);
+	st->out = -1;
+	free(st->stage);
+	st->stage = NULL;
+	st->done = 1;
+	return ret;
+}
+
+/* a saved buffer: remove it, and give a grown one's memory back to the budget */
+static void buffer_remove(struct recorder *rec, struct buffer *b)
+{
+	char path[PATH_MAX];
+	uint64_t size = rb_file_size(b->r.hdr->nr_pages);
+	int grown = b->r.hdr->flags & RB_HDR_GROWN;
+
+	rb_close(&b->r);
+	snprintf(path, sizeof(path), "%s/%s", rec->session, b->name);
+	unlink(path);
+	if (grown)
+		__atomic_sub_fetch(&rec->ctl->grow_used, size, __ATOMIC_RELAXED);
+	free(b);
+}
+
+/*
+ * Save what the thread's buffers hold, oldest buffer first: a newer one
+ * is read only once the older ones are closed and saved whole.
+ */
+static void drain_stream(struct recorder *rec, struct stream *st, int final)
+{
+	while (!st->done && st->bufs && (final || st->bufs->gen == st->next_gen)) {
+		struct buffer *b = st->bufs;
+		int moved = b->r.hdr->flags & RB_HDR_MOVED;
+		int r = drain_buffer(rec, st, b, final);
+
+		if (r < 0)
+			rec->error = 1;
+		if (r <= 0)
+			return;
+		st->bufs = b->next_gen;
+		st->next_gen = b->gen + 1;
+		buffer_remove(rec, b);
+		/* the thread went on in another buffer: wait for it */
+		if (moved && !final)
+			continue;
+		if (!st->bufs && stream_finish(rec, st) < 0)
+			rec->error = 1;
+	}
+	if (final && !st->done && stream_finish(rec, st) < 0)
+		rec->error = 1;
+}
+
+static struct stream *stream_get(struct recorder *rec, const char *key)
+{
+	char path[PATH_MAX];
+	struct stream *st;
+
+	for (st = rec->streams; st; st = st->next)
+		if (!strcmp(st->key, key))
+			return st;
+	st = xcalloc(1, sizeof(*st));
+	snprintf(st->key, sizeof(st->key), "%s", key);
+	snprintf(path, sizeof(path), "%s/%s.dat", rec->outdir, key);
+	snprintf(st->path, sizeof(st->path), "%s", path);
+	st->stage = xmalloc((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+	st->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (st->out < 0 || ftruncate(st->out, RB_PAGE_SIZE) < 0 ||
+	    lseek(st->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
+		rec->error = 1;
+		if (st->out >= 0)
+			close(st->out);
+		free(st->stage);
+		free(st);
+		return NULL;
+	}
+	st->next = rec->streams;
+	rec->streams = st;
+	return st;
+}
+
+/* buf.<key> is generation 0, buf.<key>.<n> generation n */
+static int split_name(const char *name, char *key, size_t size, unsigned int *gen)
+{
+	const char *k = name + 4, *dot;
+	int dots = 0;
+
+	for (const char *c = k; *c; c++)
+		dots += *c == '.';
+	*gen = 0;
+	dot = strrchr(k, '.');
+	if (dots == 3) {
+		char *end;
+		unsigned long g = strtoul(dot + 1, &end, 10);
+
+		if (*end || end == dot + 1 || g > 1u << 30)
+			return -1;
+		*gen = (unsigned int)g;
+	} else if (dots != 2) {
+		return -1;
+	} else {
+		dot = k + strlen(k);
+	}
+	if ((size_t)(dot - k) >= size)
+		return -1;
+	memcpy(key, k, (size_t)(dot - k));
+	key[dot - k] = 0;
+	return 0;
+}
 
 /* pick up buffers created since the last scan */
 static void scan_buffers(struct recorder *rec)
@@ -196,63 +392,43 @@ static void scan_buffers(struct recorder *rec)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		char path[PATH_MAX], out[PATH_MAX];
-		struct buffer *b;
+		char path[PATH_MAX], key[256];
+		struct buffer *b, **pp;
+		struct stream *st;
+		unsigned int gen;
 		int known = 0;
 
-		if (strncmp(de->d_name, "buf.", 4))
+		if (strncmp(de->d_name, "buf.", 4) || strlen(de->d_name) >= sizeof(b->name) ||
+		    split_name(de->d_name, key, sizeof(key), &gen) < 0)
 			continue;
-		for (b = rec->bufs; b; b = b->next_buf)
-			known |= !strcmp(b->name, de->d_name);
-		if (known || strlen(de->d_name) >= sizeof(b->name))
+		st = stream_get(rec, key);
+		if (!st || st->done || gen < st->next_gen)
+			continue;
+		for (b = st->bufs; b; b = b->next_gen)
+			known |= b->gen == gen;
+		if (known)
 			continue;
 		b = xcalloc(1, sizeof(*b));
 		snprintf(b->name, sizeof(b->name), "%s", de->d_name);
+		b->gen = gen;
 		snprintf(path, sizeof(path), "%s/%s", rec->session, de->d_name);
 		if (rb_open(path, &b->r) < 0) {
 			/* still being created: next time */
 			free(b);
 			continue;
 		}
-		/* buf.<pid>.<tid>.<image> -> <pid>.<tid>.<image>.dat */
-		snprintf(out, sizeof(out), "%s/%s.dat", rec->outdir, de->d_name + 4);
-		b->out = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (b->out < 0 || ftruncate(b->out, RB_PAGE_SIZE) < 0 ||
-		    lseek(b->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
-			pr_err("cannot create %s: %s", out, strerror(errno));
-			rec->error = 1;
-			rb_close(&b->r);
-			if (b->out >= 0)
-				close(b->out);
-			free(b);
-			continue;
-		}
-		b->next_buf = rec->bufs;
-		rec->bufs = b;
+		for (pp = &st->bufs; *pp && (*pp)->gen < gen; pp = &(*pp)->next_gen)
+			;
+		b->next_gen = *pp;
+		*pp = b;
 	}
 	closedir(d);
 }
 
 static void drain_all(struct recorder *rec, int final)
 {
-	for (struct buffer *b = rec->bufs; b; b = b->next_buf) {
-		int closed;
-
-		if (b->final)
-			continue;
-		closed = final || __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
-		if (drain_buffer(b, closed) < 0)
-			rec->error = 1;
-		if (closed) {
-			char path[PATH_MAX];
-
-			b->final = 1;
-			close(b->out);
-			rb_close(&b->r);
-			snprintf(path, sizeof(path), "%s/%s", rec->session, b->name);
-			unlink(path);
-		}
-	}
+	for (struct stream *st = rec->streams; st; st = st->next)
+		drain_stream(rec, st, final);
 }
 
 static void wait_wake(struct recorder *rec, uint32_t seen)
@@ -269,6 +445,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] [--drop]\n"
+		"                        [--buffer-limit SIZE] [--compress none|zstd[:LEVEL]]\n"
 		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
 		"                        -- PROG [ARGS...]\n"
@@ -279,6 +456,12 @@ static void usage(FILE *f)
 		"      --overwrite      flight recorder: keep the last SIZE per thread\n"
 		"      --drop           a full buffer drops events and counts them,\n"
 		"                       instead of growing (fixed memory)\n"
+		"      --buffer-limit SIZE\n"
+		"                       memory that full buffers may grow by, all\n"
+		"                       threads together (default: a quarter of RAM);\n"
+		"                       past it events are dropped and counted\n"
+		"      --compress none|zstd[:LEVEL]\n"
+		"                       compression of the saved pages (default zstd:1)\n"
 		"  -F, --filter PAT     trace only matching functions (set_ftrace_filter):\n"
 		"                       globs, !PAT removes, PAT:mod:LIB limits to a library\n"
 		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
@@ -347,6 +530,50 @@ static int add_pattern(char *list, size_t size, const char *pat)
 	return 0;
 }
 
+/* --compress=none|zstd[:LEVEL] */
+static int parse_compress(const char *arg, struct record_opts *o)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(arg, "none")) {
+		o->compress = UT_COMPRESS_NONE;
+		return 0;
+	}
+	if (strncmp(arg, "zstd", 4) || (arg[4] && arg[4] != ':'))
+		goto bad;
+	o->compress = UT_COMPRESS_ZSTD;
+	o->level = DEFAULT_ZSTD_LEVEL;
+	if (!arg[4])
+		return 0;
+	errno = 0;
+	v = strtol(arg + 5, &end, 10);
+	if (errno || end == arg + 5 || *end || v < ZSTD_minCLevel() || v > ZSTD_maxCLevel() || !v) {
+		pr_err("invalid zstd level in '%s' (%d to %d, not 0)", arg, ZSTD_minCLevel(),
+		       ZSTD_maxCLevel());
+		return -1;
+	}
+	o->level = (int)v;
+	return 0;
+bad:
+	pr_err("invalid compression '%s' (none, zstd or zstd:LEVEL)", arg);
+	return -1;
+}
+
+/*
+ * How much memory full buffers may grow by, all threads together: a
+ * quarter of the machine's memory.  record_run() lowers it to what the
+ * session's tmpfs has room for.
+ */
+static uint64_t default_grow_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psize <= 0)
+		return 1ull << 30;
+	return (uint64_t)pages * (uint64_t)psize / 4;
+}
+
 int record_options(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -355,6 +582,8 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "tracer", required_argument, NULL, 't' },
 		{ "overwrite", no_argument, NULL, 'W' },
 		{ "drop", no_argument, NULL, 'R' },
+		{ "buffer-limit", required_argument, NULL, 'L' },
+		{ "compress", required_argument, NULL, 'Z' },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "graph-function", required_argument, NULL, 'G' },
@@ -372,6 +601,9 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->outdir = "usertrace.data";
 	o->buf_size = DEFAULT_BUF_SIZE;
 	o->tracer = &function_graph_tracer;
+	o->grow_limit = default_grow_limit();
+	o->compress = UT_COMPRESS_ZSTD;
+	o->level = DEFAULT_ZSTD_LEVEL;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -398,6 +630,18 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'R':
 			o->drop = 1;
+			break;
+		case 'L':
+			size = parse_size(optarg);
+			if (size < 0 || size > (1ll << 46)) {
+				pr_err("invalid buffer limit '%s' (e.g. 0, 512M, 4G)", optarg);
+				return -1;
+			}
+			o->grow_limit = (uint64_t)size;
+			break;
+		case 'Z':
+			if (parse_compress(optarg, o) < 0)
+				return -1;
 			break;
 		case 'F':
 		case 'N':
@@ -449,7 +693,8 @@ int record_options(int argc, char **argv, struct record_opts *o)
 }
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
-		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status)
+		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
+		      uint64_t grow_limit, uint64_t growths)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -459,13 +704,19 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 	if (!f)
 		return -1;
 	fprintf(f, "# usertrace data, see usertrace-data(5)\n");
-	fprintf(f, "version=1\ntracer=%s\nclock=%s\n", o->tracer->name,
+	fprintf(f, "version=2\ntracer=%s\nclock=%s\n", o->tracer->name,
 		clock == UT_CLOCK_TSC ? "tsc" : "mono");
 	fprintf(f, "tsc0=%llu\nmono0=%llu\ntsc1=%llu\nmono1=%llu\n", (unsigned long long)tsc0,
 		(unsigned long long)mono0, (unsigned long long)tsc1, (unsigned long long)mono1);
 	fprintf(f, "nr_cpus=%ld\n", sysconf(_SC_NPROCESSORS_CONF));
 	fprintf(f, "buffer_size=%zu\nbuffer_mode=%s\n", o->buf_size,
 		o->overwrite ? "overwrite" : "consumer");
+	fprintf(f, "buffer_limit=%llu\nbuffer_growths=%llu\n", (unsigned long long)grow_limit,
+		(unsigned long long)growths);
+	if (o->compress == UT_COMPRESS_ZSTD)
+		fprintf(f, "compression=zstd:%d\n", o->level);
+	else
+		fprintf(f, "compression=none\n");
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
@@ -525,6 +776,44 @@ static void save_maps(const char *session, const char *dir)
 		closedir(d);
 }
 
+/*
+ * Growth must stay within what the session's tmpfs can hold: a buffer
+ * page that tmpfs cannot back would kill the program with SIGBUS.  Keep
+ * a quarter of its free space for the threads' first buffers.
+ */
+static uint64_t shm_room(const char *session, uint64_t want)
+{
+	struct statvfs sv;
+	uint64_t room;
+
+	if (statvfs(session, &sv) < 0)
+		return want;
+	room = (uint64_t)sv.f_bavail * sv.f_frsize / 4 * 3;
+	return want < room ? want : room;
+}
+
+/* say what was lost, if anything: a loss must never go unnoticed */
+static void record_summary(struct recorder *rec)
+{
+	uint64_t lost = 0;
+	int threads = 0;
+
+	for (struct stream *st = rec->streams; st; st = st->next) {
+		lost += st->acc.lost;
+		threads += st->acc.lost != 0;
+	}
+	if (!lost)
+		return;
+	if (!rec->ctl->grow_limit)
+		pr_warn("%llu events lost in %d thread%s: the buffers were full (without --drop "
+			"they grow instead)", (unsigned long long)lost, threads, threads > 1 ? "s" : "");
+	else
+		pr_warn("%llu events lost in %d thread%s: the buffers were full and had grown to "
+			"--buffer-limit (%llu bytes, %llu refused)", (unsigned long long)lost, threads,
+			threads > 1 ? "s" : "", (unsigned long long)rec->ctl->grow_limit,
+			(unsigned long long)rec->ctl->grow_fails);
+}
+
 /**
  * record_run - run o->argv under the runtime and save its trace in o->outdir
  * @status: PROG's exit status, as a shell would give it
@@ -568,9 +857,21 @@ int record_run(const struct record_opts *o, int *status)
 	strcpy(ctl->graph_function, o->gfunc);
 	strcpy(ctl->graph_notrace, o->gnotrace);
 	strcpy(ctl->commands, o->cmds);
+	ctl->grow_limit = o->drop || o->overwrite ? 0 : shm_room(session, o->grow_limit);
 	rec.session = session;
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
+	rec.compress = o->compress;
+	rec.level = o->level;
+	if (rec.compress == UT_COMPRESS_ZSTD) {
+		rec.zc = ZSTD_createCCtx();
+		rec.zbuf_size = ZSTD_compressBound((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+		rec.zbuf = xmalloc(rec.zbuf_size);
+		if (!rec.zc) {
+			pr_err("cannot set up the zstd compressor");
+			goto fail;
+		}
+	}
 
 	ut_calibrate(&tsc0, &mono0);
 	pid = session_start(&sess, o->argv, lib, NULL);
@@ -622,17 +923,22 @@ int record_run(const struct record_opts *o, int *status)
 		*status = 1;
 	report_session_errors(session);
 	save_maps(session, o->outdir);
-	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status) < 0) {
+	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
+		       ctl->grow_count) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
 		rec.error = 1;
 	}
 	ut_symtab_save(o->outdir);
-	while (rec.bufs) {
-		struct buffer *b = rec.bufs;
+	record_summary(&rec);
+	while (rec.streams) {
+		struct stream *st = rec.streams;
 
-		rec.bufs = b->next_buf;
-		free(b);
+		rec.streams = st->next;
+		free(st->stage);
+		free(st);
 	}
+	ZSTD_freeCCtx(rec.zc);
+	free(rec.zbuf);
 	session_destroy(&sess);
 	return rec.error ? -1 : 0;
 fail:

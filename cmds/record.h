@@ -4,6 +4,7 @@
 #define USERTRACE_CMD_RECORD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct tracer;
 
@@ -13,6 +14,9 @@ struct record_opts {
 	const struct tracer *tracer;
 	int overwrite;
 	int drop;		/* --drop: a full buffer drops and counts (no growth) */
+	uint64_t grow_limit;	/* --buffer-limit: bytes of growth for all threads */
+	int compress;		/* --compress: enum ut_compress */
+	int level;		/* its level */
 	char filter[4096];	/* set_ftrace_filter: -F patterns, space separated */
 	char notrace[4096];	/* set_ftrace_notrace: -N patterns */
 	char gfunc[4096];	/* set_graph_function: -G patterns */

@@ -29,7 +29,7 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/cl
 		lib/trace/tracers/function.c lib/trace/tracers/function_graph.c utils/utils.c \
 		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
 $(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(HDRS)
@@ -48,4 +48,4 @@ $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.
 		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
 		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread

@@ -24,13 +24,16 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
+#include "usertrace/datfile.h"
 #include "usertrace/session.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-#define DATA_VERSION	1
+/* data versions read: 1 (pages as they are), 2 (datfile.h extension, zstd) */
+#define DATA_VERSION	2
 #define MAX_OPEN	4096
 
 static uint32_t rec_len(const unsigned char *rec, uint32_t avail)
@@ -80,7 +83,7 @@ static int parse_info(struct ut_data *d, const char *path)
 			snprintf(d->cmdline, sizeof(d->cmdline), "%s", v);
 	}
 	free(buf);
-	if (version != DATA_VERSION) {
+	if (version < 1 || version > DATA_VERSION) {
 		pr_err("%s: unsupported data version %d (this usertrace reads version %d)", path,
 		       version, DATA_VERSION);
 		return -1;
@@ -95,10 +98,40 @@ static int parse_info(struct ut_data *d, const char *path)
 	return 0;
 }
 
+/* a chunk header that a reader can trust: it fits in the file and in a chunk */
+static int chunk_valid(const struct ut_dat_chunk *ch, uint64_t off, uint64_t size)
+{
+	return ch->magic == UT_CHUNK_MAGIC && ch->nr_pages >= 1 && ch->nr_pages <= UT_CHUNK_PAGES &&
+	       ch->csize <= ZSTD_compressBound((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE) &&
+	       off + sizeof(*ch) + ch->csize <= size;
+}
+
+/*
+ * A compressed file: count its entries from the chunk headers, and find
+ * where its valid chunks end (a file cut short keeps what came before).
+ */
+static void scan_chunks(struct ut_thread_info *ti, int fd, const char *path, uint64_t size)
+{
+	uint64_t off = RB_PAGE_SIZE;
+	struct ut_dat_chunk ch;
+
+	while (off < size) {
+		if (pread(fd, &ch, sizeof(ch), (off_t)off) != sizeof(ch) || !chunk_valid(&ch, off, size)) {
+			pr_warn("%s: truncated or corrupt chunk at offset %" PRIu64 " (%" PRIu64
+				" bytes from there ignored)", path, off, size - off);
+			break;
+		}
+		ti->entries += ch.entries;
+		off += sizeof(ch) + ch.csize;
+	}
+	ti->data_end = off;
+}
+
 /* read the header page of a .dat file and count its entries */
 static int scan_thread(struct ut_thread_info *ti, const char *path)
 {
 	unsigned char page[RB_PAGE_SIZE];
+	struct ut_dat_ext ext;
 	struct rb_header h;
 	struct stat st;
 	uint64_t nr, i;
@@ -116,10 +149,17 @@ static int scan_thread(struct ut_thread_info *ti, const char *path)
 		close(fd);
 		return -1;
 	}
-	if (st.st_size % RB_PAGE_SIZE)
-		pr_warn("%s: truncated (%lld bytes past the last whole page ignored)", path,
-			(long long)(st.st_size % RB_PAGE_SIZE));
-	nr = (uint64_t)st.st_size / RB_PAGE_SIZE - 1;
+	ti->compress = UT_COMPRESS_NONE;
+	ti->data_end = (uint64_t)st.st_size;
+	if (pread(fd, &ext, sizeof(ext), UT_DAT_EXT_OFF) == sizeof(ext) &&
+	    !memcmp(ext.magic, UT_DAT_MAGIC, 8)) {
+		if (ext.compress != UT_COMPRESS_NONE && ext.compress != UT_COMPRESS_ZSTD) {
+			pr_warn("%s: unknown compression %u; skipped", path, ext.compress);
+			close(fd);
+			return -1;
+		}
+		ti->compress = (int)ext.compress;
+	}
 	ti->pid = h.pid;
 	ti->tid = h.tid;
 	ti->image = h.image;
@@ -131,13 +171,21 @@ static int scan_thread(struct ut_thread_info *ti, const char *path)
 	ti->lost = h.lost;
 	ti->overrun = h.overrun;
 	ti->entries = 0;
-	for (i = 0; i < nr; i++) {
-		const struct rb_page *p = (const void *)page;
+	if (ti->compress == UT_COMPRESS_ZSTD) {
+		scan_chunks(ti, fd, path, (uint64_t)st.st_size);
+	} else {
+		if (st.st_size % RB_PAGE_SIZE)
+			pr_warn("%s: truncated (%lld bytes past the last whole page ignored)", path,
+				(long long)(st.st_size % RB_PAGE_SIZE));
+		nr = (uint64_t)st.st_size / RB_PAGE_SIZE - 1;
+		for (i = 0; i < nr; i++) {
+			const struct rb_page *p = (const void *)page;
 
-		if (pread(fd, page, RB_PAGE_HDR, (off_t)((i + 1) * RB_PAGE_SIZE)) != RB_PAGE_HDR)
-			break;
-		if (p->commit <= RB_DATA_SIZE)
-			ti->entries += p->entries;
+			if (pread(fd, page, RB_PAGE_HDR, (off_t)((i + 1) * RB_PAGE_SIZE)) != RB_PAGE_HDR)
+				break;
+			if (p->commit <= RB_DATA_SIZE)
+				ti->entries += p->entries;
+		}
 	}
 	ti->written = ti->entries + ti->overrun;
 	close(fd);
@@ -274,7 +322,17 @@ struct cursor {
 	uint64_t pending_lost;
 	uint64_t marked_lost;		/* LOST events returned so far */
 	int tail_done;
+	/* compressed files: the chunk being read, decompressed */
+	ZSTD_DCtx *zd;
+	unsigned char *zpages;
+	uint64_t zoff;			/* file offset of the next chunk */
+	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
+	/* copies of the DATA/TRACE payloads handed out (see cursor_keep()) */
+	unsigned char (*keep)[RB_PAGE_SIZE];
+	unsigned int keep_next;
 };
+
+#define KEEP_SLOTS	4
 
 struct ut_merge {
 	struct ut_data *d;
@@ -309,14 +367,72 @@ static void cursor_set_depth(struct cursor *c, uint32_t depth)
 	c->depth = depth;
 }
 
+/* decompress the next chunk of a compressed file; 1, 0 at the end, -1 */
+static int cursor_next_chunk(struct cursor *c)
+{
+	struct ut_dat_chunk ch;
+	size_t n, want;
+
+	if (c->zoff >= c->ti->data_end || c->zoff + sizeof(ch) > c->size)
+		return 0;
+	memcpy(&ch, c->map + c->zoff, sizeof(ch));
+	if (!chunk_valid(&ch, c->zoff, c->ti->data_end))
+		return 0;	/* scan_thread() warned and set data_end */
+	want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
+	n = ZSTD_decompressDCtx(c->zd, c->zpages, (size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE,
+				c->map + c->zoff + sizeof(ch), ch.csize);
+	if (ZSTD_isError(n) || n != want) {
+		pr_err("%s: corrupt chunk at offset %" PRIu64 " (%s)", c->ti->path, c->zoff,
+		       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+		c->error = 1;
+		return -1;
+	}
+	c->zoff += sizeof(ch) + ch.csize;
+	c->znr = ch.nr_pages;
+	c->zidx = 0;
+	return 1;
+}
+
+/* the next page of the file, or NULL at the end (or on error: c->error) */
+static const struct rb_page *cursor_page(struct cursor *c)
+{
+	if (!c->zd) {
+		if (c->page >= c->nr_pages)
+			return NULL;
+		return (const void *)(c->map + (c->page + 1) * RB_PAGE_SIZE);
+	}
+	if (c->zidx == c->znr && cursor_next_chunk(c) <= 0)
+		return NULL;
+	return (const void *)(c->zpages + (size_t)c->zidx++ * RB_PAGE_SIZE);
+}
+
+/*
+ * An event's payload must stay valid while the caller holds the event,
+ * but a compressed file's pages are overwritten by the next chunk: such
+ * payloads are copied into a few slots used in turn.  A cursor holds at
+ * most two events, so a slot is reused only after the caller has moved on.
+ */
+static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint32_t len)
+{
+	unsigned char *slot;
+
+	if (!c->zd)
+		return (const char *)data;
+	if (!c->keep)
+		c->keep = xmalloc(KEEP_SLOTS * sizeof(*c->keep));
+	slot = c->keep[c->keep_next++ % KEEP_SLOTS];
+	memcpy(slot, data, len < RB_PAGE_SIZE ? len : RB_PAGE_SIZE);
+	return (const char *)slot;
+}
+
 static int cursor_open_page(struct cursor *c)
 {
 	const struct rb_page *p;
 
 	for (;;) {
-		if (c->page >= c->nr_pages)
-			return 0;
-		p = (const void *)(c->map + (c->page + 1) * RB_PAGE_SIZE);
+		p = cursor_page(c);
+		if (!p)
+			return c->error ? -1 : 0;
 		c->page++;
 		if (p->commit > RB_DATA_SIZE) {
 			pr_err("%s: page %" PRIu64 " is corrupt (commit %u)", c->ti->path, c->page - 1,
@@ -428,7 +544,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 
 			memcpy(&n, r + 4, 2);
 			cursor_ev(c, ev, UT_EV_MARKER, ts);
-			ev->data = (const char *)r + 6;
+			ev->data = cursor_keep(c, r + 6, n);
 			ev->data_len = n;
 			ev->depth = c->depth;
 			return 1;
@@ -463,7 +579,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			/* rec_len() checked n and that the n ips are in the page */
 			memcpy(&n, r + 4, 2);
 			cursor_ev(c, ev, UT_EV_TRACE, ts);
-			ev->data = (const char *)r + 6;
+			ev->data = cursor_keep(c, r + 6, 6u * n);
 			ev->data_len = 6u * n;
 			ev->count = n;
 			ev->depth = c->depth;
@@ -594,6 +710,16 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 		madvise((void *)c->map, (size_t)st.st_size, MADV_SEQUENTIAL);
 		c->size = (size_t)st.st_size;
 		c->nr_pages = c->size / RB_PAGE_SIZE - 1;
+		if (ti->compress == UT_COMPRESS_ZSTD) {
+			c->zd = ZSTD_createDCtx();
+			c->zpages = xmalloc((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+			c->zoff = RB_PAGE_SIZE;
+			if (!c->zd) {
+				pr_err("%s: cannot set up the zstd decompressor", ti->path);
+				c->error = 1;
+				c->nr_pages = 0;
+			}
+		}
 		c->d = d;
 		c->ti = ti;
 		c->index = m->nr;
@@ -660,9 +786,13 @@ void ut_merge_free(struct ut_merge *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->nr; i++)
+	for (int i = 0; i < m->nr; i++) {
 		if (m->cur[i].map)
 			munmap((void *)m->cur[i].map, m->cur[i].size);
+		ZSTD_freeDCtx(m->cur[i].zd);
+		free(m->cur[i].zpages);
+		free(m->cur[i].keep);
+	}
 	free(m->cur);
 	free(m->heap);
 	free(m);

@@ -57,6 +57,8 @@ struct ut_thread_info {
 	uint64_t written;	/* records the writer committed, incl. overwritten */
 	uint64_t lost;		/* dropped because the buffer was full */
 	uint64_t overrun;	/* overwritten (overwrite mode) */
+	int compress;		/* enum ut_compress of its pages */
+	uint64_t data_end;	/* compressed: file offset where valid chunks end */
 	char path[4096];
 };
 

@@ -33,28 +33,61 @@ expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-su
 expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
 expect 1 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
 
-dat=$(ls "$W"/good/*.dat | head -1)
-cp -r "$W/good" "$W/version" && sed -i 's/^version=1/version=99/' "$W/version/info"
+"$UT" record --compress=none -o "$W/raw" -- "$W/p" > /dev/null 2>&1
+cp -r "$W/good" "$W/version" && sed -i 's/^version=2/version=99/' "$W/version/info"
 expect 1 'unsupported data version 99' -- "$UT" replay -i "$W/version"
 cp -r "$W/good" "$W/noinfo" && rm "$W/noinfo/info"
 expect 1 'not a usertrace data directory' -- "$UT" replay -i "$W/noinfo"
-cp -r "$W/good" "$W/trunc" && t=$(ls "$W"/trunc/*.dat | head -1) && truncate -s 5000 "$t"
-expect 0 'truncated' -- "$UT" replay -i "$W/trunc"
-cp -r "$W/good" "$W/badhdr" && t=$(ls "$W"/badhdr/*.dat | head -1) && printf 'garbage!' | dd of="$t" conv=notrunc 2>/dev/null
-expect 0 'not a usertrace buffer file' -- "$UT" replay -i "$W/badhdr"
-# records overwritten with random bytes: an error message, no crash
-for seed in 1 2 3 4 5 6 7 8; do
-	cp -r "$W/good" "$W/rand$seed"
-	t=$(ls "$W"/rand$seed/*.dat | head -1)
-	perl -e 'srand($ARGV[0]); print map { chr(int(rand(256))) } 1..4064' $seed | dd of="$t" bs=1 seek=4128 conv=notrunc 2>/dev/null
-	expect nonzero 'corrupt' -- "$UT" replay -i "$W/rand$seed"
-	expect nonzero '' -- "$UT" report -i "$W/rand$seed"
+# a version 1 directory (no file extension, pages as they are) still reads
+"$UT" replay -i "$W/raw" > "$W/want" 2>&1
+cp -r "$W/raw" "$W/v1" && sed -i 's/^version=2/version=1/; /^compression=/d' "$W/v1/info"
+t=$(ls "$W"/v1/*.dat | head -1) && dd if=/dev/zero of="$t" bs=1 seek=2048 count=2048 conv=notrunc 2>/dev/null
+"$UT" replay -i "$W/v1" > "$W/got" 2>&1
+diff -q "$W/want" "$W/got" > /dev/null && grep -q 'f();' "$W/got" && ok "a version 1 recording reads as before" ||
+	not_ok "version 1 recording"
+# the same call graph from compressed and uncompressed pages
+"$UT" replay -i "$W/good" > "$W/gotz" 2>&1
+sed 's/[0-9.]* us/X/g' "$W/want" > "$W/a"; sed 's/[0-9.]* us/X/g' "$W/gotz" > "$W/b"
+diff -q "$W/a" "$W/b" > /dev/null && ok "zstd and none give the same graph" || not_ok "zstd vs none"
+t=$(ls "$W"/raw/*.dat | head -1)
+[ "$(stat -c %s "$t")" -gt "$(stat -c %s "$(ls "$W"/good/*.dat | head -1)")" ] &&
+	ok "--compress=none keeps the pages as they are (larger)" || not_ok "compress none size"
+# corrupt files, compressed (good) and not (raw): a message, never a crash
+for kind in good raw; do
+	cp -r "$W/$kind" "$W/trunc" && t=$(ls "$W"/trunc/*.dat | head -1) && truncate -s 5000 "$t"
+	expect 0 'truncated' -- "$UT" replay -i "$W/trunc"
+	cp -r "$W/$kind" "$W/badhdr" && t=$(ls "$W"/badhdr/*.dat | head -1) && printf 'garbage!' | dd of="$t" conv=notrunc 2>/dev/null
+	expect 0 'not a usertrace buffer file' -- "$UT" replay -i "$W/badhdr"
+	# records overwritten with random bytes: an error message, no crash
+	for seed in 1 2 3 4 5 6 7 8; do
+		rm -rf "$W/rand"; cp -r "$W/$kind" "$W/rand"
+		t=$(ls "$W"/rand/*.dat | head -1)
+		perl -e 'srand($ARGV[0]); print map { chr(int(rand(256))) } 1..4064' $seed | dd of="$t" bs=1 seek=4128 conv=notrunc 2>/dev/null
+		expect nonzero 'corrupt' -- "$UT" replay -i "$W/rand"
+		expect nonzero '' -- "$UT" report -i "$W/rand"
+	done
+	rm -rf "$W/trunc" "$W/badhdr" "$W/rand"
 done
 # a commit count past the page: corrupt page
-cp -r "$W/good" "$W/commit"
+cp -r "$W/raw" "$W/commit"
 t=$(ls "$W"/commit/*.dat | head -1)
 printf '\377\377\377\377' | dd of="$t" bs=1 seek=$((4096 + 16)) conv=notrunc 2>/dev/null
 expect 1 'corrupt' -- "$UT" replay -i "$W/commit"
+# a chunk that claims more pages than a chunk holds: the rest is ignored, said
+cp -r "$W/good" "$W/chunk"
+t=$(ls "$W"/chunk/*.dat | head -1)
+printf '\377\000\000\000' | dd of="$t" bs=1 seek=$((4096 + 8)) conv=notrunc 2>/dev/null
+expect 0 'truncated or corrupt chunk at offset 4096' -- "$UT" replay -i "$W/chunk"
+# a frame that does not decompress to its pages
+cp -r "$W/good" "$W/frame"
+t=$(ls "$W"/frame/*.dat | head -1)
+printf '\002\000\000\000' | dd of="$t" bs=1 seek=$((4096 + 8)) conv=notrunc 2>/dev/null
+expect 1 'corrupt chunk at offset 4096' -- "$UT" replay -i "$W/frame"
+expect 2 "invalid compression 'lz4'" -- "$UT" record --compress=lz4 -- "$W/p"
+expect 2 "invalid zstd level in 'zstd:99'" -- "$UT" record --compress=zstd:99 -- "$W/p"
+expect 2 "invalid zstd level in 'zstd:'" -- "$UT" record --compress=zstd: -- "$W/p"
+expect 0 '' -- "$UT" record -o "$W/z19" --compress=zstd:19 -- "$W/p"
+grep -q '^compression=zstd:19$' "$W/z19/info" && ok "info names the level" || not_ok "info compression"
 
 # filters: a pattern that selects no call site is reported as the kernel
 # refuses it (EINVAL); the program still runs and keeps its status

@@ -63,7 +63,7 @@ printf '    leaf();\n  }\n}\n' > "$W/want"
 diff -u "$W/want" "$W/got" > "$W/diff" && ok "overwrite: the end of the run is there" || { not_ok "overwrite end"; sed 's/^/# /' "$W/diff"; }
 
 # a tiny buffer and a slow reader: lost records are counted and shown
-"$UT" record -b 8K -o "$W/lost" -- "$W/p" 2000000 > /dev/null 2>&1
+"$UT" record --drop -b 8K -o "$W/lost" -- "$W/p" 2000000 > /dev/null 2>&1
 "$UT" dump -i "$W/lost" > "$W/out"
 lost=$(sed -n 's/^# thread .* lost=\([0-9]*\) .*/\1/p' "$W/out" | head -1)
 entries=$(sed -n 's/^# thread .* entries=\([0-9]*\) .*/\1/p' "$W/out" | head -1)

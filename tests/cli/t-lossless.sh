@@ -1,0 +1,101 @@
+#!/bin/bash
+# description: lossless recording: buffers grow while the recorder cannot run; --drop, --buffer-limit
+SUITE=lossless
+. "$(dirname "$0")/lib.sh"
+
+# THREADS threads call leaf() CALLS times each while the recorder is
+# stopped (SIGSTOP from the program itself: its parent is the recorder),
+# so that every buffer fills long before anything is saved
+cat > "$W/p.c" <<'C'
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#define noinline __attribute__((noinline))
+volatile int sink;
+static long calls;
+noinline void leaf(int x) { sink += x; }
+noinline void *work(void *arg) { for (long i = 0; i < calls; i++) leaf((int)i); return arg; }
+int main(int argc, char **argv)
+{
+	int n = atoi(argv[1]);
+	pthread_t t[64];
+
+	calls = atol(argv[2]);
+	if (argc > 3)
+		kill(getppid(), SIGSTOP);
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, work, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (argc > 3)
+		kill(getppid(), SIGCONT);
+	return 0;
+}
+C
+gcc -pg -mfentry -O2 -pthread -o "$W/p" "$W/p.c"
+
+# sum of entries / lost over the threads of a dump
+count() {
+	"$UT" dump -i "$1" | sed -n 's/^# thread .* entries=\([0-9]*\) lost=\([0-9]*\) .*/\1 \2/p' |
+		awk '{ e += $1; l += $2 } END { print e + 0, l + 0 }'
+}
+
+# 4 threads x 300000 calls = 2.4 M events (33 MB) into 64 KB buffers,
+# with the recorder stopped all along: the buffers grow, nothing is lost
+"$UT" record -b 64K -o "$W/d1" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+read -r e l < <(count "$W/d1")
+# main, work x4 and leaf x 1.2M: ENTRY + EXIT each
+want=$(( 2 * (1 + 4 + 4 * 300000) ))
+if [ "$e" = "$want" ] && [ "$l" = 0 ] && [ ! -s "$W/err" ]; then
+	ok "stopped recorder: $e events, 0 lost"
+else
+	not_ok "stopped recorder: entries=$e lost=$l, expected $want and 0"; sed 's/^/# /' "$W/err"
+fi
+g=$(sed -n 's/^buffer_growths=//p' "$W/d1/info")
+[ "${g:-0}" -gt 4 ] && ok "the buffers grew ($g times)" || not_ok "buffer_growths=$g"
+"$UT" report -i "$W/d1" > "$W/rep" 2>&1
+awk '$NF == "leaf" && $(NF-7) == 1200000 { f = 1 } END { exit !f }' "$W/rep" &&
+	ok "report counts 1200000 calls of leaf" || { not_ok "report leaf calls"; sed 's/^/# /' "$W/rep"; }
+
+# the tree is right across the buffers: every leaf() under work(), once each
+"$UT" replay -i "$W/d1" -O nofuncgraph-cpu -O nofuncgraph-duration > "$W/rp" 2>&1
+nl=$(grep -c '|   leaf();$' "$W/rp"); nw=$(grep -c '| work() {$' "$W/rp")
+[ "$nl" = 1200000 ] && [ "$nw" = 4 ] && ! grep -q LOST "$W/rp" &&
+	ok "replay: 1200000 leaf() under 4 work()" || not_ok "replay tree: leaf=$nl work=$nw"
+
+# --drop: the fixed buffers of old, every drop counted and marked
+"$UT" record --drop -b 64K -o "$W/d2" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+read -r e l < <(count "$W/d2")
+if [ "$l" -gt 0 ] && [ $((e + l)) = "$want" ]; then
+	ok "--drop: $e kept + $l lost = $want"
+else
+	not_ok "--drop: entries=$e lost=$l (want a loss, sum $want)"
+fi
+grep -q "events lost in [0-9]* thread" "$W/err" && ok "--drop: the loss is said at the end" ||
+	{ not_ok "--drop: no warning"; sed 's/^/# /' "$W/err"; }
+grep -q '^buffer_growths=0$' "$W/d2/info" && ok "--drop: no growth" || not_ok "--drop grew"
+
+# --buffer-limit: growth stops at the limit, the rest is lost and counted
+"$UT" record -b 64K --buffer-limit 1M -o "$W/d3" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+read -r e l < <(count "$W/d3")
+g=$(sed -n 's/^buffer_growths=//p' "$W/d3/info")
+# 1 MiB holds 15 buffers of 64 KiB + their header page
+if [ "$l" -gt 0 ] && [ $((e + l)) = "$want" ] && [ "$g" -ge 1 ] && [ "$g" -le 15 ]; then
+	ok "--buffer-limit 1M: $g growths, $e kept + $l lost = $want"
+else
+	not_ok "--buffer-limit: growths=$g entries=$e lost=$l"
+fi
+grep -q "buffer-limit" "$W/err" && ok "--buffer-limit: the loss names the limit" ||
+	{ not_ok "--buffer-limit: message"; sed 's/^/# /' "$W/err"; }
+
+# 64 threads on this machine's cores, at the default settings: nothing lost
+"$UT" record -o "$W/d4" -- "$W/p" 64 20000 > "$W/out" 2> "$W/err"
+read -r e l < <(count "$W/d4")
+want=$(( 2 * (1 + 64 + 64 * 20000) ))
+[ "$e" = "$want" ] && [ "$l" = 0 ] && ok "64 threads: $e events, 0 lost" ||
+	not_ok "64 threads: entries=$e lost=$l, expected $want"
+
+# bad values
+expect 2 "invalid buffer limit" -- "$UT" record --buffer-limit 12Q -- true
+expect 2 "invalid buffer limit" -- "$UT" record --buffer-limit -5 -- true
