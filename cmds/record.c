@@ -71,7 +71,7 @@ struct stream {
 	struct rb_header acc;	/* its last buffer's header, lost and overrun summed */
 	struct ut_dat_ext ext;
 	unsigned char *stage;	/* pages not yet written */
-	uint32_t staged, stage_entries;
+	uint32_t staged, stage_cap, stage_entries;
 	struct stream *next;
 };
 
@@ -230,8 +230,16 @@ static int drain_buffer(struct recorder *rec, struct stream *st, struct buffer *
 			b->next = head + 1 - h->nr_pages;
 	}
 	while (b->next < (closed ? head + 1 : head)) {
-		unsigned char *dst = st->stage + (size_t)st->staged * RB_PAGE_SIZE;
-		int n = rb_copy_page(h, b->next, dst);
+		unsigned char *dst;
+		int n;
+
+		/* the stage grows to a chunk: a thread that records little needs little */
+		if (st->staged == st->stage_cap) {
+			st->stage_cap = st->stage_cap ? 2 * st->stage_cap : 4;
+			st->stage = xrealloc(st->stage, (size_t)st->stage_cap * RB_PAGE_SIZE);
+		}
+		dst = st->stage + (size_t)st->staged * RB_PAGE_SIZE;
+		n = rb_copy_page(h, b->next, dst);
 
 		if (n >= 0 && (n > 0 || b->next != head)) {
 			memset(dst + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
@@ -337,7 +345,6 @@ static struct stream *stream_get(struct recorder *rec, const char *key)
 	snprintf(st->key, sizeof(st->key), "%s", key);
 	snprintf(path, sizeof(path), "%s/%s.dat", rec->outdir, key);
 	snprintf(st->path, sizeof(st->path), "%s", path);
-	st->stage = xmalloc((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
 	st->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (st->out < 0 || ftruncate(st->out, RB_PAGE_SIZE) < 0 ||
 	    lseek(st->out, RB_PAGE_SIZE, SEEK_SET) < 0) {

@@ -323,10 +323,11 @@ struct cursor {
 	uint64_t marked_lost;		/* LOST events returned so far */
 	int tail_done;
 	/* compressed files: the chunk being read, decompressed */
-	ZSTD_DCtx *zd;
+	ZSTD_DCtx *zd;			/* the merge's, shared by its cursors */
 	unsigned char *zpages;
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
+	uint32_t zcap;			/* pages zpages can hold */
 	/* copies of the DATA/TRACE payloads handed out (see cursor_keep()) */
 	unsigned char (*keep)[RB_PAGE_SIZE];
 	unsigned int keep_next;
@@ -341,6 +342,7 @@ struct ut_merge {
 	struct cursor **heap;
 	int heap_n;
 	struct cursor *last;
+	ZSTD_DCtx *zd;			/* decompresses for every cursor, one at a time */
 };
 
 static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type type, uint64_t ts)
@@ -379,8 +381,12 @@ static int cursor_next_chunk(struct cursor *c)
 	if (!chunk_valid(&ch, c->zoff, c->ti->data_end))
 		return 0;	/* scan_thread() warned and set data_end */
 	want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
-	n = ZSTD_decompressDCtx(c->zd, c->zpages, (size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE,
-				c->map + c->zoff + sizeof(ch), ch.csize);
+	/* as large as the largest chunk so far: a short thread needs little */
+	if (ch.nr_pages > c->zcap) {
+		c->zpages = xrealloc(c->zpages, want);
+		c->zcap = ch.nr_pages;
+	}
+	n = ZSTD_decompressDCtx(c->zd, c->zpages, want, c->map + c->zoff + sizeof(ch), ch.csize);
 	if (ZSTD_isError(n) || n != want) {
 		pr_err("%s: corrupt chunk at offset %" PRIu64 " (%s)", c->ti->path, c->zoff,
 		       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
@@ -711,8 +717,9 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 		c->size = (size_t)st.st_size;
 		c->nr_pages = c->size / RB_PAGE_SIZE - 1;
 		if (ti->compress == UT_COMPRESS_ZSTD) {
-			c->zd = ZSTD_createDCtx();
-			c->zpages = xmalloc((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+			if (!m->zd)
+				m->zd = ZSTD_createDCtx();
+			c->zd = m->zd;
 			c->zoff = RB_PAGE_SIZE;
 			if (!c->zd) {
 				pr_err("%s: cannot set up the zstd decompressor", ti->path);
@@ -789,10 +796,10 @@ void ut_merge_free(struct ut_merge *m)
 	for (int i = 0; i < m->nr; i++) {
 		if (m->cur[i].map)
 			munmap((void *)m->cur[i].map, m->cur[i].size);
-		ZSTD_freeDCtx(m->cur[i].zd);
 		free(m->cur[i].zpages);
 		free(m->cur[i].keep);
 	}
+	ZSTD_freeDCtx(m->zd);
 	free(m->cur);
 	free(m->heap);
 	free(m);
