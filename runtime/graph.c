@@ -116,7 +116,11 @@ static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint
 		break;
 	case UT_REC_DEPTH:
 	case UT_REC_CPU: {
-		uint32_t v = (uint32_t)ip;
+		/*
+		 * DEPTH states rec_depth as it is now: the page start inside
+		 * rb_reserve() may have put calls back in the stream
+		 */
+		uint32_t v = type == UT_REC_DEPTH ? t->rec_depth : (uint32_t)ip;
 
 		memcpy(p + 4, &v, 4);
 		break;
@@ -153,15 +157,34 @@ static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64
 	return __ut_put(t, type, ts, ip, parent);
 }
 
-/* records parked by a signal handler that interrupted a write: write them now */
+/*
+ * The EXIT of a call whose ENTRY is in the stream was dropped (full
+ * buffer): the call is over all the same, so the stream no longer counts
+ * it open.  The next page's DEPTH then says how many of the calls the
+ * reader saw enter are still running, and the reader closes the others
+ * there (doc/design/ring-buffer.md, "The DEPTH record at each page start").
+ */
+static inline void ut_exit_dropped(struct ut_thread *t)
+{
+	t->rec_depth -= !!t->rec_depth;
+}
+
+/*
+ * Records parked by a signal handler that interrupted a write: write them
+ * now.  The handler's calls open and close within the parked records: a
+ * call whose parked ENTRY is dropped here (full buffer) loses its parked
+ * EXIT too, as ut_lost_exit() does for the calls of the thread itself.
+ */
 __attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
 {
-	uint32_t i = 0;
+	uint64_t dropped = 0;	/* bit k: the k-th open parked ENTRY was dropped */
+	uint32_t i = 0, open = 0;
 
 	t->busy = UT_BUSY();
 	barrier();
 	for (;;) {
-		uint32_t n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED);
+		uint32_t n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED), type;
+		int ok;
 
 		if (i == n) {
 			/* a handler may add one right now: retry unless still n */
@@ -169,8 +192,23 @@ __attribute__((noinline)) void ut_flush_pending(struct ut_thread *t)
 				break;
 			continue;
 		}
-		ut_put(t, t->pending[i].type, t->pending[i].ts, t->pending[i].ip,
-		       t->pending[i].parent);
+		type = t->pending[i].type;
+		if (type == UT_REC_EXIT && open && open <= 64 && (dropped >> (open - 1) & 1)) {
+			open--;
+			ut_lost_exit(t);
+			i++;
+			continue;
+		}
+		ok = ut_put(t, type, t->pending[i].ts, t->pending[i].ip, t->pending[i].parent);
+		if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT) {
+			if (open < 64)
+				dropped = (dropped & ~(1ull << open)) | ((uint64_t)!ok << open);
+			open++;
+		} else if (type == UT_REC_EXIT) {
+			open -= !!open;
+			if (!ok)
+				ut_exit_dropped(t);
+		}
 		i++;
 	}
 	barrier();
@@ -318,17 +356,80 @@ void ut_lost_exit(struct ut_thread *t)
 	}
 }
 
+static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
+			uint64_t ts);
+
+/*
+ * A page after lost records: the calls that began while records were
+ * dropped and are still running have no ENTRY in the stream, so their
+ * EXITs would not be written and their callees would show under the wrong
+ * caller.  They are put back in the stream instead: after the DEPTH (the
+ * calls the reader saw enter that are still open), a STACK names all the
+ * open calls, theirs last (a second DEPTH if there are more than
+ * UT_STACK_MAX), and from then on they are recorded frames whose EXIT is
+ * written.  The reader knows them by name but not when they began.
+ *
+ * Only the frames above the innermost recorded one: while the buffer was
+ * full everything was dropped, so the calls entered meanwhile are the
+ * innermost.  And only when the recorded frames below are exactly the
+ * stream's open ENTRYs: not while an EXIT of ut_close_frames() is being
+ * written (that frame is no longer below t->depth), nor after a parked
+ * ENTRY was dropped.  Context: inside the write that started the page.
+ */
+static void ut_restate(struct ut_thread *t, uint64_t ts)
+{
+	uintptr_t ips[UT_STACK_MAX];
+	uint32_t top = t->depth, r = 0, n = 0, i, k = 0;
+	int ok;
+
+	while (top && !(t->frames[top - 1].valid && t->frames[top - 1].recorded == UT_FR_RECORDED))
+		top--;
+	for (i = 0; i < t->depth; i++) {
+		const struct ut_frame *f = &t->frames[i];
+
+		if (!f->valid)
+			continue;	/* being pushed: its own ENTRY follows */
+		if (i < top && f->recorded == UT_FR_RECORDED)
+			r++;
+		else if (i >= top && f->recorded == UT_FR_LOST)
+			n++;
+	}
+	if (!n || r != t->rec_depth)
+		return;
+	if (r + n <= UT_STACK_MAX) {
+		for (i = 0; i < t->depth; i++) {
+			const struct ut_frame *f = &t->frames[i];
+
+			if (f->valid && f->recorded == (i < top ? UT_FR_RECORDED : UT_FR_LOST))
+				ips[k++] = f->ip;
+		}
+		ok = ut_write_ips(t, UT_REC_STACK, ips, k, ts);
+	} else {
+		t->rec_depth = r + n;
+		ok = __ut_put(t, UT_REC_DEPTH, ts, 0, 0);
+	}
+	t->rec_depth = r;
+	if (!ok)
+		return;
+	for (i = top; i < t->depth; i++)
+		if (t->frames[i].valid && t->frames[i].recorded == UT_FR_LOST)
+			t->frames[i].recorded = UT_FR_RECORDED;
+	t->rec_depth = r + n;
+}
+
 /*
  * First record of every page: the depth of the stream (open ENTRYs), so a
  * reader can start at any page.  Not t->depth: the shadow stack already
- * counts the call whose ENTRY is being written.
+ * counts the call whose ENTRY is being written.  After lost records the
+ * calls entered meanwhile follow (ut_restate()).
  */
 void ut_page_start(struct rb_writer *w, uint64_t ts)
 {
 	struct ut_thread *t = &ut_self;
 
-	__ut_put(t, UT_REC_DEPTH, ts, t->rec_depth, 0);
-	(void)w;
+	__ut_put(t, UT_REC_DEPTH, ts, 0, 0);
+	if (unlikely(w->page->flags & RB_PAGE_LOST_MASK) && ut_rec_mode == UT_MODE_GRAPH)
+		ut_restate(t, ts);
 }
 
 /* a variable-length record: header, u16 n, n addresses */
@@ -473,7 +574,8 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts)
 
 	switch (f->recorded) {
 	case UT_FR_RECORDED:
-		ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, 4, ts, 0)))
+			ut_exit_dropped(t);
 		break;
 	case UT_FR_LOST:
 		ut_lost_exit(t);
@@ -764,7 +866,8 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		   t->frames[d - 1].recorded == UT_FR_RECORDED)) {
 		t->depth = d - 1;
 		barrier();
-		ut_write_fast(t, UT_REC_EXIT, 4, ts, 0);
+		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, 4, ts, 0)))
+			ut_exit_dropped(t);
 		return;
 	}
 	while (d && t->frames[d - 1].ip != (uintptr_t)fn)
