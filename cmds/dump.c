@@ -10,7 +10,9 @@
  * whole when it returned: tracing_thresh) then " dur=<ns>"; for a trace (a
  * stack trace) the number of ips and the ips, innermost first
  * ("3: foo <- bar <- main"); for a marker its text; for lost the number
- * of records lost.
+ * of records lost; for depth (right after lost, the stream restated how
+ * many calls are open, and that is not what the events before left open)
+ * "was <depth before>".
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -25,7 +27,7 @@
 static const char *const type_name[] = {
 	[UT_EV_ENTRY] = "entry", [UT_EV_EXIT] = "exit", [UT_EV_FUNC] = "func",
 	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost", [UT_EV_RETURN] = "return",
-	[UT_EV_TRACE] = "trace",
+	[UT_EV_TRACE] = "trace", [UT_EV_DEPTH] = "depth",
 };
 
 static void print_addr(struct ut_data *d, const struct ut_event *ev, uint64_t addr)
@@ -89,6 +91,8 @@ int command_dump(int argc, char **argv)
 			printf("%.*s", (int)ev.data_len, ev.data);
 		else if (ev.type == UT_EV_LOST)
 			printf("%" PRIu64, ev.count);
+		else if (ev.type == UT_EV_DEPTH)
+			printf("was %" PRIu64, ev.count);
 		else if (ev.type == UT_EV_TRACE)
 			print_trace(&d, &ev);
 		else

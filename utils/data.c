@@ -7,10 +7,12 @@
  * keeps the thread's open calls, so an EXIT learns which function it
  * closes and at what depth, and it resynchronises on the DEPTH record that
  * starts every page (after lost or overwritten pages) and on the STACK
- * record a forked child starts with.  A RETURN (a whole call recorded at
- * its return, tracing_thresh) carries its own depth and duration and
- * leaves the open calls alone; a TRACE (a stack trace) points at its ips
- * in the mapped file, as a DATA record's text.
+ * record a forked child starts with; when they change the depth right
+ * after lost records, a UT_EV_DEPTH event tells the reader that calls
+ * ended or began unseen.  A RETURN (a whole call recorded at its return,
+ * tracing_thresh) carries its own depth and duration and leaves the open
+ * calls alone; a TRACE (a stack trace) points at its ips in the mapped
+ * file, as a DATA record's text.
  *
  * A merge is a binary heap of cursors ordered by their next event's
  * timestamp (ties by thread order, so the output is deterministic).
@@ -321,6 +323,7 @@ struct cursor {
 	int heap_pos;
 	uint64_t pending_lost;
 	uint64_t marked_lost;		/* LOST events returned so far */
+	int after_lost;			/* a LOST event and no other event since */
 	int tail_done;
 	/* compressed files: the chunk being read, decompressed */
 	ZSTD_DCtx *zd;			/* the merge's, shared by its cursors */
@@ -486,6 +489,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
 			ev->count = c->pending_lost;
 			c->pending_lost = 0;
+			c->after_lost = 1;
 			return 1;
 		}
 		ret = rb_iter_next(&c->it, &r, &len, &ts);
@@ -499,6 +503,9 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			continue;
 		}
 		memcpy(&h, r, 4);
+		if (RB_HDR_TYPE(h) != UT_REC_DEPTH && RB_HDR_TYPE(h) != UT_REC_STACK &&
+		    RB_HDR_TYPE(h) != UT_REC_CPU)
+			c->after_lost = 0;
 		switch (RB_HDR_TYPE(h)) {
 		case UT_REC_ENTRY:
 		case UT_REC_ENTRY_PARENT:
@@ -530,6 +537,14 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			return 1;
 		case UT_REC_DEPTH:
 			memcpy(&v, r + 4, 4);
+			if (c->after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->depth) {
+				/* the loss ended or began calls unseen: say so */
+				cursor_ev(c, ev, UT_EV_DEPTH, ts);
+				ev->depth = v;
+				ev->count = c->depth;
+				cursor_set_depth(c, v);
+				return 1;
+			}
 			cursor_set_depth(c, v);
 			break;
 		case UT_REC_CPU:
@@ -540,9 +555,16 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			uint16_t n;
 
 			memcpy(&n, r + 4, 2);
+			v = c->depth;
 			cursor_set_depth(c, n);
 			for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
 				c->stack[i] = ut_get48(r + 6 + 6 * i);
+			if (c->after_lost && n != v) {
+				cursor_ev(c, ev, UT_EV_DEPTH, ts);
+				ev->depth = n;
+				ev->count = v;
+				return 1;
+			}
 			break;
 		}
 		case UT_REC_DATA: {

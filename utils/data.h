@@ -32,6 +32,15 @@ enum ut_ev_type {
 				 * recorded: ip, depth, ts = its return, duration */
 	UT_EV_TRACE,		/* a stack trace: ev->count ips, innermost first, in
 				 * ev->data (6 bytes each, see ut_event_trace_ip()) */
+	UT_EV_DEPTH,		/* right after a UT_EV_LOST, the stream restates its
+				 * open calls (DEPTH, STACK records) and they are not
+				 * what the events before left open (ev->count of them):
+				 * ev->depth calls are open now.  Fewer: the innermost
+				 * ended unseen, their returns lost.  More: calls began
+				 * unseen, their entries lost; the EXIT that closes one
+				 * names it if a STACK did.  (Other restatements, at a
+				 * fork, a context switch, the start of a flight
+				 * recording, only set the depth of the next events.) */
 };
 
 struct ut_event {

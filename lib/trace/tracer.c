@@ -675,6 +675,9 @@ int trace_print_all(struct trace_iter *iter)
 	while ((r = ut_merge_next(iter->merge, &ev)) > 0) {
 		if (ev.type == UT_EV_LOST)
 			print_lost(iter, &ev);
+		/* not an event of the trace: the tracers only mend their state */
+		else if (ev.type == UT_EV_DEPTH)
+			t->print_event(iter, &ev);
 		/* markers off: the kernel refuses the writes, so none are shown */
 		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS)) {
 			/* the counter clock numbers what the kernel would record */

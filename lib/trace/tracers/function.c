@@ -69,6 +69,16 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 		print_fn_line(iter, &call, parent);
 		break;
 	}
+	case UT_EV_DEPTH: {
+		/* calls ended or began unseen: no known caller at those depths */
+		uint64_t lo = ev->depth < ev->count ? ev->depth : ev->count;
+		uint64_t hi = ev->depth < ev->count ? ev->count : ev->depth;
+
+		t = trace_thread_get(iter, ev);
+		for (uint64_t d = lo; d < hi && d < t->nr_frames; d++)
+			t->frames[d].ip = 0;
+		break;
+	}
 	case UT_EV_MARKER:
 		trace_print_marker_line(iter, ev);
 		break;

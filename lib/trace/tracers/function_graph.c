@@ -15,11 +15,13 @@
  * on one line.  A call recorded whole at its return (tracing_thresh) has
  * no entry in the trace: it prints as the kernel prints a return whose
  * entry it did not see, its duration and a closing brace that names the
- * function in a C comment.  A stack trace prints as a comment too, as
- * every other event (graph_comment()).  The state the kernel keeps per
- * cpu (the depth comments are indented at, the function open at each
- * depth) is kept per thread; the context-switch banners are per cpu, as
- * in the kernel.
+ * function in a C comment; so does a return whose entry was lost (the call
+ * began while records were dropped), with no duration.  A call whose
+ * return was lost stays open, as in the kernel.  A stack trace prints as a
+ * comment too, as every other event (graph_comment()).  The state the
+ * kernel keeps per cpu (the depth comments are indented at, the function
+ * open at each depth) is kept per thread; the context-switch banners are
+ * per cpu, as in the kernel.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -314,9 +316,31 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 	trace_seq_puts(s, " */\n");
 }
 
+/*
+ * After lost records the stream restated its open calls (UT_EV_DEPTH): the
+ * calls between the old and the new depth ended unseen (their returns were
+ * lost: the kernel prints nothing for them either) or began unseen.  No
+ * entry the trace shows is open there any more, so a return at those
+ * depths has no duration and names its function, whatever entry of the
+ * same function was last printed at that depth.
+ */
+static void graph_depth(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct trace_thread *t = trace_thread_get(iter, ev);
+	uint64_t lo = ev->depth < ev->count ? ev->depth : ev->count;
+	uint64_t hi = ev->depth < ev->count ? ev->count : ev->depth;
+
+	for (uint64_t d = lo; d < hi && d < t->nr_frames; d++)
+		t->frames[d].ip = 0;
+	t->comment_depth = clamp_depth(ev->depth) - 1;
+}
+
 static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
 {
 	switch (ev->type) {
+	case UT_EV_DEPTH:
+		graph_depth(iter, ev);
+		break;
 	case UT_EV_ENTRY:
 		graph_entry(iter, ev);
 		break;
