@@ -243,6 +243,15 @@ struct tracker {
 	uint32_t depth;
 	uint32_t cpu;
 	int sync;			/* the next page written must restate the depth */
+	/*
+	 * The source restated fewer open calls than it had (calls ended
+	 * unseen, their returns lost) down to @cut, since the last restating
+	 * written: the stream written says so first, before the calls
+	 * restated above them (begun unseen), or the reader could not tell
+	 * those from the ones it saw begin (see ut_restate() in the runtime).
+	 */
+	int have_cut;
+	uint32_t cut;
 	uint64_t ips[UT_STACK_MAX];	/* 0: unknown */
 	/*
 	 * With a function selection (set_ftrace_filter of an instance): the
@@ -408,12 +417,58 @@ static void emit_put(struct emitter *e, uint32_t type, uint64_t ts, const void *
 	e->last_ts = ts;
 }
 
+/* the first @d open calls, as a STACK (DEPTH beyond UT_STACK_MAX) */
+static void emit_stack(struct emitter *e, const uint64_t *ips, uint32_t d, uint64_t ts)
+{
+	unsigned char buf[2 + 6 * UT_STACK_MAX];
+	uint16_t n = (uint16_t)d;
+
+	if (d > UT_STACK_MAX) {
+		emit_put(e, UT_REC_DEPTH, ts, &d, 4);
+		return;
+	}
+	memcpy(buf, &n, 2);
+	for (uint32_t i = 0; i < d; i++)
+		ut_put48(buf + 2 + 6 * i, ips[i]);
+	emit_put(e, UT_REC_STACK, ts, buf, 2 + 6u * n);
+}
+
+/* the open calls the source cut back to, as sync_stack() counts them; 0 if none below @d */
+static int sync_cut(const struct tracker *t, uint32_t d, uint32_t *cut)
+{
+	uint32_t c = t->cut;
+
+	if (!t->have_cut)
+		return 0;
+	if (t->fsel) {
+		c = 0;
+		for (uint32_t i = 0; i < t->cut && i < KEPT_MAX; i++)
+			c += t->kept[i];
+	}
+	*cut = c;
+	return c < d;
+}
+
+static uint32_t stack_len(uint32_t d)
+{
+	return d <= UT_STACK_MAX ? 6 + 6 * d : 8;
+}
+
 static uint32_t sync_len(const struct tracker *t)
 {
-	uint32_t d;
+	uint32_t d, cut;
 
 	sync_stack(t, &d);
-	return d <= UT_STACK_MAX ? 6 + 6 * d : 8;
+	return stack_len(d) + (sync_cut(t, d, &cut) ? stack_len(cut) : 0);
+}
+
+/* the source restates its open calls: remember how far down it cut them */
+static void track_cut(struct tracker *t, uint32_t depth)
+{
+	if (depth < t->depth && (!t->have_cut || depth < t->cut)) {
+		t->cut = depth;
+		t->have_cut = 1;
+	}
 }
 
 /* ---- an instance's ring buffers (live_pump) ---- */
@@ -442,12 +497,10 @@ static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void
 	rb_commit(w, 4 + n, ts, rec_counts(type));
 }
 
-/* the open calls, as a STACK (DEPTH beyond UT_STACK_MAX) */
-static void ring_sync(struct rb_writer *w, const struct tracker *t, uint64_t ts)
+/* the first @d open calls, as a STACK (DEPTH beyond UT_STACK_MAX) */
+static void ring_stack(struct rb_writer *w, const uint64_t *ips, uint32_t d, uint64_t ts)
 {
 	unsigned char buf[2 + 6 * UT_STACK_MAX];
-	uint32_t d;
-	const uint64_t *ips = sync_stack(t, &d);
 	uint16_t n = (uint16_t)d;
 
 	if (d > UT_STACK_MAX) {
@@ -458,6 +511,17 @@ static void ring_sync(struct rb_writer *w, const struct tracker *t, uint64_t ts)
 	for (uint32_t i = 0; i < d; i++)
 		ut_put48(buf + 2 + 6 * i, ips[i]);
 	ring_put(w, UT_REC_STACK, ts, buf, 2 + 6u * n);
+}
+
+/* the open calls (after the ones left of a cut, if the source cut them) */
+static void ring_sync(struct rb_writer *w, const struct tracker *t, uint64_t ts)
+{
+	uint32_t d, cut;
+	const uint64_t *ips = sync_stack(t, &d);
+
+	if (sync_cut(t, d, &cut))
+		ring_stack(w, ips, cut, ts);
+	ring_stack(w, ips, d, ts);
 }
 
 /* rb_writer's page_start: every page states the open calls first */
@@ -525,6 +589,7 @@ static void ring_emit(struct emitter *e, struct tracker *t, const unsigned char 
 	if (t->sync) {
 		ring_sync(w, t, ts);
 		t->sync = 0;
+		t->have_cut = 0;
 	}
 	if (w->cpu != t->cpu) {
 		w->cpu = t->cpu;
@@ -556,22 +621,22 @@ static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
 	    ts - e->last_ts > RB_DELTA_MAX)
 		emit_start(e, t, ts);
 	if (t->sync) {
-		uint32_t d;
+		uint32_t d, cut;
 		const uint64_t *ips = sync_stack(t, &d);
+		int cutting = sync_cut(t, d, &cut);
 
-		/* a STACK names the open calls; DEPTH if it does not fit */
+		/* STACKs name the open calls; DEPTHs if they do not fit */
 		if (d <= UT_STACK_MAX && p->commit + sync_len(t) + 8 + len <= RB_DATA_SIZE) {
-			unsigned char buf[2 + 6 * UT_STACK_MAX];
-			uint16_t n = (uint16_t)d;
-
-			memcpy(buf, &n, 2);
-			for (uint32_t i = 0; i < d; i++)
-				ut_put48(buf + 2 + 6 * i, ips[i]);
-			emit_put(e, UT_REC_STACK, ts, buf, 2 + 6u * n);
+			if (cutting)
+				emit_stack(e, ips, cut, ts);
+			emit_stack(e, ips, d, ts);
 		} else {
+			if (cutting && p->commit + 16 + 8 + len <= RB_DATA_SIZE)
+				emit_put(e, UT_REC_DEPTH, ts, &cut, 4);
 			emit_put(e, UT_REC_DEPTH, ts, &d, 4);
 		}
 		t->sync = 0;
+		t->have_cut = 0;
 	}
 	if (e->out_cpu != t->cpu) {
 		emit_put(e, UT_REC_CPU, ts, &t->cpu, 4);
@@ -699,6 +764,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			memcpy(&v, r + 4, 4);
 			if (v != t->depth)
 				t->sync = 1;
+			track_cut(t, v);
 			track_depth(t, v);
 			continue;
 		case UT_REC_CPU:
@@ -709,6 +775,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			uint16_t n;
 
 			memcpy(&n, r + 4, 2);
+			track_cut(t, n);
 			t->depth = n;
 			for (uint32_t i = 0; i < n; i++) {
 				t->ips[i] = ut_get48(r + 6 + 6 * i);
