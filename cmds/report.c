@@ -30,6 +30,19 @@
  * whole duration.  When a RETURN is read its callers have not returned
  * yet, so recursion through RETURNs is not seen: each such call adds to
  * the total.
+ *
+ * Lost records (a full buffer) leave calls with no duration, and they are
+ * counted apart, as "untimed", never as calls of no time:
+ *  - a call whose return was lost: after the loss the stream restates how
+ *    many calls are still open (UT_EV_DEPTH), and those above that ended
+ *    unseen; so do the calls still open when the thread's trace ends;
+ *  - a call whose entry is not in the trace (before a fork, overwritten
+ *    in a flight recording): its return names it when a STACK record did,
+ *    else it is only counted, as a return of an unknown function.
+ * The calls that span a lost range keep their entry and their return, so
+ * their total time is exact.  Their self time leaves the lost range out
+ * (what ran then is not known), and the time of an untimed callee up to
+ * the loss too: self times are never more than what the trace shows.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,21 +50,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "cmds/cmds.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
-
-/*
- * The event depth resynchronises our stack only where entries and exits
- * cannot pair up by themselves: at the start of a thread's stream (a
- * forked child's inherited frames, a flight recording's overwritten
- * start) and after lost records.  Elsewhere pairing is exact, also in
- * recursion deeper than the open calls data.c tracks (4096), where event
- * depths are clamped: depths from DEPTH_TRUSTED up are never used.
- */
-#define DEPTH_TRUSTED	4000
 
 enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MIN, SORT_MAX, SORT_NAME };
 
@@ -61,7 +65,8 @@ static const char *const sort_names[] = {
 };
 
 struct fstat {
-	uint64_t calls, total, self, min, max;
+	uint64_t calls, total, self, min, max;	/* of the calls with a duration */
+	uint64_t untimed;		/* calls whose entry or return is not in the trace */
 	uint64_t sum;			/* of every call's duration, recursive ones too */
 	unsigned __int128 sumsq;	/* of durations in ns^2: exact, for --stat */
 };
@@ -148,6 +153,7 @@ static uint64_t stat_min(const struct fstat *s)
 static void stat_merge(struct fstat *to, const struct fstat *from)
 {
 	to->calls += from->calls;
+	to->untimed += from->untimed;
 	to->total += from->total;
 	to->sum += from->sum;
 	to->self += from->self;
@@ -159,9 +165,11 @@ static void stat_merge(struct fstat *to, const struct fstat *from)
 }
 
 struct frame {
-	uint64_t ip;		/* 0: an entry we did not see (lost, or before a fork) */
-	uint64_t ts;
-	uint64_t child;		/* time spent in completed callees */
+	uint64_t ip;		/* 0: not known */
+	uint64_t ts;		/* entry; if not seen, since when it is known to run */
+	uint64_t child;		/* time that is not the call's own: callees, lost ranges */
+	uint64_t inner;		/* durations of the calls of the same function within it */
+	int seen;		/* its entry is in the trace: it has a start time */
 };
 
 /* the RETURNs of callees of a call at @depth whose RETURN has not come yet */
@@ -171,69 +179,153 @@ struct pending {
 	uint64_t sum;		/* their durations */
 };
 
+/* what could not be known, over all threads */
+struct losses {
+	uint64_t events, ranges;	/* lost records, and the LOST marks */
+	uint64_t time;			/* ns between the events around each loss */
+	uint64_t overrun;		/* overwritten (flight recorder) */
+	uint64_t unknown;		/* returns of calls whose entry and name are unknown */
+};
+
 struct walker {
 	struct iptab *tab;
+	struct losses *loss;
 	struct frame *stack;
 	size_t sp, cap;
 	struct pending *pend;	/* by increasing depth */
 	size_t npend, cappend;
 	int pid;
 	uint64_t image;
-	int resync;		/* records were lost: trust the next event's depth */
+	uint64_t last_ts;	/* of the thread's previous event; 0: none yet */
+	int hole;		/* records were lost right before this event */
+	uint64_t hole_from, hole_to;
 };
 
-static void push(struct walker *w, uint64_t ip, uint64_t ts)
+static void push(struct walker *w, uint64_t ip, uint64_t ts, int seen)
 {
 	if (w->sp == w->cap)
 		w->stack = xrealloc(w->stack, (w->cap = w->cap ? w->cap * 2 : 256) * sizeof(*w->stack));
-	w->stack[w->sp++] = (struct frame){ .ip = ip, .ts = ts };
+	w->stack[w->sp++] = (struct frame){ .ip = ip, .ts = ts, .seen = seen };
 }
 
-/* make the stack @depth frames deep: drop unmatched entries, or pad with unknown ones */
-static void resync(struct walker *w, uint32_t depth)
+static void untimed(struct walker *w, uint64_t ip)
 {
-	if (depth >= DEPTH_TRUSTED)
-		return;
-	if (w->sp > depth)
-		w->sp = depth;
+	if (ip)
+		ip_get(w->tab, ip, w->image, w->pid)->st.untimed++;
+	else
+		w->loss->unknown++;
+}
+
+/* the innermost open call of @ip (recursion), or -1 */
+static ssize_t enclosing(const struct walker *w, uint64_t ip)
+{
+	for (size_t i = w->sp; i-- > 0;)
+		if (w->stack[i].ip == ip)
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * The seen call @f (off the stack) has no return in the trace.  The calls
+ * of its function within it were timed, and that much of the time the
+ * function ran is known: it goes to the call of the same function around
+ * it, or to the total if there is none (recursion whose outermost return
+ * was lost does not leave a total of 0).
+ */
+static void untimed_frame(struct walker *w, const struct frame *f)
+{
+	ssize_t g = enclosing(w, f->ip);
+
+	untimed(w, f->ip);
+	if (g >= 0)
+		w->stack[g].inner += f->inner;
+	else if (f->inner)
+		ip_get(w->tab, f->ip, w->image, w->pid)->st.total += f->inner;
+}
+
+/*
+ * The time from @from to @to is not the own time of the innermost open
+ * call: lost records, or a callee with no duration.
+ */
+static void not_own(struct walker *w, uint64_t from, uint64_t to)
+{
+	if (w->sp && w->stack[w->sp - 1].seen && to > from)
+		w->stack[w->sp - 1].child += to - from;
+}
+
+/* the lost range before this event: not the own time of the call it fell in */
+static void close_hole(struct walker *w)
+{
+	if (w->hole)
+		not_own(w, w->hole_from, w->hole_to);
+	w->hole = 0;
+}
+
+/*
+ * The stream says @depth calls are open at @ts (UT_EV_DEPTH): the calls
+ * above ended unseen, their returns lost; or calls were entered unseen.
+ */
+static void restate(struct walker *w, uint64_t depth, uint64_t ts)
+{
+	uint64_t from;
+
+	if (w->sp > depth) {
+		/*
+		 * The outermost of the closed calls ran from its entry on, up
+		 * to some time in the lost range (or to here, if nothing tells
+		 * where it ended): not the own time of the call below it.
+		 */
+		from = w->stack[depth].ts;
+		if (!w->hole || from < w->hole_from)
+			w->hole_from = from;
+		w->hole_to = ts;
+		w->hole = 1;
+		while (w->sp > depth) {
+			struct frame *f = &w->stack[--w->sp];
+
+			if (f->seen)
+				untimed_frame(w, f);
+		}
+	}
+	close_hole(w);
+	/* calls entered unseen: running since this point at least */
 	while (w->sp < depth)
-		push(w, 0, 0);
+		push(w, 0, ts, 0);
 }
 
 static void call_entry(struct walker *w, const struct ut_event *ev)
 {
-	if (w->resync || !w->sp)
-		resync(w, ev->depth);
-	w->resync = 0;
-	push(w, ev->ip, ev->ts);
-}
-
-/* is @ip an active call below the top of the stack (recursion)? */
-static int on_stack(const struct walker *w, uint64_t ip)
-{
-	for (size_t i = 0; i < w->sp; i++)
-		if (w->stack[i].ip == ip)
-			return 1;
-	return 0;
+	/* the first events of a forked child or of a flight recording: calls began unseen */
+	if (!w->sp)
+		while (w->sp < ev->depth)
+			push(w, 0, ev->ts, 0);
+	push(w, ev->ip, ev->ts, 1);
 }
 
 static void call_exit(struct walker *w, const struct ut_event *ev)
 {
 	struct frame *f;
 	uint64_t dur, self;
+	ssize_t g;
 
-	/* the exit of depth d closes the entry of depth d */
-	if (w->resync)
-		resync(w, ev->depth + 1);
-	w->resync = 0;
-	if (!w->sp)
-		return;		/* of a call entered before the recording saw it */
-	f = &w->stack[--w->sp];
-	if (!f->ip)
+	if (!w->sp) {
+		/* of a call begun before the trace: data.c named it if it could */
+		untimed(w, ev->ip);
 		return;
+	}
+	f = &w->stack[--w->sp];
+	if (!f->seen) {
+		/* entered unseen: a STACK record named it, or nothing did */
+		untimed(w, f->ip ? f->ip : ev->ip);
+		not_own(w, f->ts, ev->ts);
+		return;
+	}
 	dur = ev->ts > f->ts ? ev->ts - f->ts : 0;
 	self = dur > f->child ? dur - f->child : 0;
-	stat_add(&ip_get(w->tab, f->ip, w->image, w->pid)->st, dur, self, !on_stack(w, f->ip));
+	g = enclosing(w, f->ip);
+	stat_add(&ip_get(w->tab, f->ip, w->image, w->pid)->st, dur, self, g < 0);
+	if (g >= 0)
+		w->stack[g].inner += dur;
 	if (w->sp)
 		w->stack[w->sp - 1].child += dur;
 }
@@ -254,7 +346,7 @@ static void call_return(struct walker *w, const struct ut_event *ev)
 		if (p->first >= entry)
 			self = dur > p->sum ? dur - p->sum : 0;
 	}
-	stat_add(&ip_get(w->tab, ev->ip, w->image, w->pid)->st, dur, self, !on_stack(w, ev->ip));
+	stat_add(&ip_get(w->tab, ev->ip, w->image, w->pid)->st, dur, self, enclosing(w, ev->ip) < 0);
 	/* a callee of the open entry below it, if the stream has ENTRY/EXIT pairs too */
 	if (w->sp && w->sp == d)
 		w->stack[w->sp - 1].child += dur;
@@ -269,10 +361,23 @@ static void call_return(struct walker *w, const struct ut_event *ev)
 	w->pend[w->npend++] = (struct pending){ .depth = d - 1, .first = entry, .sum = dur };
 }
 
-/* returns 0, or -1 if a file was corrupt (what was read before still counts) */
-static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
+/* the calls still open when the thread's trace ends have no return in it */
+static void walk_end(struct walker *w)
 {
-	struct walker w = { .tab = tab, .pid = -1 };
+	while (w->sp) {
+		struct frame *f = &w->stack[--w->sp];
+
+		if (f->seen)
+			untimed_frame(w, f);
+	}
+	w->npend = 0;
+	w->hole = 0;
+}
+
+/* returns 0, or -1 if a file was corrupt (what was read before still counts) */
+static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct losses *loss, int graph)
+{
+	struct walker w = { .tab = tab, .loss = loss, .pid = -1 };
 	struct ut_merge *m = ut_merge_new(d, &tid, 1);
 	struct ut_event ev;
 	int ret;
@@ -280,11 +385,13 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 	while ((ret = ut_merge_next(m, &ev)) > 0) {
 		/* a new process image (exec) of this tid never returns to the old frames */
 		if (ev.pid != w.pid || ev.image != w.image) {
-			w.sp = 0;
-			w.npend = 0;
+			walk_end(&w);
 			w.pid = ev.pid;
 			w.image = ev.image;
+			w.last_ts = 0;
 		}
+		if (w.hole && ev.type != UT_EV_DEPTH && ev.type != UT_EV_LOST)
+			close_hole(&w);
 		switch (ev.type) {
 		case UT_EV_ENTRY:
 			if (graph)
@@ -304,14 +411,31 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, int graph)
 		case UT_EV_FUNC:
 			ip_get(tab, ev.ip, ev.image, ev.pid)->st.calls++;
 			break;
-		case UT_EV_LOST:
-			w.resync = 1;
+		case UT_EV_DEPTH:
+			if (graph)
+				restate(&w, ev.depth, ev.ts);
+			break;
+		case UT_EV_LOST: {
+			/* the range: from the event before the loss to the first one after it */
+			uint64_t from = w.hole ? w.hole_to : w.last_ts ? w.last_ts : ev.ts;
+
+			loss->events += ev.count;
+			loss->ranges++;
+			if (ev.ts > from)
+				loss->time += ev.ts - from;
+			if (!w.hole)
+				w.hole_from = from;
+			w.hole_to = ev.ts;
+			w.hole = 1;
 			w.npend = 0;
 			break;
+		}
 		default:
 			break;
 		}
+		w.last_ts = ev.ts;
 	}
+	walk_end(&w);
 	ut_merge_free(m);
 	free(w.stack);
 	free(w.pend);
@@ -341,7 +465,7 @@ static uint64_t row_key(const struct row *r)
 	switch (sort_by) {
 	case SORT_TOTAL:	return r->st.total;
 	case SORT_SELF:		return r->st.self;
-	case SORT_CALLS:	return r->st.calls;
+	case SORT_CALLS:	return r->st.calls + r->st.untimed;
 	case SORT_AVG:		return r->st.calls ? r->st.sum / r->st.calls : 0;
 	case SORT_MIN:		return stat_min(&r->st);
 	case SORT_MAX:		return r->st.max;
@@ -376,7 +500,7 @@ static struct row *make_rows(struct ut_data *d, struct iptab *tab, size_t *nr_ro
 		const struct ipent *e = &tab->ents[i];
 		const struct ut_sym *s;
 
-		if (!e->used || !e->st.calls)
+		if (!e->used || (!e->st.calls && !e->st.untimed))
 			continue;
 		s = ut_symtab_find(d->symtab, e->pid, e->image, e->ip);
 		if (s) {
@@ -423,8 +547,8 @@ static struct row *make_rows(struct ut_data *d, struct iptab *tab, size_t *nr_ro
 	return rows;
 }
 
-/* "   1.234 ms": the value scaled to ns/us/ms/s, 3 decimals, 12 columns */
-static void print_time(uint64_t ns)
+/* @ns scaled to ns/us/ms/s for 3 decimals: the value, and its unit */
+static double scale_time(uint64_t ns, const char **unit)
 {
 	static const char *const units[] = { "ns", "us", "ms", "s " };
 	double v = (double)ns;
@@ -435,11 +559,69 @@ static void print_time(uint64_t ns)
 		v /= 1000;
 		u++;
 	}
-	printf("%9.3f %s", v, units[u]);
+	*unit = units[u];
+	return v;
 }
 
-static void print_report(const struct row *rows, size_t n, int graph)
+/* "   1.234 ms": the value scaled to ns/us/ms/s, 3 decimals, 12 columns */
+static void print_time(uint64_t ns)
 {
+	const char *unit;
+	double v = scale_time(ns, &unit);
+
+	printf("%9.3f %s", v, unit);
+}
+
+/* a time that is not known: no call of the function has a duration */
+static void print_none(void)
+{
+	printf("%12s", "-");
+}
+
+/* some call has no duration: the column that counts them is shown */
+static int any_untimed(const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].st.untimed)
+			return 1;
+	return 0;
+}
+
+/*
+ * What the numbers cannot include, before the table, when there is any:
+ * the lost and overwritten events, the calls with no duration, the returns
+ * of calls nobody can name.
+ */
+static void print_losses(const struct losses *l, int graph, int untimed_col)
+{
+	const char *unit;
+	double v;
+
+	if (l->events) {
+		printf("# lost: %" PRIu64 " events in %" PRIu64 " range%s", l->events, l->ranges,
+		       l->ranges == 1 ? "" : "s");
+		/* the time from the event before each loss to the one after it, where both exist */
+		if (graph && l->time) {
+			v = scale_time(l->time, &unit);
+			printf(" over %.3f %s (left out of self times)", v, unit[1] == ' ' ? "s" : unit);
+		}
+		putchar('\n');
+	}
+	if (l->overrun)
+		printf("# overwritten: %" PRIu64 " events (flight recorder: the start is gone)\n",
+		       l->overrun);
+	if (untimed_col)
+		printf("# untimed: calls whose entry or return is not in the trace (no duration)\n");
+	if (l->unknown)
+		printf("# unknown: %" PRIu64 " return%s of calls whose entry and function are not in the trace\n",
+		       l->unknown, l->unknown == 1 ? "" : "s");
+}
+
+static void print_report(const struct row *rows, size_t n, int graph, const struct losses *l)
+{
+	int ucol = graph && any_untimed(rows, n);
+
+	print_losses(l, graph, ucol);
 	if (!graph) {
 		printf("       Calls  Function\n");
 		printf("  ==========  ====================\n");
@@ -447,17 +629,32 @@ static void print_report(const struct row *rows, size_t n, int graph)
 			printf("%12" PRIu64 "  %s\n", rows[i].st.calls, rows[i].label);
 		return;
 	}
-	printf("  Total time   Self time       Calls     Average         Min         Max  Function\n");
-	printf("  ==========  ==========  ==========  ==========  ==========  ==========  ====================\n");
+	printf("  Total time   Self time       Calls%s     Average         Min         Max  Function\n",
+	       ucol ? "     Untimed" : "");
+	printf("  ==========  ==========  ==========%s  ==========  ==========  ==========  ====================\n",
+	       ucol ? "  ==========" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *s = &rows[i].st;
 
-		print_time(s->total);
-		print_time(s->self);
-		printf("%12" PRIu64, s->calls);
-		print_time(s->sum / s->calls);
-		print_time(stat_min(s));
-		print_time(s->max);
+		if (s->calls) {
+			print_time(s->total);
+			print_time(s->self);
+		} else {
+			print_none();
+			print_none();
+		}
+		printf("%12" PRIu64, s->calls + s->untimed);
+		if (ucol)
+			printf("%12" PRIu64, s->untimed);
+		if (s->calls) {
+			print_time(s->sum / s->calls);
+			print_time(stat_min(s));
+			print_time(s->max);
+		} else {
+			print_none();
+			print_none();
+			print_none();
+		}
 		printf("  %s\n", rows[i].label);
 	}
 }
@@ -479,23 +676,45 @@ static long double variance_us2(const struct fstat *s)
 	return v > 0 ? v / 1e6L : 0;	/* rounding can make it a hair negative */
 }
 
+/* the Time, Avg and s^2 of a row: "-" when no call of it has a duration */
+static void stat_texts(const struct fstat *s, char *total, char *avg, char *var, size_t size)
+{
+	if (!s->calls) {
+		snprintf(total, size, "-");
+		snprintf(avg, size, "-");
+		snprintf(var, size, "-");
+		return;
+	}
+	/* the kernel's profiler adds up every call, recursive ones too */
+	fmt_us(total, size, s->sum);
+	fmt_us(avg, size, s->sum / s->calls);
+	snprintf(var, size, "%.3Lf us", variance_us2(s));
+}
+
 /*
  * The kernel's trace_stat/function<cpu> layout (the function profiler):
  * time and average in microseconds, s^2 the variance of the durations in
  * us^2.  Columns widen for long names and times instead of cutting them.
+ * Hit counts every call, as the profiler counts a hit at the entry; Time,
+ * Avg and s^2 are those of the calls with a duration, and the calls
+ * without one are counted in a last column when there are any.
  */
-static void print_stat(const struct row *rows, size_t n, int graph)
+static void print_stat(const struct row *rows, size_t n, int graph, const struct losses *l)
 {
-	char buf[48];
-	int w = 30, wt = 12, wa = 12, len;
+	char total[48], avg[48], var[64];
+	int w = 30, wt = 12, wa = 12, wv = 3, len, ucol = graph && any_untimed(rows, n);
 
+	print_losses(l, graph, ucol);
 	for (size_t i = 0; i < n; i++) {
 		if (strlen(rows[i].label) > (size_t)w)
 			w = (int)strlen(rows[i].label);
-		len = fmt_us(buf, sizeof(buf), rows[i].st.sum);
+		stat_texts(&rows[i].st, total, avg, var, sizeof(total));
+		len = (int)strlen(total);
 		wt = len > wt ? len : wt;
-		len = fmt_us(buf, sizeof(buf), rows[i].st.sum / rows[i].st.calls);
+		len = (int)strlen(avg);
 		wa = len > wa ? len : wa;
+		len = (int)strlen(var);
+		wv = len > wv ? len : wv;
 	}
 	if (!graph) {
 		printf("  %-*s  %10s\n", w, "Function", "Hit");
@@ -504,17 +723,25 @@ static void print_stat(const struct row *rows, size_t n, int graph)
 			printf("  %-*s  %10" PRIu64 "\n", w, rows[i].label, rows[i].st.calls);
 		return;
 	}
-	printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "Function", "Hit", wt, "Time", wa, "Avg", "s^2");
-	printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "--------", "---", wt, "----", wa, "---", "---");
+	if (ucol) {
+		printf("  %-*s  %10s    %-*s    %-*s    %-*s  %10s\n", w, "Function", "Hit", wt, "Time",
+		       wa, "Avg", wv, "s^2", "Untimed");
+		printf("  %-*s  %10s    %-*s    %-*s    %-*s  %10s\n", w, "--------", "---", wt, "----",
+		       wa, "---", wv, "---", "-------");
+	} else {
+		printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "Function", "Hit", wt, "Time", wa, "Avg", "s^2");
+		printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "--------", "---", wt, "----", wa, "---", "---");
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct fstat *s = &rows[i].st;
-		char total[32], avg[32];
 
-		/* the kernel's profiler adds up every call, recursive ones too */
-		fmt_us(total, sizeof(total), s->sum);
-		fmt_us(avg, sizeof(avg), s->sum / s->calls);
-		printf("  %-*s  %10" PRIu64 "    %-*s    %-*s    %.3Lf us\n", w, rows[i].label, s->calls,
-		       wt, total, wa, avg, variance_us2(s));
+		stat_texts(s, total, avg, var, sizeof(total));
+		printf("  %-*s  %10" PRIu64 "    %-*s    %-*s    ", w, rows[i].label, s->calls + s->untimed,
+		       wt, total, wa, avg);
+		if (ucol)
+			printf("%-*s  %10" PRIu64 "\n", wv, var, s->untimed);
+		else
+			printf("%s\n", var);
 	}
 }
 
@@ -547,6 +774,7 @@ int command_report(int argc, char **argv)
 	};
 	const char *dir = "usertrace.data";
 	struct iptab tab = { 0 };
+	struct losses loss = { 0 };
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
@@ -615,8 +843,10 @@ int command_report(int argc, char **argv)
 		if (!i || tids[i] != tids[nr_tids - 1])
 			tids[nr_tids++] = tids[i];
 	for (int i = 0; i < nr_tids; i++)
-		if (walk_thread(&d, tids[i], &tab, graph) < 0)
+		if (walk_thread(&d, tids[i], &tab, &loss, graph) < 0)
 			bad = 1;
+	for (int i = 0; i < d.nr_threads; i++)
+		loss.overrun += d.threads[i].overrun;
 	free(tids);
 	if (bad)
 		pr_warn("some events could not be read: the numbers are partial");
@@ -625,9 +855,9 @@ int command_report(int argc, char **argv)
 	if (nr_rows)
 		qsort(rows, nr_rows, sizeof(*rows), cmp_row);
 	if (stat)
-		print_stat(rows, nr_rows, graph);
+		print_stat(rows, nr_rows, graph, &loss);
 	else
-		print_report(rows, nr_rows, graph);
+		print_report(rows, nr_rows, graph, &loss);
 	if (fflush(stdout) || ferror(stdout)) {
 		pr_err("cannot write the report: %s", strerror(errno));
 		bad = 2;
