@@ -36,6 +36,13 @@ $(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/tra
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
+# test_lost runs replay and report themselves on data directories it writes
+$(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c \
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
+		lib/trace/tracers/function_graph.c $(RINGBUF_SRC) $(HDRS) cmds/cmds.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
+
 check: deps all $(UNIT_BIN)
 	@sh tests/run-all.sh $(O)
 

@@ -38,6 +38,10 @@ struct tw {
 
 static struct tw *cur;
 
+/* set: the next page start puts these calls back, as the runtime after a loss */
+static const uint64_t *restate;
+static uint16_t nr_restate;
+
 static void page_start(struct rb_writer *w, uint64_t ts)
 {
 	unsigned char *p = rb_reserve(w, 8, &ts);
@@ -46,6 +50,17 @@ static void page_start(struct rb_writer *w, uint64_t ts)
 	memcpy(p, &h, 4);
 	memcpy(p + 4, &cur->depth, 4);
 	rb_commit(w, 8, ts, 0);
+	if (restate) {
+		p = rb_reserve(w, 6 + 6u * nr_restate, &ts);
+		h = RB_HDR(UT_REC_STACK, 0);
+		memcpy(p, &h, 4);
+		memcpy(p + 4, &nr_restate, 2);
+		for (int i = 0; i < nr_restate; i++)
+			ut_put48(p + 6 + 6 * i, restate[i]);
+		rb_commit(w, 6 + 6u * nr_restate, ts, 0);
+		cur->depth = nr_restate;
+		restate = NULL;
+	}
 }
 
 static void make_session(void)
@@ -574,6 +589,63 @@ static void test_hide(void **state)
 	tw_close(&t);
 }
 
+/*
+ * Records lost (the return of a leaf and of its caller, the entry of
+ * another call of that caller): the runtime's next page says which calls
+ * the reader saw are still open (DEPTH 2), then names them and the caller
+ * that began meanwhile (STACK 3).  The view copies the records into pages
+ * of its own and must say both, or the new caller's return would be
+ * paired with the entry of the old one.
+ */
+static void test_restated(void **state)
+{
+	static const uint64_t open[] = { 0x401000, 0x401100, 0x401200 };
+	struct tw t;
+	char *out;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0 + 1000);
+	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 1100);
+	rec(&t, UT_REC_ENTRY, 0x401200, 0, T0 + 1200);
+	rec(&t, UT_REC_ENTRY, 0x401300, 0, T0 + 1300);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 1310);
+	rec(&t, UT_REC_ENTRY, 0x401300, 0, T0 + 1400);
+	/* lost: 2 returns, then a call of 0x401200 and a call of 0x401300 in it */
+	t.depth = 2;
+	t.w.lost_pending = 5;
+	t.h->lost = 5;
+	restate = open;
+	nr_restate = 3;
+	assert_int_equal(rb_writer_next_page(&t.w, T0 + 2000), 0);
+	rec(&t, UT_REC_ENTRY, 0x401300, 0, T0 + 2000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2020);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2100);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2200);
+	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 2300);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2350);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
+	out = trace("function_graph", 0, -1);
+	assert_string_equal(out,
+		"# tracer: function_graph\n"
+		"#\n"
+		"# CPU  DURATION                  FUNCTION CALLS\n"
+		"# |     |   |                     |   |   |   |\n"
+		" 0)               |  0x401000() {\n"
+		" 0)               |    0x401100() {\n"
+		" 0)               |      0x401200() {\n"
+		" 0)   0.010 us    |        0x401300();\n"
+		" 0)               |        0x401300() {\n"
+		"CPU:0 [LOST 5 EVENTS]\n"
+		" 0)   0.020 us    |        0x401300();\n"
+		" 0)               |      } /* 0x401200 */\n"
+		" 0)   1.100 us    |    }\n"
+		" 0)   0.050 us    |    0x401100();\n"
+		" 0)   2.000 us    |  }\n");
+	free(out);
+	tw_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +660,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pump_off_on, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restated, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
