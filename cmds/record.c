@@ -313,13 +313,14 @@ static void drain_stream(struct recorder *rec, struct stream *st, int final)
 {
 	while (!st->done && st->bufs && (final || st->bufs->gen == st->next_gen)) {
 		struct buffer *b = st->bufs;
-		int moved = b->r.hdr->flags & RB_HDR_MOVED;
-		int r = drain_buffer(rec, st, b, final);
+		int r = drain_buffer(rec, st, b, final), moved;
 
 		if (r < 0)
 			rec->error = 1;
 		if (r <= 0)
 			return;
+		/* only now: the writer stores MOVED before the CLOSED that drain_buffer saw */
+		moved = b->r.hdr->flags & RB_HDR_MOVED;
 		st->bufs = b->next_gen;
 		st->next_gen = b->gen + 1;
 		buffer_remove(rec, b);
@@ -333,26 +334,27 @@ static void drain_stream(struct recorder *rec, struct stream *st, int final)
 		rec->error = 1;
 }
 
-static struct stream *stream_get(struct recorder *rec, const char *key)
+static struct stream *stream_find(struct recorder *rec, const char *key)
 {
-	char path[PATH_MAX];
-	struct stream *st;
-
-	for (st = rec->streams; st; st = st->next)
+	for (struct stream *st = rec->streams; st; st = st->next)
 		if (!strcmp(st->key, key))
 			return st;
-	st = xcalloc(1, sizeof(*st));
+	return NULL;
+}
+
+static struct stream *stream_new(struct recorder *rec, const char *key)
+{
+	struct stream *st = xcalloc(1, sizeof(*st));
+
 	snprintf(st->key, sizeof(st->key), "%s", key);
-	snprintf(path, sizeof(path), "%s/%s.dat", rec->outdir, key);
-	snprintf(st->path, sizeof(st->path), "%s", path);
-	st->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	snprintf(st->path, sizeof(st->path), "%s/%s.dat", rec->outdir, key);
+	st->out = open(st->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (st->out < 0 || ftruncate(st->out, RB_PAGE_SIZE) < 0 ||
 	    lseek(st->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
+		pr_err("cannot create %s: %s", st->path, strerror(errno));
 		rec->error = 1;
 		if (st->out >= 0)
 			close(st->out);
-		free(st->stage);
 		free(st);
 		return NULL;
 	}
@@ -408,10 +410,10 @@ static void scan_buffers(struct recorder *rec)
 		if (strncmp(de->d_name, "buf.", 4) || strlen(de->d_name) >= sizeof(b->name) ||
 		    split_name(de->d_name, key, sizeof(key), &gen) < 0)
 			continue;
-		st = stream_get(rec, key);
-		if (!st || st->done || gen < st->next_gen)
+		st = stream_find(rec, key);
+		if (st && (st->done || gen < st->next_gen))
 			continue;
-		for (b = st->bufs; b; b = b->next_gen)
+		for (b = st ? st->bufs : NULL; b; b = b->next_gen)
 			known |= b->gen == gen;
 		if (known)
 			continue;
@@ -421,6 +423,12 @@ static void scan_buffers(struct recorder *rec)
 		snprintf(path, sizeof(path), "%s/%s", rec->session, de->d_name);
 		if (rb_open(path, &b->r) < 0) {
 			/* still being created: next time */
+			free(b);
+			continue;
+		}
+		/* the .dat file only once there is a buffer to save into it */
+		if (!st && !(st = stream_new(rec, key))) {
+			rb_close(&b->r);
 			free(b);
 			continue;
 		}
@@ -436,6 +444,29 @@ static void drain_all(struct recorder *rec, int final)
 {
 	for (struct stream *st = rec->streams; st; st = st->next)
 		drain_stream(rec, st, final);
+}
+
+/*
+ * A process is over: save all its buffers now, closed or not.  The main
+ * thread's buffer is never closed (exit() runs no thread destructor), and
+ * a grown buffer gives its memory back to the budget only once saved.
+ * @pid: a process the recorder reaped (every thread of it is gone), or 0
+ * for every process that no longer exists (reaped by its own parent).  A
+ * pid taken again by a new process only delays the save to the end.
+ */
+static void drain_dead(struct recorder *rec, pid_t pid)
+{
+	int scanned = 0;
+
+	for (struct stream *st = rec->streams; st; st = st->next) {
+		pid_t p = (pid_t)atoi(st->key);
+
+		if (st->done || (pid ? p != pid : kill(p, 0) == 0 || errno != ESRCH))
+			continue;
+		if (!scanned++)
+			scan_buffers(rec);	/* its last buffers too */
+		drain_stream(rec, st, 1);
+	}
 }
 
 static void wait_wake(struct recorder *rec, uint32_t seen)
@@ -575,10 +606,21 @@ bad:
 static uint64_t default_grow_limit(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t mem = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 4ull << 30;
+	char path[PATH_MAX], *cg, *max;
 
-	if (pages <= 0 || psize <= 0)
-		return 1ull << 30;
-	return (uint64_t)pages * (uint64_t)psize / 4;
+	/* a cgroup (v2) with less memory than the machine: its limit counts */
+	cg = read_file("/proc/self/cgroup", NULL);
+	if (cg && !strncmp(cg, "0::", 3)) {
+		cg[strcspn(cg, "\n")] = 0;
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", cg + 3);
+		max = read_file(path, NULL);
+		if (max && max[0] >= '0' && max[0] <= '9' && strtoull(max, NULL, 10) < mem)
+			mem = strtoull(max, NULL, 10);
+		free(max);
+	}
+	free(cg);
+	return mem / 4;
 }
 
 int record_options(int argc, char **argv, struct record_opts *o)
@@ -812,8 +854,9 @@ static void record_summary(struct recorder *rec)
 	if (!lost)
 		return;
 	if (!rec->ctl->grow_limit)
-		pr_warn("%llu events lost in %d thread%s: the buffers were full (without --drop "
-			"they grow instead)", (unsigned long long)lost, threads, threads > 1 ? "s" : "");
+		pr_warn("%llu events lost in %d thread%s: the buffers were full and could not grow "
+			"(--drop, --overwrite, --buffer-limit 0 or no room in /dev/shm)",
+			(unsigned long long)lost, threads, threads > 1 ? "s" : "");
 	else
 		pr_warn("%llu events lost in %d thread%s: the buffers were full and had grown to "
 			"--buffer-limit (%llu bytes, %llu refused)", (unsigned long long)lost, threads,
@@ -902,9 +945,12 @@ int record_run(const struct record_opts *o, int *status)
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
 		scan_buffers(&rec);
 		drain_all(&rec, 0);
-		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0)
+		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
 			if (w == pid)
 				main_status = wstatus;
+			drain_dead(&rec, w);
+		}
+		drain_dead(&rec, 0);
 		if (w < 0 && errno == ECHILD)
 			break;
 		wait_wake(&rec, seen);

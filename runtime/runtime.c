@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,10 +208,10 @@ static void ut_stack_bounds(struct ut_thread *t)
  * (t->busy set), so a signal handler parks its records meanwhile; only
  * async-signal-safe calls.  Returns 0, or -1 with the writer where it was.
  */
-static int ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
+static int __ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
 {
 	struct rb_writer *w = &t->w;
-	struct rb_header *old = w->hdr, *h;
+	struct rb_header *old = w->hdr, *h, *prev;
 	char path[600];
 	size_t len;
 
@@ -221,7 +222,7 @@ static int ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
 	path[len++] = '.';
 	path[len + ut_fmt_u64(path + len, (uint64_t)t->bufgen + 1)] = 0;
 	/* no stdio here: a signal handler's write may have come to this page */
-	if (rb_create(path, n, (enum rb_mode)old->mode, &h))
+	if ((flags & RB_HDR_GROWN ? rb_create_reserved : rb_create)(path, n, (enum rb_mode)old->mode, &h))
 		return -1;
 	t->bufgen++;
 	h->pid = old->pid;
@@ -238,11 +239,32 @@ static int ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
 	 * Code interrupted by this write may still hold the old header (to
 	 * count a lost record): it stays mapped until the next move.
 	 */
-	if (t->old_hdr)
-		munmap(t->old_hdr, rb_file_size(t->old_hdr->nr_pages));
+	prev = t->old_hdr;
 	t->old_hdr = old;
+	if (prev)
+		munmap(prev, rb_file_size(prev->nr_pages));
 	ut_wake(w);
 	return 0;
+}
+
+/*
+ * A move is a handful of system calls and stores that must all happen or
+ * none: a signal handler that leaves by siglongjmp() in the middle would
+ * leave the writer between two buffers (and old_hdr naming a buffer that
+ * is gone, whose address the next mmap may hand out again).  So signals
+ * wait until it is done: two more system calls, once per buffer.  The raw
+ * system call, not sigprocmask(): that one may be the program's own.
+ */
+static int ut_move(struct ut_thread *t, uint32_t n, uint32_t flags, uint64_t ts)
+{
+	uint64_t all = ~0ull, saved;
+	int ret;
+
+	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved, sizeof(all)) < 0)
+		return -1;
+	ret = __ut_move(t, n, flags, ts);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, NULL, sizeof(saved));
+	return ret;
 }
 
 /*
@@ -265,15 +287,19 @@ static int ut_renew(struct rb_writer *w, uint64_t ts)
  * recorder saves the full one, then this one, and gives the budget back
  * once it has removed a saved buffer (doc/design/lossless.md).
  */
+#define UT_GROW_MIN_PAGES	256
+
 static int ut_grow(struct rb_writer *w, uint64_t ts)
 {
-	uint64_t size = rb_file_size(w->hdr->nr_pages);
+	/* at least 1 MiB: a tiny -b must not make a file every few pages */
+	uint32_t n = w->hdr->nr_pages < UT_GROW_MIN_PAGES ? UT_GROW_MIN_PAGES : w->hdr->nr_pages;
+	uint64_t size = rb_file_size(n);
 	uint64_t used;
 
 	if (!ut_ctl->grow_limit)
 		return -1;
 	used = __atomic_add_fetch(&ut_ctl->grow_used, size, __ATOMIC_RELAXED);
-	if (used > ut_ctl->grow_limit || ut_move(&ut_self, w->hdr->nr_pages, RB_HDR_GROWN, ts)) {
+	if (used > ut_ctl->grow_limit || ut_move(&ut_self, n, RB_HDR_GROWN, ts)) {
 		__atomic_sub_fetch(&ut_ctl->grow_used, size, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&ut_ctl->grow_fails, 1, __ATOMIC_RELAXED);
 		return -1;

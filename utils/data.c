@@ -381,7 +381,7 @@ static int cursor_next_chunk(struct cursor *c)
 	if (c->zoff >= c->ti->data_end || c->zoff + sizeof(ch) > c->size)
 		return 0;
 	memcpy(&ch, c->map + c->zoff, sizeof(ch));
-	if (!chunk_valid(&ch, c->zoff, c->ti->data_end))
+	if (!chunk_valid(&ch, c->zoff, c->ti->data_end < c->size ? c->ti->data_end : c->size))
 		return 0;	/* scan_thread() warned and set data_end */
 	want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
 	/* as large as the largest chunk so far: a short thread needs little */

@@ -207,6 +207,8 @@ struct rb_reader {
 };
 
 int rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, struct rb_header **out);
+int rb_create_reserved(const char *path, uint32_t nr_pages, enum rb_mode mode,
+		       struct rb_header **out);
 int rb_open(const char *path, struct rb_reader *r);
 void rb_close(struct rb_reader *r);
 

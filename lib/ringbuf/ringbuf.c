@@ -208,17 +208,8 @@ void rb_writer_close(struct rb_writer *w)
 	__atomic_store_n(&w->hdr->state, RB_STATE_CLOSED, __ATOMIC_RELEASE);
 }
 
-/**
- * rb_create - create and map a buffer file
- * @path: file to create (must not exist)
- * @nr_pages: data pages, at least 2
- * @mode: RB_MODE_CONSUMER or RB_MODE_OVERWRITE
- * @out: the mapping
- *
- * Only system calls: safe to call from a signal handler and from a
- * forked child.  Returns 0 or a negative errno.
- */
-int rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, struct rb_header **out)
+static int __rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, int reserve,
+		       struct rb_header **out)
 {
 	struct rb_header *h;
 	size_t size;
@@ -231,6 +222,9 @@ int rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, struct rb_
 	if (fd < 0)
 		return -errno;
 	if (ftruncate(fd, (off_t)size) < 0)
+		goto error;
+	/* the memory now: a tmpfs that runs full fails here, not with SIGBUS later */
+	if (reserve && (errno = posix_fallocate(fd, 0, (off_t)size)) != 0)
 		goto error;
 	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (h == MAP_FAILED)
@@ -249,6 +243,34 @@ error:
 	close(fd);
 	unlink(path);
 	return err;
+}
+
+/**
+ * rb_create - create and map a buffer file
+ * @path: file to create (must not exist)
+ * @nr_pages: data pages, at least 2
+ * @mode: RB_MODE_CONSUMER or RB_MODE_OVERWRITE
+ * @out: the mapping
+ *
+ * The file is sparse: its memory is taken as pages are first written.
+ * Only system calls: safe to call from a signal handler and from a
+ * forked child.  Returns 0 or a negative errno.
+ */
+int rb_create(const char *path, uint32_t nr_pages, enum rb_mode mode, struct rb_header **out)
+{
+	return __rb_create(path, nr_pages, mode, 0, out);
+}
+
+/**
+ * rb_create_reserved - rb_create(), with all of the file's memory taken now
+ *
+ * For a buffer that will be filled (growth): -ENOSPC when the tmpfs has
+ * no room, instead of a SIGBUS in the writer at a page it cannot back.
+ */
+int rb_create_reserved(const char *path, uint32_t nr_pages, enum rb_mode mode,
+		       struct rb_header **out)
+{
+	return __rb_create(path, nr_pages, mode, 1, out);
 }
 
 static int rb_header_valid(const struct rb_header *h, size_t size)

@@ -10,30 +10,76 @@ cat > "$W/p.c" <<'C'
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #define noinline __attribute__((noinline))
 volatile int sink;
 static long calls;
 noinline void leaf(int x) { sink += x; }
 noinline void *work(void *arg) { for (long i = 0; i < calls; i++) leaf((int)i); return arg; }
-int main(int argc, char **argv)
+static void burst(int n)
 {
-	int n = atoi(argv[1]);
 	pthread_t t[64];
 
-	calls = atol(argv[2]);
-	if (argc > 3)
-		kill(getppid(), SIGSTOP);
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, work, NULL);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
-	if (argc > 3)
+}
+/* THREADS CALLS [stop|twice|kids|kill] */
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 3 ? argv[3] : "";
+	int n = atoi(argv[1]);
+
+	calls = atol(argv[2]);
+	if (!strcmp(mode, "kids")) {
+		/* children that grow and exit while the recorder is stopped */
+		pid_t recorder = getppid();
+
+		for (int k = 0; k < 4; k++) {
+			if (fork() == 0) {
+				kill(recorder, SIGSTOP);
+				burst(n);
+				kill(recorder, SIGCONT);
+				_exit(0);
+			}
+			wait(NULL);	/* reaped here, not by the recorder */
+			usleep(300000);	/* the recorder saves it meanwhile */
+		}
+	}
+	if (*mode)
+		kill(getppid(), SIGSTOP);
+	burst(n);
+	if (!strcmp(mode, "kill")) {
+		kill(getppid(), SIGCONT);
+		kill(getpid(), SIGKILL);
+	}
+	if (!strcmp(mode, "twice")) {
+		kill(getppid(), SIGCONT);
+		usleep(300000);		/* the recorder catches up: the budget comes back */
+		kill(getppid(), SIGSTOP);
+		burst(n);
+	}
+	if (*mode)
 		kill(getppid(), SIGCONT);
 	return 0;
 }
 C
 gcc -pg -mfentry -O2 -pthread -o "$W/p" "$W/p.c"
+
+# record ARGS...: the program stops the recorder; if the program dies
+# before it lets it go on, a watchdog does
+rec() {
+	"$UT" record "$@" > "$W/out" 2> "$W/err" &
+	local r=$!
+	( sleep 60; kill -CONT $r 2>/dev/null ) &
+	local dog=$!
+	wait $r
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
+}
 
 # sum of entries / lost over the threads of a dump
 count() {
@@ -43,10 +89,10 @@ count() {
 
 # 4 threads x 300000 calls = 2.4 M events (33 MB) into 64 KB buffers,
 # with the recorder stopped all along: the buffers grow, nothing is lost
-"$UT" record -b 64K -o "$W/d1" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+rec -b 64K -o "$W/d1" -- "$W/p" 4 300000 stop
 read -r e l < <(count "$W/d1")
-# main, work x4 and leaf x 1.2M: ENTRY + EXIT each
-want=$(( 2 * (1 + 4 + 4 * 300000) ))
+# main, burst, work x4 and leaf x 1.2M: ENTRY + EXIT each
+want=$(( 2 * (2 + 4 + 4 * 300000) ))
 if [ "$e" = "$want" ] && [ "$l" = 0 ] && [ ! -s "$W/err" ]; then
 	ok "stopped recorder: $e events, 0 lost"
 else
@@ -58,6 +104,10 @@ g=$(sed -n 's/^buffer_growths=//p' "$W/d1/info")
 awk '$NF == "leaf" && $(NF-7) == 1200000 { f = 1 } END { exit !f }' "$W/rep" &&
 	ok "report counts 1200000 calls of leaf" || { not_ok "report leaf calls"; sed 's/^/# /' "$W/rep"; }
 
+# the pages of every thread are saved in the order they were written
+"$UT" dump -i "$W/d1" | awk '!/^#/ { if ($1 in last && $3 < last[$1]) bad++; last[$1] = $3 } END { exit bad > 0 }' &&
+	ok "every thread's events are in time order across its buffers" || not_ok "events out of order"
+
 # the tree is right across the buffers: every leaf() under work(), once each
 "$UT" replay -i "$W/d1" -O nofuncgraph-cpu -O nofuncgraph-duration > "$W/rp" 2>&1
 nl=$(grep -c '|   leaf();$' "$W/rp"); nw=$(grep -c '| work() {$' "$W/rp")
@@ -65,7 +115,7 @@ nl=$(grep -c '|   leaf();$' "$W/rp"); nw=$(grep -c '| work() {$' "$W/rp")
 	ok "replay: 1200000 leaf() under 4 work()" || not_ok "replay tree: leaf=$nl work=$nw"
 
 # --drop: the fixed buffers of old, every drop counted and marked
-"$UT" record --drop -b 64K -o "$W/d2" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+rec --drop -b 64K -o "$W/d2" -- "$W/p" 4 300000 stop
 read -r e l < <(count "$W/d2")
 if [ "$l" -gt 0 ] && [ $((e + l)) = "$want" ]; then
 	ok "--drop: $e kept + $l lost = $want"
@@ -77,22 +127,43 @@ grep -q "events lost in [0-9]* thread" "$W/err" && ok "--drop: the loss is said 
 grep -q '^buffer_growths=0$' "$W/d2/info" && ok "--drop: no growth" || not_ok "--drop grew"
 
 # --buffer-limit: growth stops at the limit, the rest is lost and counted
-"$UT" record -b 64K --buffer-limit 1M -o "$W/d3" -- "$W/p" 4 300000 stop > "$W/out" 2> "$W/err"
+rec -b 64K --buffer-limit 4M -o "$W/d3" -- "$W/p" 4 300000 stop
 read -r e l < <(count "$W/d3")
 g=$(sed -n 's/^buffer_growths=//p' "$W/d3/info")
-# 1 MiB holds 15 buffers of 64 KiB + their header page
-if [ "$l" -gt 0 ] && [ $((e + l)) = "$want" ] && [ "$g" -ge 1 ] && [ "$g" -le 15 ]; then
-	ok "--buffer-limit 1M: $g growths, $e kept + $l lost = $want"
+# 4 MiB holds 3 added buffers (1 MiB at least, + their header page)
+if [ "$l" -gt 0 ] && [ $((e + l)) = "$want" ] && [ "$g" = 3 ]; then
+	ok "--buffer-limit 4M: $g growths, $e kept + $l lost = $want"
 else
 	not_ok "--buffer-limit: growths=$g entries=$e lost=$l"
 fi
 grep -q "buffer-limit" "$W/err" && ok "--buffer-limit: the loss names the limit" ||
 	{ not_ok "--buffer-limit: message"; sed 's/^/# /' "$W/err"; }
 
+# the budget comes back once the grown buffers are saved: two bursts
+# that each need 4 added buffers of 1 MiB fit in a limit of 6 MiB
+rec -b 64K --buffer-limit 6M -o "$W/d5" -- "$W/p" 1 300000 twice
+read -r e l < <(count "$W/d5")
+want=$(( 2 * (1 + 2 + 2 + 2 * 300000) ))
+g=$(sed -n 's/^buffer_growths=//p' "$W/d5/info")
+[ "$e" = "$want" ] && [ "$l" = 0 ] && [ "$g" -ge 8 ] &&
+	ok "two bursts in a 6M budget: $g growths, 0 lost" || not_ok "budget not given back: entries=$e lost=$l growths=$g"
+# ... also when the processes that grew have exited (their buffers are
+# saved when they are reaped: exit() closes no buffer)
+rec -b 64K --buffer-limit 6M -o "$W/d6" -- "$W/p" 1 300000 kids
+read -r e l < <(count "$W/d6")
+# main, and in 5 processes burst, work and 300000 leaf
+want=$(( 2 + 5 * 2 * (2 + 300000) ))
+[ "$l" = 0 ] && [ "$e" = "$want" ] && ok "children that grew and exited: 0 lost" ||
+	not_ok "children: entries=$e lost=$l (want $want, 0)"
+# a program killed with several generations of buffers: all of them saved
+rec -b 64K -o "$W/d7" -- "$W/p" 2 300000 kill
+nk=$("$UT" dump -i "$W/d7" | grep -c ' entry [0-9]* leaf')
+[ "$nk" = 600000 ] && ok "SIGKILL: all 600000 calls saved from the grown buffers" || not_ok "SIGKILL: $nk of 600000"
+
 # 64 threads on this machine's cores, at the default settings: nothing lost
 "$UT" record -o "$W/d4" -- "$W/p" 64 20000 > "$W/out" 2> "$W/err"
 read -r e l < <(count "$W/d4")
-want=$(( 2 * (1 + 64 + 64 * 20000) ))
+want=$(( 2 * (2 + 64 + 64 * 20000) ))
 [ "$e" = "$want" ] && [ "$l" = 0 ] && ok "64 threads: $e events, 0 lost" ||
 	not_ok "64 threads: entries=$e lost=$l, expected $want"
 
