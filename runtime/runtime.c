@@ -29,7 +29,6 @@
 
 #include "runtime/runtime.h"
 
-#define EXPORT __attribute__((visibility("default")))
 
 /* set by ut_runtime_init() before main; read-only afterwards */
 struct ut_session_ctl *ut_ctl;
