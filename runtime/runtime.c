@@ -405,6 +405,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	void *m;
 	int fd;
 
+	ut_exec_resolve();
 	if (!s || !*s || strlen(s) >= sizeof(ut_session))
 		return;
 	strcpy(ut_session, s);
@@ -444,6 +445,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_filter_load();
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
+	ut_exec_init();
 	ut_write_maps();
 	ut_dyn_scan();
 	if (ut_ctl->flags & UT_CTL_LIVE)

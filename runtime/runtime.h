@@ -193,6 +193,10 @@ void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
 		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
 
+/* exec.c */
+void ut_exec_resolve(void);
+void ut_exec_init(void);
+
 /* control.c */
 void ut_control_start(void);
 void ut_control_functions_changed(void);
