@@ -168,6 +168,14 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	return ret;
 }
 
+/*
+ * The maps a dlopen snapshots are in place from its start: the start of
+ * the outermost one, when a constructor dlopens too.  Taken under the
+ * lock, so after any dlclose that another thread has under way.
+ */
+static __thread uint32_t ut_dl_nest;
+static __thread uint64_t ut_dl_since;
+
 EXPORT void *dlopen(const char *file, int flags)
 {
 	void *h;
@@ -176,11 +184,14 @@ EXPORT void *dlopen(const char *file, int flags)
 	if (!ut_ctl)
 		return next_dlopen(file, flags);
 	ut_dyn_lock();
+	if (!ut_dl_nest++)
+		ut_dl_since = ut_clock() ?: 1;
 	h = next_dlopen(file, flags);
 	if (h) {
-		ut_write_maps();
+		ut_write_maps(ut_dl_since);
 		ut_dyn_scan();
 	}
+	ut_dl_nest--;
 	ut_dyn_unlock();
 	return h;
 }

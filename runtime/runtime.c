@@ -151,11 +151,16 @@ static void ut_wake(struct rb_writer *w)
 
 /**
  * ut_write_maps - snapshot /proc/self/maps into the session
+ * @since: the clock time from which what is new in it is mapped (the start
+ *	of the dlopen that mapped it); 0 at start-up and in a forked child
  *
  * Called at start-up, after fork in the child, and after every dlopen, so
- * that replay can name addresses of every library that was ever mapped.
+ * that replay can name addresses of every library that was ever mapped,
+ * by what was mapped at the time of each event: a library can be unloaded
+ * and another mapped at its place.  The time is the first line,
+ * "# time <clock units>".
  */
-void ut_write_maps(void)
+void ut_write_maps(uint64_t since)
 {
 	char path[600], buf[4096];
 	unsigned int seq = __atomic_fetch_add(&ut_maps_seq, 1, __ATOMIC_RELAXED);
@@ -170,9 +175,16 @@ void ut_write_maps(void)
 		return;
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
+		n = 0;
+		if (since) {
+			memcpy(buf, "# time ", 7);
+			n = 7 + (ssize_t)ut_fmt_u64(buf + 7, since);
+			buf[n++] = '\n';
+		}
+		if (write(out, buf, (size_t)n) == n)
+			while ((n = read(in, buf, sizeof(buf))) > 0)
+				if (write(out, buf, (size_t)n) != n)
+					break;
 		close(out);
 	}
 	close(in);
@@ -377,7 +389,7 @@ static void ut_atfork_child(void)
 		return;
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	ut_maps_seq = 0;
-	ut_write_maps();
+	ut_write_maps(0);
 	t->state = UT_TS_NEW;
 	t->w.hdr = NULL;
 	if (was_ready || t->depth) {
@@ -446,7 +458,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
 	ut_exec_init();
-	ut_write_maps();
+	ut_write_maps(0);
 	ut_dyn_scan();
 	if (ut_ctl->flags & UT_CTL_LIVE)
 		ut_control_start();

@@ -143,7 +143,7 @@ extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 
 /* runtime.c */
 int ut_thread_setup(struct ut_thread *t);
-void ut_write_maps(void);
+void ut_write_maps(uint64_t since);
 void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_session_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -9,6 +9,8 @@
  *   control                 struct ut_session_ctl, mapped by everyone
  *   buf.<pid>.<tid>.<img>   one ring buffer per thread and process image
  *   maps.<pid>.<img>.<n>    /proc/<pid>/maps at start-up and after dlopen
+ *                           (then with a first line "# time <clock>": the
+ *                           dlopen's start, see usertrace-data(5))
  *
  * The control page is created by the recorder before the program starts
  * and only read by the runtime, except for the wake-up word.
