@@ -410,6 +410,26 @@ static void ut_runtime_fini(void)
 		prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
 }
 
+/*
+ * A pattern that selects no function is an error, as the kernel refuses
+ * it (EINVAL): in the first program of the session that has traced code
+ * (record's program, or the one a wrapper script execs), which then stops
+ * here, before its main, for record to say why.  Programs without traced
+ * code are not checked, later ones only warn.
+ */
+static void ut_startup_check(void)
+{
+	int first;
+
+	if (!ut_ftab_any())
+		return;
+	first = __atomic_fetch_add(&ut_ctl->traced_images, 1, __ATOMIC_ACQ_REL) == 0;
+	if (ut_filter_check(ut_ftab_hits, first) && first && !(ut_ctl->flags & UT_CTL_LIVE)) {
+		__atomic_store_n(&ut_ctl->startup_error, 1, __ATOMIC_RELEASE);
+		_exit(2);
+	}
+}
+
 __attribute__((constructor(101))) static void ut_runtime_init(void)
 {
 	const char *s = getenv(UT_SESSION_ENV);
@@ -460,6 +480,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_exec_init();
 	ut_write_maps(0);
 	ut_dyn_scan();
+	ut_startup_check();
 	if (ut_ctl->flags & UT_CTL_LIVE)
 		ut_control_start();
 }

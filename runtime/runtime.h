@@ -188,7 +188,8 @@ void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
 int ut_rec_allowed(struct ut_thread *t);
-void ut_filter_check(int (*hits)(const char *pat));
+int ut_filter_check(int (*hits)(const char *pat), int first);
+int ut_ftab_any(void);
 void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
 		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
