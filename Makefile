@@ -26,7 +26,8 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
-RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/dynamic.c \
+RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
+	       runtime/dynamic.c \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \

@@ -32,7 +32,7 @@ static const char *const type_name[] = {
 
 static void print_addr(struct ut_data *d, const struct ut_event *ev, uint64_t addr)
 {
-	const struct ut_sym *s = addr ? ut_symtab_find(d->symtab, ev->pid, ev->image, addr) : NULL;
+	const struct ut_sym *s = addr ? ut_symtab_find(d->symtab, ev->pid, ev->image, addr, ev->ts) : NULL;
 
 	if (s)
 		printf("%s", s->name);

@@ -96,7 +96,8 @@ static void forward_signal(int sig)
 		kill(child_pid, sig);
 }
 
-static int prepare_output(const char *dir)
+/* *kept_old: a previous recording was renamed DIR.old */
+static int prepare_output(const char *dir, int *kept_old)
 {
 	char info[PATH_MAX], old[PATH_MAX];
 	struct stat st;
@@ -124,6 +125,7 @@ static int prepare_output(const char *dir)
 				pr_err("cannot rename %s to %s: %s", dir, old, strerror(errno));
 				return -1;
 			}
+			*kept_old = 1;
 		}
 	}
 	if (mkdir_p(dir, 0755) < 0) {
@@ -791,7 +793,7 @@ static uint64_t thresh_ticks(long long ns, int clock)
 	return (uint64_t)((long double)ns * (t1 - t0) / (m1 - m0)) ?: 1;
 }
 
-/* what the runtime could not do (e.g. a filter that matched nothing) */
+/* what the runtime could not do (e.g. a filter that matched nothing), or warns of */
 static void report_session_errors(const char *session)
 {
 	char path[PATH_MAX], *buf, *line, *save = NULL;
@@ -800,9 +802,30 @@ static void report_session_errors(const char *session)
 	buf = read_file(path, NULL);
 	if (!buf)
 		return;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		pr_err("%s (EINVAL)", line);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "warning: ", 9))
+			pr_warn("%s", line + 9);
+		else
+			pr_err("%s (EINVAL)", line);
+	}
 	free(buf);
+}
+
+/*
+ * The runtime stopped the program before its main (a filter selects no
+ * function): say why; nothing was recorded, the previous recording is
+ * put back.
+ */
+static void startup_failed(const char *session, const char *outdir, int kept_old)
+{
+	char old[PATH_MAX];
+
+	report_session_errors(session);
+	pr_err("the program was stopped before its main: fix the filters");
+	remove_tree(outdir);
+	snprintf(old, sizeof(old), "%s.old", outdir);
+	if (kept_old && rename(old, outdir) < 0)
+		pr_warn("cannot rename %s back to %s: %s", old, outdir, strerror(errno));
 }
 
 /* copy the maps snapshots; the symbol tables are made from them */
@@ -881,6 +904,7 @@ int record_run(const struct record_opts *o, int *status)
 	int clock = session_default_clock();
 	int wstatus = 0, main_status = -1;
 	struct sigaction sa = { 0 };
+	int kept_old = 0;
 	uint32_t seen;
 	pid_t pid;
 
@@ -888,7 +912,7 @@ int record_run(const struct record_opts *o, int *status)
 		pr_err("cannot find libusertrace.so (next to the usertrace binary; or set USERTRACE_LIB)");
 		return -1;
 	}
-	if (prepare_output(o->outdir) < 0)
+	if (prepare_output(o->outdir, &kept_old) < 0)
 		return -1;
 	if (session_create(&sess) < 0)
 		return -1;
@@ -959,6 +983,12 @@ int record_run(const struct record_opts *o, int *status)
 	sig_ctl = NULL;
 	scan_buffers(&rec);
 	drain_all(&rec, 1);
+	if (__atomic_load_n(&ctl->startup_error, __ATOMIC_ACQUIRE)) {
+		startup_failed(session, o->outdir, kept_old);
+		*status = 2;
+		rec.error = 1;
+		goto out;
+	}
 	/*
 	 * The two calibration points are the start and the end of the run;
 	 * 2 ms between them already pins the TSC rate to a few parts in 10^5
@@ -983,6 +1013,7 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	ut_symtab_save(o->outdir);
 	record_summary(&rec);
+out:
 	while (rec.streams) {
 		struct stream *st = rec.streams;
 

@@ -71,9 +71,12 @@ struct fstat {
 	unsigned __int128 sumsq;	/* of durations in ns^2: exact, for --stat */
 };
 
-/* statistics of one ip in one process image */
+/*
+ * statistics of one ip in one process image, while one mapping holds it
+ * (since: see ut_symtab_since(); a library may be mapped where another was)
+ */
 struct ipent {
-	uint64_t ip, image;
+	uint64_t ip, image, since;
 	int pid;
 	int used;
 	struct fstat st;
@@ -84,15 +87,16 @@ struct iptab {
 	size_t cap, nr;			/* cap is a power of two */
 };
 
-static size_t ip_slot(uint64_t ip, uint64_t image, int pid, size_t cap)
+static size_t ip_slot(uint64_t ip, uint64_t image, int pid, uint64_t since, size_t cap)
 {
-	uint64_t h = ip ^ (image * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)pid << 47);
+	uint64_t h = ip ^ (image * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)pid << 47) ^
+		     (since * 0xc2b2ae3d27d4eb4full);
 
 	h *= 0xff51afd7ed558ccdull;
 	return (size_t)(h ^ (h >> 31)) & (cap - 1);
 }
 
-static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pid)
+static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pid, uint64_t since)
 {
 	size_t i;
 
@@ -105,7 +109,8 @@ static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pi
 
 			if (!e->used)
 				continue;
-			for (i = ip_slot(e->ip, e->image, e->pid, n.cap); n.ents[i].used; i = (i + 1) & (n.cap - 1))
+			for (i = ip_slot(e->ip, e->image, e->pid, e->since, n.cap); n.ents[i].used;
+			     i = (i + 1) & (n.cap - 1))
 				;
 			n.ents[i] = *e;
 		}
@@ -113,7 +118,7 @@ static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pi
 		free(t->ents);
 		*t = n;
 	}
-	for (i = ip_slot(ip, image, pid, t->cap);; i = (i + 1) & (t->cap - 1)) {
+	for (i = ip_slot(ip, image, pid, since, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct ipent *e = &t->ents[i];
 
 		if (!e->used) {
@@ -121,11 +126,12 @@ static struct ipent *ip_get(struct iptab *t, uint64_t ip, uint64_t image, int pi
 			e->ip = ip;
 			e->image = image;
 			e->pid = pid;
+			e->since = since;
 			e->st.min = UINT64_MAX;
 			t->nr++;
 			return e;
 		}
-		if (e->ip == ip && e->image == image && e->pid == pid)
+		if (e->ip == ip && e->image == image && e->pid == pid && e->since == since)
 			return e;
 	}
 }
@@ -190,6 +196,7 @@ struct losses {
 struct walker {
 	struct iptab *tab;
 	struct losses *loss;
+	struct ut_symtab *symtab;
 	struct frame *stack;
 	size_t sp, cap;
 	struct pending *pend;	/* by increasing depth */
@@ -201,6 +208,13 @@ struct walker {
 	uint64_t hole_from, hole_to;
 };
 
+/* the statistics of @ip called at @ts */
+static struct ipent *walk_ip(struct walker *w, uint64_t ip, uint64_t ts)
+{
+	return ip_get(w->tab, ip, w->image, w->pid,
+		      ut_symtab_since(w->symtab, w->pid, w->image, ip, ts));
+}
+
 static void push(struct walker *w, uint64_t ip, uint64_t ts, int seen)
 {
 	if (w->sp == w->cap)
@@ -208,10 +222,11 @@ static void push(struct walker *w, uint64_t ip, uint64_t ts, int seen)
 	w->stack[w->sp++] = (struct frame){ .ip = ip, .ts = ts, .seen = seen };
 }
 
-static void untimed(struct walker *w, uint64_t ip)
+/* a call of @ip, running at @ts, whose duration is not known */
+static void untimed(struct walker *w, uint64_t ip, uint64_t ts)
 {
 	if (ip)
-		ip_get(w->tab, ip, w->image, w->pid)->st.untimed++;
+		walk_ip(w, ip, ts)->st.untimed++;
 	else
 		w->loss->unknown++;
 }
@@ -236,11 +251,11 @@ static void untimed_frame(struct walker *w, const struct frame *f)
 {
 	ssize_t g = enclosing(w, f->ip);
 
-	untimed(w, f->ip);
+	untimed(w, f->ip, f->ts);
 	if (g >= 0)
 		w->stack[g].inner += f->inner;
 	else if (f->inner)
-		ip_get(w->tab, f->ip, w->image, w->pid)->st.total += f->inner;
+		walk_ip(w, f->ip, f->ts)->st.total += f->inner;
 }
 
 /*
@@ -310,20 +325,20 @@ static void call_exit(struct walker *w, const struct ut_event *ev)
 
 	if (!w->sp) {
 		/* of a call begun before the trace: data.c named it if it could */
-		untimed(w, ev->ip);
+		untimed(w, ev->ip, ev->ts);
 		return;
 	}
 	f = &w->stack[--w->sp];
 	if (!f->seen) {
 		/* entered unseen: a STACK record named it, or nothing did */
-		untimed(w, f->ip ? f->ip : ev->ip);
+		untimed(w, f->ip ? f->ip : ev->ip, f->ip ? f->ts : ev->ts);
 		not_own(w, f->ts, ev->ts);
 		return;
 	}
 	dur = ev->ts > f->ts ? ev->ts - f->ts : 0;
 	self = dur > f->child ? dur - f->child : 0;
 	g = enclosing(w, f->ip);
-	stat_add(&ip_get(w->tab, f->ip, w->image, w->pid)->st, dur, self, g < 0);
+	stat_add(&walk_ip(w, f->ip, f->ts)->st, dur, self, g < 0);
 	if (g >= 0)
 		w->stack[g].inner += dur;
 	if (w->sp)
@@ -346,7 +361,7 @@ static void call_return(struct walker *w, const struct ut_event *ev)
 		if (p->first >= entry)
 			self = dur > p->sum ? dur - p->sum : 0;
 	}
-	stat_add(&ip_get(w->tab, ev->ip, w->image, w->pid)->st, dur, self, enclosing(w, ev->ip) < 0);
+	stat_add(&walk_ip(w, ev->ip, ev->ts)->st, dur, self, enclosing(w, ev->ip) < 0);
 	/* a callee of the open entry below it, if the stream has ENTRY/EXIT pairs too */
 	if (w->sp && w->sp == d)
 		w->stack[w->sp - 1].child += dur;
@@ -377,7 +392,7 @@ static void walk_end(struct walker *w)
 /* returns 0, or -1 if a file was corrupt (what was read before still counts) */
 static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct losses *loss, int graph)
 {
-	struct walker w = { .tab = tab, .loss = loss, .pid = -1 };
+	struct walker w = { .tab = tab, .loss = loss, .symtab = d->symtab, .pid = -1 };
 	struct ut_merge *m = ut_merge_new(d, &tid, 1);
 	struct ut_event ev;
 	int ret;
@@ -406,10 +421,10 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct los
 			if (graph)
 				call_return(&w, &ev);
 			else
-				ip_get(tab, ev.ip, ev.image, ev.pid)->st.calls++;
+				walk_ip(&w, ev.ip, ev.ts)->st.calls++;
 			break;
 		case UT_EV_FUNC:
-			ip_get(tab, ev.ip, ev.image, ev.pid)->st.calls++;
+			walk_ip(&w, ev.ip, ev.ts)->st.calls++;
 			break;
 		case UT_EV_DEPTH:
 			if (graph)
@@ -502,7 +517,7 @@ static struct row *make_rows(struct ut_data *d, struct iptab *tab, size_t *nr_ro
 
 		if (!e->used || (!e->st.calls && !e->st.untimed))
 			continue;
-		s = ut_symtab_find(d->symtab, e->pid, e->image, e->ip);
+		s = ut_symtab_find(d->symtab, e->pid, e->image, e->ip, e->since);
 		if (s) {
 			rows[n].name = s->name;
 			rows[n].module = s->module;

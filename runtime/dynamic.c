@@ -658,11 +658,6 @@ void ut_dyn_scan(void)
 			trap_installed = 1;
 	}
 	ut_dyn_locked(scan_loaded);
-	if (once == 1) {
-		once = 2;
-		/* a pattern that names no function is an error (EINVAL in the kernel) */
-		ut_filter_check(ut_ftab_hits);
-	}
 }
 
 /**

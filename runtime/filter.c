@@ -31,9 +31,13 @@
  * While any of this is in force the assembly fast paths step aside
  * (ut_fast = 0) and every call goes through the C hooks.
  */
+#include <fnmatch.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "lib/filter/list.h"
 #include "runtime/runtime.h"
@@ -561,8 +565,65 @@ int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_
 	return ut_ctl->tracing_thresh ? UT_FE_THRESH : UT_FE_TRACE;
 }
 
-/* the start-up check of the lists: a pattern that names nothing is an error */
-void ut_filter_check(int (*hits)(const char *pat))
+/* is a traced object whose name matches the glob @mod loaded? */
+static int ftab_has_module(const char *mod)
+{
+	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+
+	for (size_t i = 0; t && i < t->n; i++)
+		if (fnmatch(mod, t->f[i].module, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* is anything traced here: a function known to the table? */
+int ut_ftab_any(void)
+{
+	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
+
+	return t && t->n;
+}
+
+/*
+ * One pattern of a list that selected nothing: in the first program (the
+ * one record started, or the first with traced code) an error, unless it
+ * is meant for a library not loaded yet; elsewhere a warning.  Returns 1
+ * for an error.
+ */
+static int check_pattern(const char *file, const char *pat, const char *shown, int first,
+			 int (*hits)(const char *pat))
+{
+	const char *mod = strstr(pat, ":mod:");
+	char comm[17] = "";
+
+	if (hits(pat))
+		return 0;
+	if (mod && !ftab_has_module(mod + 5)) {
+		if (first)
+			ut_session_error("warning: %s: '%s': no library %s was loaded at start-up "
+					 "(nothing matches unless a dlopen loads it)", file, shown, mod + 5);
+		return 0;
+	}
+	if (first) {
+		ut_session_error("%s: '%s': no function matches", file, shown);
+		return 1;
+	}
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	ut_session_error("warning: %s (pid %d): %s: '%s': no function matches", comm, (int)getpid(),
+			 file, shown);
+	return 0;
+}
+
+/**
+ * ut_filter_check - the start-up check of the lists
+ * @hits: does a pattern name a known function?
+ * @first: the first program of the session with traced code: a pattern
+ *	that selects nothing is an error there (EINVAL in the kernel)
+ *
+ * Writes a line in the session's errors file for each pattern that
+ * selects nothing.  Returns the number of errors.
+ */
+int ut_filter_check(int (*hits)(const char *pat), int first)
 {
 	static const struct { const char **list; const char *file; } lists[] = {
 		{ &l_filter, "set_ftrace_filter" },
@@ -570,7 +631,8 @@ void ut_filter_check(int (*hits)(const char *pat))
 		{ &l_gfunc, "set_graph_function" },
 		{ &l_gnotrace, "set_graph_notrace" },
 	};
-	char buf[512];
+	char buf[512], shown[600];
+	int errors = 0;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const char *list = *lists[i].list;
@@ -578,13 +640,12 @@ void ut_filter_check(int (*hits)(const char *pat))
 		while (list && ut_next_word(&list, buf, sizeof(buf))) {
 			const char *pat = buf[0] == '!' ? buf + 1 : buf;
 
-			/* :mod: patterns may be meant for a library loaded later */
-			if (!strstr(buf, ":mod:") && !hits(pat))
-				ut_session_error("%s: '%s': no function matches", lists[i].file, buf);
+			errors += check_pattern(lists[i].file, pat, buf, first, hits);
 		}
 	}
-	for (unsigned int i = 0; i < ncmds; i++)
-		if (!strstr(cmds[i].pat, ":mod:") && !hits(cmds[i].pat))
-			ut_session_error("set_ftrace_filter: '%s:%s': no function matches",
-					 cmds[i].pat, cmd_names[cmds[i].type]);
+	for (unsigned int i = 0; i < ncmds; i++) {
+		snprintf(shown, sizeof(shown), "%s:%s", cmds[i].pat, cmd_names[cmds[i].type]);
+		errors += check_pattern("set_ftrace_filter", cmds[i].pat, shown, first, hits);
+	}
+	return errors;
 }

@@ -79,8 +79,6 @@ _Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
 	       UT_A_DATA_SIZE == RB_DATA_SIZE && UT_A_DELTA_MAX == RB_DELTA_MAX &&
 	       UT_A_TYPE_BITS == RB_TYPE_BITS, "asm-offsets.h constants");
 
-#define EXPORT __attribute__((visibility("default")))
-
 __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
 
 /* record lengths by type, for the fixed-size ones */
@@ -607,6 +605,23 @@ static void ut_close_frames(struct ut_thread *t, uint32_t to, uint64_t ts, int b
 			ut_bury(t, &t->frames[d]);
 		ut_frame_end(t, d, ts);
 	}
+	if (unlikely(to < t->cbase))
+		ut_ctx_trim(t);
+}
+
+/* the frames [to, depth) are over, their slots not hooked (context.c) */
+void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts)
+{
+	if (to < t->depth)
+		ut_close_frames(t, to, ts, 0);
+}
+
+/* frames of suspended contexts were closed: forget those contexts */
+void ut_ctx_trim(struct ut_thread *t)
+{
+	while (t->nctx && t->ctx[t->nctx - 1].end > t->depth)
+		t->nctx--;
+	t->cbase = t->nctx ? t->ctx[t->nctx - 1].end : 0;
 }
 
 /*
@@ -618,7 +633,7 @@ static inline void ut_drop_stale(struct ut_thread *t, uintptr_t slot, int inclus
 {
 	uint32_t d = t->depth;
 
-	while (d && t->frames[d - 1].valid &&
+	while (d > t->cbase && t->frames[d - 1].valid &&
 	       (t->frames[d - 1].slot < slot || (inclusive && t->frames[d - 1].slot == slot)) &&
 	       ut_same_stack(t, t->frames[d - 1].slot, slot))
 		d--;
@@ -649,8 +664,12 @@ void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts)
 		if (t->npending)
 			ut_flush_pending(t);
 	}
-	/* half-built frames too: the jump abandons the code that was building them */
-	while (d && t->frames[d - 1].slot < sp && ut_same_stack(t, t->frames[d - 1].slot, sp))
+	/*
+	 * Half-built frames too: the jump abandons the code that was building
+	 * them.  Not the frames of suspended contexts (other stacks).
+	 */
+	while (d > t->cbase && t->frames[d - 1].slot < sp &&
+	       ut_same_stack(t, t->frames[d - 1].slot, sp))
 		d--;
 	if (d != t->depth)
 		ut_close_frames(t, d, ts, 1);
@@ -862,7 +881,7 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	ts = ut_clock();
 	d = t->depth;
 	/* the usual case: the top frame ends, its ENTRY reached the buffer */
-	if (likely(d && t->frames[d - 1].ip == (uintptr_t)fn &&
+	if (likely(d > t->cbase && t->frames[d - 1].ip == (uintptr_t)fn &&
 		   t->frames[d - 1].recorded == UT_FR_RECORDED)) {
 		t->depth = d - 1;
 		barrier();
@@ -870,8 +889,9 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 			ut_exit_dropped(t);
 		return;
 	}
-	while (d && t->frames[d - 1].ip != (uintptr_t)fn)
+	/* not the frames of suspended contexts: this exit is not theirs */
+	while (d > t->cbase && t->frames[d - 1].ip != (uintptr_t)fn)
 		d--;
-	if (d)
+	if (d > t->cbase)
 		ut_close_frames(t, d - 1, ts, 0);
 }

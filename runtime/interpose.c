@@ -19,6 +19,9 @@
  *   longjmp          frames below the target are over (also needed for
  *                    -finstrument-functions, where no slot tells)
  *
+ * swapcontext and setcontext are in context.c, exec and posix_spawn in
+ * exec.c.
+ *
  * Each wrapper finds the next definition with dlsym(RTLD_NEXT) the first
  * time it is called.
  */
@@ -27,18 +30,11 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
-#include <ucontext.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
 
-#define EXPORT __attribute__((visibility("default")))
-
-#define NEXT(name)							\
-	static __typeof__(name) *next_##name;				\
-	if (!next_##name)						\
-		next_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
 /* put the real return addresses back on the stack; the frames stay open */
 void ut_shadow_restore_all(struct ut_thread *t)
@@ -60,13 +56,14 @@ static void ut_shadow_landed(struct ut_thread *t, uintptr_t sp)
 	uint32_t old = t->depth, d = old;
 	uint64_t ts = ut_clock();
 
-	while (d && t->frames[d - 1].slot < sp)
+	while (d > t->cbase && t->frames[d - 1].slot < sp)
 		d--;
 	t->depth = d;
 	barrier();
 	while (old-- > d)
 		ut_frame_end(t, old, ts);
-	for (uint32_t i = 0; i < d; i++) {
+	/* the frames of suspended contexts stay unhooked (context.c) */
+	for (uint32_t i = t->cbase; i < d; i++) {
 		struct ut_frame *f = &t->frames[i];
 
 		if (f->orig && *(uintptr_t *)f->slot == f->orig)
@@ -124,6 +121,7 @@ EXPORT void pthread_exit(void *ret)
 			t->depth--;
 			ut_frame_end(t, t->depth, ts);
 		}
+		ut_ctx_trim(t);
 	}
 	next_pthread_exit(ret);
 	__builtin_unreachable();
@@ -170,6 +168,14 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	return ret;
 }
 
+/*
+ * The maps a dlopen snapshots are in place from its start: the start of
+ * the outermost one, when a constructor dlopens too.  Taken under the
+ * lock, so after any dlclose that another thread has under way.
+ */
+static __thread uint32_t ut_dl_nest;
+static __thread uint64_t ut_dl_since;
+
 EXPORT void *dlopen(const char *file, int flags)
 {
 	void *h;
@@ -178,11 +184,14 @@ EXPORT void *dlopen(const char *file, int flags)
 	if (!ut_ctl)
 		return next_dlopen(file, flags);
 	ut_dyn_lock();
+	if (!ut_dl_nest++)
+		ut_dl_since = ut_clock() ?: 1;
 	h = next_dlopen(file, flags);
 	if (h) {
-		ut_write_maps();
+		ut_write_maps(ut_dl_since);
 		ut_dyn_scan();
 	}
+	ut_dl_nest--;
 	ut_dyn_unlock();
 	return h;
 }
@@ -274,65 +283,3 @@ LONGJMP_WRAPPER(siglongjmp)
 
 void __longjmp_chk(struct __jmp_buf_tag env[1], int val);
 LONGJMP_WRAPPER(__longjmp_chk)
-
-/*
- * swapcontext and setcontext switch stacks.  Each context keeps its own
- * part of the shadow stack: swapcontext puts the frames of the context it
- * leaves aside (on the heap, owned by this call) and starts the other
- * context with an empty shadow stack; when a context is resumed, it is
- * resumed inside its own swapcontext call, which puts its frames back.
- * A STACK record at each switch tells the reader the depth and the open
- * calls of the context that runs now.
- *
- * setcontext never comes back: the frames of the context it leaves are
- * given their real return addresses, so that should that context ever be
- * resumed (it was saved with getcontext), its functions still return.
- */
-int swapcontext(ucontext_t *oucp, const ucontext_t *ucp);
-int setcontext(const ucontext_t *ucp);
-
-EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
-{
-	struct ut_thread *t = &ut_self;
-	struct ut_frame *saved = NULL;
-	uint32_t depth = 0;
-	int ret;
-	NEXT(swapcontext);
-
-	if (t->state == UT_TS_READY && t->depth) {
-		depth = t->depth;
-		saved = malloc(depth * sizeof(*saved));
-		if (!saved) {
-			/* cannot keep them: make the frames safe to abandon */
-			ut_shadow_restore_all(t);
-			depth = 0;
-		} else {
-			memcpy(saved, t->frames, depth * sizeof(*saved));
-		}
-		t->depth = 0;
-		ut_emit_stack(t);
-	}
-	ret = next_swapcontext(oucp, ucp);
-	/* back in this context */
-	if (saved && t->state == UT_TS_READY) {
-		ut_shadow_restore_all(t);
-		memcpy(t->frames, saved, depth * sizeof(*saved));
-		t->depth = depth;
-		ut_emit_stack(t);
-	}
-	free(saved);
-	return ret;
-}
-
-EXPORT int setcontext(const ucontext_t *ucp)
-{
-	struct ut_thread *t = &ut_self;
-	NEXT(setcontext);
-
-	if (t->state == UT_TS_READY && t->depth) {
-		ut_shadow_restore_all(t);
-		t->depth = 0;
-		ut_emit_stack(t);
-	}
-	return next_setcontext(ucp);
-}

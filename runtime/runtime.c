@@ -30,7 +30,6 @@
 
 #include "runtime/runtime.h"
 
-#define EXPORT __attribute__((visibility("default")))
 
 /* set by ut_runtime_init() before main; read-only afterwards */
 struct ut_session_ctl *ut_ctl;
@@ -153,11 +152,16 @@ static void ut_wake(struct rb_writer *w)
 
 /**
  * ut_write_maps - snapshot /proc/self/maps into the session
+ * @since: the clock time from which what is new in it is mapped (the start
+ *	of the dlopen that mapped it); 0 at start-up and in a forked child
  *
  * Called at start-up, after fork in the child, and after every dlopen, so
- * that replay can name addresses of every library that was ever mapped.
+ * that replay can name addresses of every library that was ever mapped,
+ * by what was mapped at the time of each event: a library can be unloaded
+ * and another mapped at its place.  The time is the first line,
+ * "# time <clock units>".
  */
-void ut_write_maps(void)
+void ut_write_maps(uint64_t since)
 {
 	char path[600], buf[4096];
 	unsigned int seq = __atomic_fetch_add(&ut_maps_seq, 1, __ATOMIC_RELAXED);
@@ -172,9 +176,16 @@ void ut_write_maps(void)
 		return;
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
+		n = 0;
+		if (since) {
+			memcpy(buf, "# time ", 7);
+			n = 7 + (ssize_t)ut_fmt_u64(buf + 7, since);
+			buf[n++] = '\n';
+		}
+		if (write(out, buf, (size_t)n) == n)
+			while ((n = read(in, buf, sizeof(buf))) > 0)
+				if (write(out, buf, (size_t)n) != n)
+					break;
 		close(out);
 	}
 	close(in);
@@ -404,7 +415,7 @@ static void ut_atfork_child(void)
 		return;
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	ut_maps_seq = 0;
-	ut_write_maps();
+	ut_write_maps(0);
 	t->state = UT_TS_NEW;
 	t->w.hdr = NULL;
 	if (was_ready || t->depth) {
@@ -425,6 +436,26 @@ static void ut_runtime_fini(void)
 		prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
 }
 
+/*
+ * A pattern that selects no function is an error, as the kernel refuses
+ * it (EINVAL): in the first program of the session that has traced code
+ * (record's program, or the one a wrapper script execs), which then stops
+ * here, before its main, for record to say why.  Programs without traced
+ * code are not checked, later ones only warn.
+ */
+static void ut_startup_check(void)
+{
+	int first;
+
+	if (!ut_ftab_any())
+		return;
+	first = __atomic_fetch_add(&ut_ctl->traced_images, 1, __ATOMIC_ACQ_REL) == 0;
+	if (ut_filter_check(ut_ftab_hits, first) && first && !(ut_ctl->flags & UT_CTL_LIVE)) {
+		__atomic_store_n(&ut_ctl->startup_error, 1, __ATOMIC_RELEASE);
+		_exit(2);
+	}
+}
+
 __attribute__((constructor(101))) static void ut_runtime_init(void)
 {
 	const char *s = getenv(UT_SESSION_ENV);
@@ -432,6 +463,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	void *m;
 	int fd;
 
+	ut_exec_resolve();
 	if (!s || !*s || strlen(s) >= sizeof(ut_session))
 		return;
 	strcpy(ut_session, s);
@@ -471,8 +503,10 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_filter_load();
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
-	ut_write_maps();
+	ut_exec_init();
+	ut_write_maps(0);
 	ut_dyn_scan();
+	ut_startup_check();
 	if (ut_ctl->flags & UT_CTL_LIVE)
 		ut_control_start();
 }

@@ -18,6 +18,17 @@
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
 
+#define EXPORT __attribute__((visibility("default")))
+
+/*
+ * In a wrapper of a library function: next_<name>, the next definition,
+ * found with dlsym(RTLD_NEXT) the first time (needs <dlfcn.h>).
+ */
+#define NEXT(name)							\
+	static __typeof__(name) *next_##name;				\
+	if (!next_##name)						\
+		next_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" ::: "memory")
@@ -31,6 +42,7 @@
 
 #define UT_SHADOW_MAX	4096	/* deepest call chain we hook */
 #define UT_PENDING_MAX	32	/* records a signal handler can park */
+#define UT_CTX_MAX	32	/* contexts (swapcontext) stacked on one thread */
 
 /* one hooked (or observed) function call */
 struct ut_frame {
@@ -61,6 +73,16 @@ struct ut_grave {
 };
 #define UT_GRAVE_MAX	256
 
+/*
+ * A context suspended in swapcontext below the running one (context.c):
+ * its frames are frames[previous entry's end, end).
+ */
+struct ut_ctx_ent {
+	uintptr_t token;	/* its swapcontext call's save area; 0: none */
+	uint64_t serial;	/* with the token: that very call (unique in the process) */
+	uint32_t end;
+};
+
 struct ut_pending {
 	uint32_t type;
 	uint64_t ts;
@@ -87,6 +109,13 @@ struct ut_thread {
 	uint32_t rec_depth;	/* ENTRYs in the stream not yet closed by an EXIT */
 	struct rb_writer w;
 	struct ut_frame *frames;	/* UT_SHADOW_MAX frames, mmap'ed */
+	/*
+	 * Frames below cbase belong to contexts suspended in swapcontext
+	 * (context.c): stale-frame checks, longjmp and exceptions stop there.
+	 * cbase is the end of the top ctx[] entry, 0 if there is none.
+	 */
+	uint32_t cbase;
+	uint32_t nctx;
 	uintptr_t stack_lo, stack_hi;	/* the thread's own stack */
 	uint64_t skipped;	/* calls too deep to hook */
 	uint32_t grave_next;
@@ -100,6 +129,7 @@ struct ut_thread {
 	uint32_t rf_gen;	/* ut_ctl->rec_filter_gen when rf_ok was taken */
 	uint32_t rf_ok;		/* set_ftrace_pid lists this thread */
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
+	struct ut_ctx_ent ctx[UT_CTX_MAX];
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -113,7 +143,7 @@ extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 
 /* runtime.c */
 int ut_thread_setup(struct ut_thread *t);
-void ut_write_maps(void);
+void ut_write_maps(uint64_t since);
 void ut_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_session_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -128,6 +158,8 @@ void ut_shadow_restore_all(struct ut_thread *t);
 void ut_emit_stack(struct ut_thread *t);
 void ut_unwind_to(struct ut_thread *t, uintptr_t sp, uint64_t ts);
 void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
+void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
+void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
 
 /* filter.c */
@@ -156,10 +188,15 @@ void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
 int ut_rec_allowed(struct ut_thread *t);
-void ut_filter_check(int (*hits)(const char *pat));
+int ut_filter_check(int (*hits)(const char *pat), int first);
+int ut_ftab_any(void);
 void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
 		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
+
+/* exec.c */
+void ut_exec_resolve(void);
+void ut_exec_init(void);
 
 /* control.c */
 void ut_control_start(void);

@@ -247,6 +247,7 @@ int ut_data_open(struct ut_data *d, const char *dir)
 	if (d->nr_threads)
 		qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
 	d->symtab = ut_symtab_load(dir);
+	ut_symtab_set_clock(d->symtab, ut_data_ns_of, d);
 	return 0;
 }
 
@@ -288,6 +289,12 @@ uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw)
 		return raw;
 	t = (__int128)(int64_t)(raw - d->tsc0) * (__int128)d->mult;
 	return (uint64_t)((__int128)d->mono0 + (t >> 32));
+}
+
+/* ut_data_ns() for a callback (ut_symtab_set_clock()) */
+uint64_t ut_data_ns_of(const void *d, uint64_t raw)
+{
+	return ut_data_ns(d, raw);
 }
 
 /* the raw clock value of @ns, the inverse of ut_data_ns() */

@@ -107,6 +107,7 @@ void ut_data_close(struct ut_data *d);
 /* add one .dat file to d->threads (kept sorted): 0, or -1 after a warning */
 int ut_data_add_thread(struct ut_data *d, const char *path);
 uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw);
+uint64_t ut_data_ns_of(const void *d, uint64_t raw);
 uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns);
 
 /* iterate all events of all selected threads in time order */

@@ -22,7 +22,13 @@
  * does not need it since the hash is computed from the path in the maps.
  *
  * Loading: the maps snapshots of each process image are folded into one
- * sorted list of executable ranges.  Symbol files are parsed only when an
+ * list of executable ranges sorted by address, each with the time from
+ * which it was mapped: the "# time" line of the first snapshot that shows
+ * it (the start of the dlopen that mapped it), 0 for those of the first
+ * snapshot.  A library unloaded and another mapped at its place both stay:
+ * an address is named by the range that held it at the event's time.
+ * Snapshots without a time (older recordings) make later ones win, as
+ * if they all held from the start.  Symbol files are parsed only when an
  * address in one of their mappings is first looked up, and the load bias
  * of a mapping only then computed: a report touches a handful of modules
  * of a program that maps hundreds.
@@ -661,8 +667,18 @@ struct inst {
 	struct ut_sym **res;	/* by symbol index, allocated on demand */
 };
 
+/*
+ * An executable mapping as the snapshots show it, from the first snapshot
+ * that shows it on.  Mappings of a process may overlap: a library loaded
+ * where an unloaded one was.  The one that names an address at time t is
+ * the latest in place at t (see find_mapping()).
+ */
 struct mapping {
 	uint64_t start, end, off;
+	uint64_t maxend;	/* the largest end of this and the mappings sorted before it */
+	uint64_t from_raw;	/* in place since (the snapshot's "# time"); 0: always */
+	uint64_t from;		/* the same in ns (ut_symtab_set_clock()) */
+	uint64_t seq;		/* order of first appearance: among equal times, later wins */
 	struct module *mod;	/* NULL: executable but not a file (JIT, vdso) */
 	struct inst *inst;	/* NULL until first looked up */
 };
@@ -670,19 +686,23 @@ struct mapping {
 struct proc {
 	int pid;
 	uint64_t image;
-	struct mapping *maps;	/* sorted, not overlapping */
+	struct mapping *maps;	/* sorted by start */
 	size_t nr, cap;
+	size_t *cur;		/* while loading: the last snapshot's mappings, by start */
+	size_t nr_cur;
 	struct proc *hint;	/* no maps: where the last fallback lookup succeeded */
 };
 
 /*
  * A lookup in a process with its own maps depends on nothing else: such
- * lookups are remembered, by address (the fallback's depend on its hint).
+ * lookups are remembered, by address, with the time range in which the
+ * same mapping names the address.
  */
 #define LOOKUP_CACHE_SIZE 1024
 
 struct lookup_cache {
 	uint64_t image, addr;
+	uint64_t lo, hi;	/* valid for times in [lo, hi) */
 	int pid, valid;
 	const struct ut_sym *sym;
 };
@@ -699,6 +719,7 @@ struct ut_symtab {
 	size_t nr_insts;
 	struct module **mod_list;
 	size_t nr_mods;
+	uint64_t seq;
 };
 
 static struct proc *get_proc(struct ut_symtab *st, int pid, uint64_t image)
@@ -732,37 +753,6 @@ static struct module *get_module(struct ut_symtab *st, const char *path)
 	return m;
 }
 
-static void add_mapping(struct proc *p, const struct mapping *nm)
-{
-	/* a later snapshot wins: cut what it overlaps out of earlier ranges */
-	for (size_t i = 0; i < p->nr; i++) {
-		struct mapping *m = &p->maps[i];
-
-		if (m->end <= nm->start || m->start >= nm->end)
-			continue;
-		if (m->start < nm->start && m->end > nm->end) {
-			struct mapping tail = *m;
-
-			tail.off += nm->end - m->start;
-			tail.start = nm->end;
-			m->end = nm->start;
-			if (p->nr == p->cap)
-				p->maps = xrealloc(p->maps, (p->cap = p->cap * 2 + 8) * sizeof(*p->maps));
-			p->maps[p->nr++] = tail;
-		} else if (m->start < nm->start) {
-			m->end = nm->start;
-		} else if (m->end > nm->end) {
-			m->off += nm->end - m->start;
-			m->start = nm->end;
-		} else {
-			p->maps[i--] = p->maps[--p->nr];
-		}
-	}
-	if (p->nr == p->cap)
-		p->maps = xrealloc(p->maps, (p->cap = p->cap * 2 + 8) * sizeof(*p->maps));
-	p->maps[p->nr++] = *nm;
-}
-
 static int cmp_mapping(const void *a, const void *b)
 {
 	const struct mapping *x = a, *y = b;
@@ -770,11 +760,47 @@ static int cmp_mapping(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* the mapping of the last snapshot that is @m, or -1 */
+static ssize_t cur_find(const struct proc *p, const struct mapping *m)
+{
+	size_t lo = 0, hi = p->nr_cur;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct mapping *c = &p->maps[p->cur[mid]];
+
+		if (c->start < m->start) {
+			lo = mid + 1;
+		} else if (c->start > m->start) {
+			hi = mid;
+		} else {
+			if (c->end == m->end && c->off == m->off && c->mod == m->mod)
+				return (ssize_t)p->cur[mid];
+			return -1;
+		}
+	}
+	return -1;
+}
+
+/* "# time <decimal>": the clock time from which this snapshot's new mappings are in place */
+static int parse_time_line(const char *line, uint64_t *t)
+{
+	const char *p = line + 7;
+	uint64_t v;
+
+	if (strncmp(line, "# time ", 7) || parse_u64(p, &p, 10, &v) || *p)
+		return -1;
+	*t = v;
+	return 0;
+}
+
 static void load_maps_file(struct ut_symtab *st, const char *dir, const struct maps_file *mf)
 {
 	char file[4400], *buf, *line, *pos;
+	struct mapping *snap = NULL;
+	size_t len, nr = 0, cap = 0;
+	uint64_t t = 0;
 	struct proc *p;
-	size_t len;
 	int bad = 0;
 
 	snprintf(file, sizeof(file), "%s/%s", dir, mf->name);
@@ -790,6 +816,11 @@ static void load_maps_file(struct ut_symtab *st, const char *dir, const struct m
 
 		if (!*line)
 			continue;
+		if (line[0] == '#') {
+			if (!strncmp(line, "# time ", 7) && parse_time_line(line, &t))
+				bad++;
+			continue;
+		}
 		if (parse_maps_line(line, &ml)) {
 			bad++;
 			continue;
@@ -799,11 +830,43 @@ static void load_maps_file(struct ut_symtab *st, const char *dir, const struct m
 		m = (struct mapping){ .start = ml.start, .end = ml.end, .off = ml.off };
 		if (ml.path && !ml.deleted)
 			m.mod = get_module(st, ml.path);
-		add_mapping(p, &m);
+		if (nr == cap)
+			snap = xrealloc(snap, (cap = cap * 2 + 16) * sizeof(*snap));
+		snap[nr++] = m;
 	}
 	free(buf);
 	if (bad)
 		pr_warn("%s: %d lines ignored", file, bad);
+	/* the first snapshot of an image holds from its start */
+	if (mf->n == 0)
+		t = 0;
+	if (nr)
+		qsort(snap, nr, sizeof(*snap), cmp_mapping);
+	/* what the last snapshot showed goes on; the rest is new from @t */
+	free(p->cur);
+	p->cur = NULL;
+	p->nr_cur = 0;
+	{
+		size_t *cur = xmalloc((nr ? nr : 1) * sizeof(*cur));
+
+		for (size_t i = 0; i < nr; i++) {
+			ssize_t k = i && snap[i].start < snap[i - 1].end ? -1 : cur_find(p, &snap[i]);
+
+			if (k < 0) {
+				if (p->nr == p->cap)
+					p->maps = xrealloc(p->maps, (p->cap = p->cap * 2 + 8) * sizeof(*p->maps));
+				snap[i].from_raw = snap[i].from = t;
+				snap[i].seq = st->seq++;
+				k = (ssize_t)p->nr;
+				p->maps[p->nr++] = snap[i];
+			}
+			cur[i] = (size_t)k;
+		}
+		/* the new list only once the old one is no longer searched */
+		p->cur = cur;
+		p->nr_cur = nr;
+	}
+	free(snap);
 }
 
 struct ut_symtab *ut_symtab_load(const char *datadir)
@@ -820,15 +883,24 @@ struct ut_symtab *ut_symtab_load(const char *datadir)
 	snprintf(st->symdir, sizeof(st->symdir), "%s/sym", datadir);
 	if (nr_mf && access(st->symdir, F_OK))
 		pr_warn("no symbol tables in %s: addresses stay raw", st->symdir);
-	/* in (pid, image, n) order, so that later snapshots come last */
+	/* in (pid, image, n) order: each snapshot is compared with the one before */
 	for (size_t i = 0; i < nr_mf; i++)
 		load_maps_file(st, datadir, &mf[i]);
 	free(mf);
 	for (size_t i = 0; i < st->nr_procs; i++) {
 		struct proc *p = st->proc_list[i];
+		uint64_t maxend = 0;
 
+		free(p->cur);
+		p->cur = NULL;
+		p->nr_cur = 0;
 		if (p->nr)
 			qsort(p->maps, p->nr, sizeof(*p->maps), cmp_mapping);
+		for (size_t j = 0; j < p->nr; j++) {
+			if (p->maps[j].end > maxend)
+				maxend = p->maps[j].end;
+			p->maps[j].maxend = maxend;
+		}
 	}
 	return st;
 }
@@ -1023,11 +1095,27 @@ static struct inst *get_inst(struct ut_symtab *st, struct module *m, uint64_t bi
 	return in;
 }
 
-static struct mapping *find_mapping(struct proc *p, uint64_t addr)
+/* a mapping's place in time: later in place, or seen later at the same time */
+static int map_later(const struct mapping *a, const struct mapping *b)
 {
-	size_t lo = 0, hi = p->nr;
+	return a->from != b->from ? a->from > b->from : a->seq > b->seq;
+}
 
-	/* the last mapping starting at or below addr */
+/*
+ * The mapping that holds @addr at time @ts: of those that contain @addr,
+ * the latest in place at @ts, or the first of all if none was yet.  In
+ * [*lo, *hi) the answer is the same.  The mappings that contain @addr
+ * start at or below it and are found walking down from there while the
+ * running maximum of ends (maxend) still passes @addr: one step when
+ * nothing was ever mapped over anything else.
+ */
+static struct mapping *find_mapping(struct proc *p, uint64_t addr, uint64_t ts, uint64_t *lo_out,
+				    uint64_t *hi_out)
+{
+	struct mapping *best = NULL, *first = NULL;
+	size_t lo = 0, hi = p->nr;
+	uint64_t end = UINT64_MAX;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -1036,9 +1124,32 @@ static struct mapping *find_mapping(struct proc *p, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (!lo || addr >= p->maps[lo - 1].end)
+	for (size_t i = lo; i-- > 0 && p->maps[i].maxend > addr;) {
+		struct mapping *m = &p->maps[i];
+
+		if (addr >= m->end)
+			continue;
+		if (!first || map_later(first, m))
+			first = m;
+		if (m->from <= ts && (!best || map_later(m, best)))
+			best = m;
+	}
+	if (!first)
 		return NULL;
-	return &p->maps[lo - 1];
+	if (!best)
+		best = first;
+	/* until the next one in time */
+	for (size_t i = lo; i-- > 0 && p->maps[i].maxend > addr;) {
+		struct mapping *m = &p->maps[i];
+
+		if (addr < m->end && map_later(m, best) && m->from < end)
+			end = m->from;
+	}
+	if (lo_out)
+		*lo_out = best == first ? 0 : best->from;
+	if (hi_out)
+		*hi_out = end;
+	return best;
 }
 
 static const struct ut_sym *lookup(struct ut_symtab *st, struct mapping *map, uint64_t addr)
@@ -1091,29 +1202,38 @@ static const struct ut_sym *lookup(struct ut_symtab *st, struct mapping *map, ui
 	return in->res[lo];
 }
 
-static const struct ut_sym *lookup_proc(struct ut_symtab *st, struct proc *p, uint64_t addr)
+static const struct ut_sym *lookup_proc(struct ut_symtab *st, struct proc *p, uint64_t addr,
+				       uint64_t ts, uint64_t *lo, uint64_t *hi)
 {
-	struct mapping *map = find_mapping(p, addr);
+	struct mapping *map = find_mapping(p, addr, ts, lo, hi);
 
 	return map ? lookup(st, map, addr) : NULL;
 }
 
-const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr)
+static const struct ut_sym *find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr,
+				 uint64_t ts, uint64_t *since)
 {
 	struct lookup_cache *c;
 	struct proc *p, *q;
 	const struct ut_sym *s;
+	uint64_t lo = 0, hi = UINT64_MAX;
 
+	*since = 0;
 	if (!st)
 		return NULL;
 	c = &st->cache[kmap_slot(addr, image ^ (uint32_t)pid, LOOKUP_CACHE_SIZE)];
-	if (c->valid && c->addr == addr && c->pid == pid && c->image == image)
+	if (c->valid && c->addr == addr && c->pid == pid && c->image == image && ts >= c->lo &&
+	    ts < c->hi) {
+		*since = c->lo;
 		return c->sym;
+	}
 	p = kmap_get(&st->procs, (uint64_t)(uint32_t)pid, image);
 	if (p && p->nr) {
+		s = lookup_proc(st, p, addr, ts, &lo, &hi);
 		*c = (struct lookup_cache){ .image = image, .addr = addr, .pid = pid, .valid = 1,
-					    .sym = lookup_proc(st, p, addr) };
-		return c->sym;
+					    .lo = lo, .hi = hi, .sym = s };
+		*since = lo;
+		return s;
 	}
 
 	/*
@@ -1123,7 +1243,7 @@ const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t imag
 	 */
 	if (!p)
 		p = get_proc(st, pid, image);
-	if (p->hint && (s = lookup_proc(st, p->hint, addr)))
+	if (p->hint && (s = lookup_proc(st, p->hint, addr, ts, since, NULL)))
 		return s;
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < st->nr_procs; i++) {
@@ -1132,13 +1252,44 @@ const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t imag
 				continue;
 			if ((pass == 0 && q->pid != pid) || (pass == 1 && q->image != image))
 				continue;
-			if (find_mapping(q, addr) && (s = lookup_proc(st, q, addr))) {
+			if ((s = lookup_proc(st, q, addr, ts, since, NULL))) {
 				p->hint = q;
 				return s;
 			}
 		}
 	}
+	*since = 0;
 	return NULL;
+}
+
+const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr,
+				    uint64_t ts)
+{
+	uint64_t since;
+
+	return find(st, pid, image, addr, ts, &since);
+}
+
+uint64_t ut_symtab_since(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr, uint64_t ts)
+{
+	uint64_t since;
+
+	find(st, pid, image, addr, ts, &since);
+	return since;
+}
+
+void ut_symtab_set_clock(struct ut_symtab *st, uint64_t (*to_ns)(const void *ctx, uint64_t raw),
+			 const void *ctx)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nr_procs; i++) {
+		struct proc *p = st->proc_list[i];
+
+		for (size_t j = 0; j < p->nr; j++)
+			p->maps[j].from = p->maps[j].from_raw ? to_ns(ctx, p->maps[j].from_raw) : 0;
+	}
+	memset(st->cache, 0, sizeof(st->cache));
 }
 
 void ut_symtab_free(struct ut_symtab *st)

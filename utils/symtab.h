@@ -6,7 +6,7 @@
  * in the data directory's maps.* snapshots (with libelf) and stores their
  * function symbols, demangled, under DIR/sym/, so that replay works after
  * the binaries change or disappear.  ut_symtab_load() reads them back and
- * resolves (pid, image, address) to "function" and offset.
+ * resolves (pid, image, address, time) to "function" and offset.
  */
 #ifndef USERTRACE_SYMTAB_H
 #define USERTRACE_SYMTAB_H
@@ -23,11 +23,31 @@ struct ut_sym {
 	const char *raw;	/* the name in the ELF file when not @name (mangled), or NULL */
 };
 
+/* a time after every other: what is mapped at the end */
+#define UT_SYMTAB_LATEST	UINT64_MAX
+
 /* returns 0, or -1 with a message on stderr */
 int ut_symtab_save(const char *datadir);
 struct ut_symtab *ut_symtab_load(const char *datadir);
+/*
+ * The snapshots' times are in the trace's clock units: @to_ns converts
+ * them as the events' timestamps are (before any lookup).  Without it,
+ * lookup times are in clock units.
+ */
+void ut_symtab_set_clock(struct ut_symtab *st, uint64_t (*to_ns)(const void *ctx, uint64_t raw),
+			 const void *ctx);
 void ut_symtab_free(struct ut_symtab *st);
-/* the symbol containing @addr in process image (@pid, @image), or NULL */
-const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr);
+/*
+ * The symbol containing @addr in process image (@pid, @image) at time @ts
+ * (a library may have been unloaded and another mapped at its place), or
+ * NULL.
+ */
+const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr,
+				    uint64_t ts);
+/*
+ * Since when (0: always) the mapping that names @addr at @ts has named
+ * it: equal for two times when the same mapping names @addr at both.
+ */
+uint64_t ut_symtab_since(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr, uint64_t ts);
 
 #endif

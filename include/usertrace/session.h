@@ -9,6 +9,8 @@
  *   control                 struct ut_session_ctl, mapped by everyone
  *   buf.<pid>.<tid>.<img>   one ring buffer per thread and process image
  *   maps.<pid>.<img>.<n>    /proc/<pid>/maps at start-up and after dlopen
+ *                           (then with a first line "# time <clock>": the
+ *                           dlopen's start, see usertrace-data(5))
  *
  * The control page is created by the recorder before the program starts
  * and only read by the runtime, except for the wake-up word.
@@ -20,7 +22,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		4
+#define UT_CTL_VERSION		5
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -105,6 +107,14 @@ struct ut_session_ctl {
 	volatile uint64_t grow_used;		/* bytes */
 	volatile uint64_t grow_count;		/* buffers made by growth */
 	volatile uint64_t grow_fails;
+	/*
+	 * Start-up: the first process image with traced code checks that
+	 * each pattern of the lists selects a function (the others only
+	 * warn).  If one does not, it writes why in the session's errors
+	 * file, sets startup_error and exits with status 2 before main.
+	 */
+	volatile uint32_t traced_images;
+	volatile uint32_t startup_error;
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");

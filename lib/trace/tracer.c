@@ -288,7 +288,7 @@ void trace_print_sym_flags(struct trace_iter *iter, const struct ut_event *ev,
 		return;
 	}
 	if (iter->data && iter->data->symtab)
-		sym = ut_symtab_find(iter->data->symtab, ev->pid, ev->image, addr);
+		sym = ut_symtab_find(iter->data->symtab, ev->pid, ev->image, addr, ev->ts);
 	if (sym && sym->name && *sym->name) {
 		trace_seq_puts(s, sym->name);
 		/* sprint_symbol(): "%s+%#lx/%#lx", the kernel's %#lx of 0 being 0x0 */

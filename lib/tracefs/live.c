@@ -153,8 +153,10 @@ static void cache_symbols(struct live_cache *c)
 	if (c->cal.symtab)
 		ut_symtab_free(c->cal.symtab);
 	c->cal.symtab = NULL;
-	if (ut_symtab_save(c->dir) == 0)
+	if (ut_symtab_save(c->dir) == 0) {
 		c->cal.symtab = ut_symtab_load(c->dir);
+		ut_symtab_set_clock(c->cal.symtab, ut_data_ns_of, &c->cal);
+	}
 	c->maps_sig = sig;
 }
 
@@ -333,10 +335,11 @@ static void filter_buffer(struct filter *f, const struct rb_header *h)
 	f->image = h->image;
 }
 
-/* does the function at @ip pass the selection? */
-static int filter_func(const struct filter *f, uint64_t ip)
+/* does the function at @ip (at @raw in clock units, or UT_SYMTAB_LATEST) pass the selection? */
+static int filter_func(const struct filter *f, uint64_t ip, uint64_t raw)
 {
-	const struct ut_sym *sym = f->symtab ? ut_symtab_find(f->symtab, f->pid, f->image, ip) : NULL;
+	uint64_t ns = raw == UT_SYMTAB_LATEST ? raw : ut_data_ns(f->cal, raw);
+	const struct ut_sym *sym = f->symtab ? ut_symtab_find(f->symtab, f->pid, f->image, ip, ns) : NULL;
 	/* the lists have the ELF names (available_filter_functions) */
 	const char *name = sym ? sym->raw ? sym->raw : sym->name : "";
 	const char *mod = sym && sym->module ? sym->module : "";
@@ -737,7 +740,8 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		t->fsel = f->ffilter || f->fnotrace;
 		t->as_func = f->as_func;
 		for (uint32_t i = 0; i < t->depth && i < KEPT_MAX; i++)
-			t->kept[i] = !t->fsel || (i < UT_STACK_MAX && t->ips[i] && filter_func(f, t->ips[i]));
+			t->kept[i] = !t->fsel || (i < UT_STACK_MAX && t->ips[i] &&
+						  filter_func(f, t->ips[i], UT_SYMTAB_LATEST));
 		track_kept(t);
 		t->sync = 1;
 	}
@@ -780,7 +784,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			for (uint32_t i = 0; i < n; i++) {
 				t->ips[i] = ut_get48(r + 6 + 6 * i);
 				if (i < KEPT_MAX)
-					t->kept[i] = !t->fsel || filter_func(f, t->ips[i]);
+					t->kept[i] = !t->fsel || filter_func(f, t->ips[i], UT_SYMTAB_LATEST);
 			}
 			track_kept(t);
 			t->sync = 1;
@@ -798,7 +802,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 				 t->depth >= KEPT_MAX)
 				pass = 0;	/* too deep to remember: not selected */
 			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
-				pass = filter_func(f, ut_get48(r + 4));
+				pass = filter_func(f, ut_get48(r + 4), ts);
 		}
 		shown = pass && filter_time(f, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);

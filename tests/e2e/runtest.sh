@@ -21,9 +21,10 @@
 #   cmd="replay -O ..."    usertrace command run on the data (default: the
 #                          call graph without the cpu and duration columns)
 #   filter=sed-expression  applied to the output before comparing
-#   lib=lib-foo.c          a shared library built with the same flags as
-#                          $WORK/libfoo.so; linked when link=1 (default),
-#                          else only built (for dlopen; $LIBDIR in args)
+#   lib=lib-foo.c          shared libraries (one or more) built with the
+#                          same flags as $LIBDIR/libfoo.so; linked when
+#                          link=1 (default), else only built (for dlopen;
+#                          $LIBDIR in args)
 # Thread ids in the output are replaced by T1, T2, ... in order of
 # appearance, process ids by P1, P2, ...
 #
@@ -67,12 +68,13 @@ for t in "$HERE"/t*.t; do
 			esac
 			libflags=
 			LIBDIR=$WORK/lib-$f$o
-			if [ -n "$lib" ]; then
+			: > "$WORK/cc.err"
+			for l in $lib; do
 				mkdir -p "$LIBDIR"
-				soname=$(basename "$lib" .c); soname=lib${soname#lib-}.so
-				$cc ${FLAG[$f]} $o -g -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$lib" 2> "$WORK/cc.err"
-				[ "$link" = 1 ] && libflags="$LIBDIR/$soname -Wl,-rpath,$LIBDIR"
-			fi
+				soname=$(basename "$l" .c); soname=lib${soname#lib-}.so
+				$cc ${FLAG[$f]} $o -g -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$l" 2>> "$WORK/cc.err"
+				[ "$link" = 1 ] && libflags="$libflags $LIBDIR/$soname -Wl,-rpath,$LIBDIR"
+			done
 			if ! $cc ${FLAG[$f]} $o -g -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
 				echo "not ok $n - $id: does not compile"; sed 's/^/# /' "$WORK/cc.err"
 				fail=$((fail + 1)); continue

@@ -4,7 +4,8 @@ lib=lib-foo.c
 link=0
 flags="pfe pg cyg"
 args='$LIBDIR/libfoo.so'
-ropts="-F ':mod:libfoo.so' -N foo_inner"
+# a function of a library not loaded at start-up is named with its library
+ropts="-F ':mod:libfoo.so' -N 'foo_inner:mod:libfoo.so'"
 ---
 # tracer: function_graph
 #

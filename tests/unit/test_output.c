@@ -135,6 +135,14 @@ void ut_symtab_free(struct ut_symtab *st)
 	(void)st;
 }
 
+void ut_symtab_set_clock(struct ut_symtab *st, uint64_t (*to_ns)(const void *ctx, uint64_t raw),
+			 const void *ctx)
+{
+	(void)st;
+	(void)to_ns;
+	(void)ctx;
+}
+
 static const struct ut_sym syms[] = {
 	{ 0x401000, 0x100, "main", "app", NULL },
 	{ 0x402000, 0x40, "foo", "app", NULL },
@@ -144,11 +152,13 @@ static const struct ut_sym syms[] = {
 	{ 0x406000, 0x30, "qux", "app", NULL },
 };
 
-const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr)
+const struct ut_sym *ut_symtab_find(struct ut_symtab *st, int pid, uint64_t image, uint64_t addr,
+				    uint64_t ts)
 {
 	size_t i;
 
 	(void)st;
+	(void)ts;
 	(void)pid;
 	(void)image;
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)

@@ -102,40 +102,40 @@ static void test_self(void **state)
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
 
-	s = ut_symtab_find(st, pid, 1, fn);
+	s = ut_symtab_find(st, pid, 1, fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "symtab_test_target");
 	assert_string_equal(s->module, self_base());
 	assert_true(s->addr == fn);
 
 	/* inside the function: the same symbol, the same pointer */
-	s2 = ut_symtab_find(st, pid, 1, fn + 1);
+	s2 = ut_symtab_find(st, pid, 1, fn + 1, UT_SYMTAB_LATEST);
 	assert_ptr_equal(s, s2);
 
 	/* a shared library at a randomized address */
 	assert_non_null(libc_fn);
-	s = ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)libc_fn);
+	s = ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)libc_fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->module, "libc.so.6");
 	assert_non_null(strstr(s->name, "fopen"));
 	assert_true(s->addr == (uint64_t)(uintptr_t)libc_fn);
 
 	/* no maps for this image or pid: fall back to what there is */
-	s = ut_symtab_find(st, pid, 99, fn);
+	s = ut_symtab_find(st, pid, 99, fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "symtab_test_target");
-	s = ut_symtab_find(st, pid + 100000, 1, fn);
+	s = ut_symtab_find(st, pid + 100000, 1, fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "symtab_test_target");
-	s = ut_symtab_find(st, pid + 100000, 77, fn);
+	s = ut_symtab_find(st, pid + 100000, 77, fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "symtab_test_target");
 
 	/* addresses that are not in any executable mapping */
-	assert_null(ut_symtab_find(st, pid, 1, 0));
-	assert_null(ut_symtab_find(st, pid, 1, 0x10));
-	assert_null(ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)&st));
-	assert_null(ut_symtab_find(NULL, pid, 1, fn));
+	assert_null(ut_symtab_find(st, pid, 1, 0, UT_SYMTAB_LATEST));
+	assert_null(ut_symtab_find(st, pid, 1, 0x10, UT_SYMTAB_LATEST));
+	assert_null(ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)&st, UT_SYMTAB_LATEST));
+	assert_null(ut_symtab_find(NULL, pid, 1, fn, UT_SYMTAB_LATEST));
 
 	ut_symtab_free(st);
 	assert_int_equal(remove_tree(dir), 0);
@@ -159,11 +159,142 @@ static void test_later_snapshot_wins(void **state)
 	assert_int_equal(ut_symtab_save(dir), 0);
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
-	assert_null(ut_symtab_find(st, 10, 1, fn));
+	assert_null(ut_symtab_find(st, 10, 1, fn, UT_SYMTAB_LATEST));
 	/* the rest of libc is untouched */
-	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)libc_fopen());
+	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)libc_fopen(), UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->module, "libc.so.6");
+	ut_symtab_free(st);
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
+/* the line of /proc/self/maps that holds @addr, and @addr's offset in its file */
+static void maps_line_of(uint64_t addr, char *line, size_t size, uint64_t *file_off)
+{
+	char *maps = read_file("/proc/self/maps", NULL), *l, *save = NULL;
+	unsigned long long lo, hi, off;
+
+	assert_non_null(maps);
+	for (l = strtok_r(maps, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(l, "%llx-%llx %*s %llx", &lo, &hi, &off) == 3 && addr >= lo && addr < hi) {
+			snprintf(line, size, "%s", l);
+			*file_off = addr - lo + off;
+			free(maps);
+			return;
+		}
+	}
+	fail();
+}
+
+static uint64_t twice(const void *ctx, uint64_t raw)
+{
+	assert_ptr_equal(ctx, &twice);
+	return raw * 2;
+}
+
+/*
+ * The page of our function holds, in time: our code (snapshot 0), libc's
+ * code from 1000 on (a library loaded where another was), nothing from
+ * 2000 on, our code again from 3000 on.  Each time is named by what was
+ * there then.
+ */
+static void test_mapped_in_time(void **state)
+{
+	char *dir = make_dir(), path[4200], text[8192], self[4096], libc[4096], *lpath;
+	uint64_t fn = (uint64_t)(uintptr_t)symtab_test_target, page = fn & ~0xfffull;
+	uint64_t fopen_addr = (uint64_t)(uintptr_t)libc_fopen(), self_off, libc_off, at;
+	struct ut_symtab *st;
+	const struct ut_sym *s;
+	static const struct {
+		void (*fn)(void **);
+		const char *name;
+	} others[] = {
+		{ test_self, "test_self" },
+		{ test_later_snapshot_wins, "test_later_snapshot_wins" },
+		{ test_mapped_in_time, "test_mapped_in_time" },
+	};
+	uint64_t other = 0;
+	const char *other_name = NULL;
+
+	(void)state;
+	/* a function of ours on another page */
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]) && !other; i++)
+		if (((uint64_t)(uintptr_t)others[i].fn & ~0xfffull) != page) {
+			other = (uint64_t)(uintptr_t)others[i].fn;
+			other_name = others[i].name;
+		}
+	assert_true(other != 0);
+	maps_line_of(fn, self, sizeof(self), &self_off);
+	maps_line_of(fopen_addr, libc, sizeof(libc), &libc_off);
+	lpath = strchr(libc, '/');
+	assert_non_null(lpath);
+	/* fopen's page of libc, mapped where our function's page is */
+	at = page + (libc_off & 0xfff);
+	copy_self_maps(dir, 10, 1, 0);
+	snprintf(path, sizeof(path), "%s/maps.10.1.1", dir);
+	snprintf(text, sizeof(text), "# time 1000\n%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 1 %s\n",
+		 page, page + 0x1000, (uint64_t)(libc_off & ~0xfffull), lpath);
+	write_text(path, text);
+	snprintf(path, sizeof(path), "%s/maps.10.1.2", dir);
+	write_text(path, "# time 2000\n");
+	snprintf(path, sizeof(path), "%s/maps.10.1.3", dir);
+	snprintf(text, sizeof(text), "# time 3000\n%s\n", self);
+	write_text(path, text);
+	assert_int_equal(ut_symtab_save(dir), 0);
+	st = ut_symtab_load(dir);
+	assert_non_null(st);
+
+	s = ut_symtab_find(st, 10, 1, fn, 999);
+	assert_non_null(s);
+	assert_string_equal(s->name, "symtab_test_target");
+	assert_int_equal(ut_symtab_since(st, 10, 1, fn, 999), 0);
+	assert_int_equal(ut_symtab_since(st, 10, 1, fn, 0), 0);
+	s = ut_symtab_find(st, 10, 1, at, 1000);
+	assert_non_null(s);
+	assert_non_null(strstr(s->name, "fopen"));
+	assert_string_equal(s->module, "libc.so.6");
+	assert_int_equal(ut_symtab_since(st, 10, 1, at, 1999), 1000);
+	/* after the cached answer, an earlier time again */
+	s = ut_symtab_find(st, 10, 1, fn, 500);
+	assert_non_null(s);
+	assert_string_equal(s->name, "symtab_test_target");
+	/* the libc mapping is not unmapped by the empty snapshot: nothing else is there */
+	s = ut_symtab_find(st, 10, 1, at, 2500);
+	assert_non_null(s);
+	assert_non_null(strstr(s->name, "fopen"));
+	s = ut_symtab_find(st, 10, 1, fn, 3000);
+	assert_non_null(s);
+	assert_string_equal(s->name, "symtab_test_target");
+	assert_int_equal(ut_symtab_since(st, 10, 1, fn, UT_SYMTAB_LATEST), 3000);
+	/* the rest of our code was never covered */
+	s = ut_symtab_find(st, 10, 1, other, 1500);
+	assert_non_null(s);
+	assert_string_equal(s->name, other_name);
+
+	/* times converted as the events' are: libc from 2000 to 6000 */
+	ut_symtab_set_clock(st, twice, &twice);
+	s = ut_symtab_find(st, 10, 1, fn, 1500);
+	assert_non_null(s);
+	assert_string_equal(s->name, "symtab_test_target");
+	s = ut_symtab_find(st, 10, 1, at, 2000);
+	assert_non_null(s);
+	assert_non_null(strstr(s->name, "fopen"));
+	assert_int_equal(ut_symtab_since(st, 10, 1, fn, 7000), 6000);
+	ut_symtab_free(st);
+
+	/* a bad time line is a warning; the snapshot still counts, from the start */
+	snprintf(path, sizeof(path), "%s/maps.10.1.1", dir);
+	snprintf(text, sizeof(text), "# time 12x\n%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 1 %s\n",
+		 page, page + 0x1000, (uint64_t)(libc_off & ~0xfffull), lpath);
+	write_text(path, text);
+	snprintf(path, sizeof(path), "%s/maps.10.1.3", dir);
+	assert_int_equal(unlink(path), 0);
+	st = ut_symtab_load(dir);
+	assert_non_null(st);
+	s = ut_symtab_find(st, 10, 1, at, 1);
+	assert_non_null(s);
+	assert_non_null(strstr(s->name, "fopen"));
 	ut_symtab_free(st);
 	assert_int_equal(remove_tree(dir), 0);
 	free(dir);
@@ -190,13 +321,13 @@ static void test_cxx_names(void **state)
 	assert_int_equal(ut_symtab_save(dir), 0);
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
-	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)fn);
+	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)fn, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "std::terminate");
 	assert_non_null(s->raw);
 	assert_string_equal(s->raw, "_ZSt9terminatev");
 	/* a C function has no other name */
-	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)libc_fopen());
+	s = ut_symtab_find(st, 10, 1, (uint64_t)(uintptr_t)libc_fopen(), UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_null(s->raw);
 	ut_symtab_free(st);
@@ -253,12 +384,12 @@ static void check_compiled(const char *flags)
 
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
-	s = ut_symtab_find(st, pid, 5, addr);
+	s = ut_symtab_find(st, pid, 5, addr, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "prog_target");
 	assert_string_equal(s->module, "prog");
 	assert_true(s->addr == addr);
-	s = ut_symtab_find(st, pid, 5, addr + 2);
+	s = ut_symtab_find(st, pid, 5, addr + 2, UT_SYMTAB_LATEST);
 	assert_non_null(s);
 	assert_string_equal(s->name, "prog_target");
 	ut_symtab_free(st);
@@ -317,8 +448,8 @@ static void test_garbage_maps(void **state)
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
 	for (uint64_t a = 0; a < 0x10000; a += 0x100) {
-		assert_null(ut_symtab_find(st, 1, 1, a));
-		assert_null(ut_symtab_find(st, 3, 3, a));
+		assert_null(ut_symtab_find(st, 1, 1, a, UT_SYMTAB_LATEST));
+		assert_null(ut_symtab_find(st, 3, 3, a, UT_SYMTAB_LATEST));
 	}
 	ut_symtab_free(st);
 
@@ -328,7 +459,7 @@ static void test_garbage_maps(void **state)
 	assert_int_equal(ut_symtab_save(dir), 0);
 	st = ut_symtab_load(dir);
 	assert_non_null(st);
-	assert_null(ut_symtab_find(st, 1, 1, 0x1000));
+	assert_null(ut_symtab_find(st, 1, 1, 0x1000, UT_SYMTAB_LATEST));
 	ut_symtab_free(st);
 	assert_int_equal(remove_tree(dir), 0);
 	assert_int_equal(ut_symtab_save(dir), -1);
@@ -421,8 +552,8 @@ static void test_damaged_sym(void **state)
 		st = ut_symtab_load(dir);
 		assert_non_null(st);
 		for (uint64_t a = fn - 4096; a < fn + 4096; a += 16)
-			ut_symtab_find(st, pid, 1, a);
-		s = ut_symtab_find(st, pid, 1, fn);
+			ut_symtab_find(st, pid, 1, a, UT_SYMTAB_LATEST);
+		s = ut_symtab_find(st, pid, 1, fn, UT_SYMTAB_LATEST);
 		if (cases[i].found == 1) {
 			assert_non_null(s);
 			assert_string_equal(s->name, "symtab_test_target");
@@ -430,7 +561,7 @@ static void test_damaged_sym(void **state)
 			assert_null(s);
 		}
 		/* other modules are still fine */
-		s = ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)libc_fopen());
+		s = ut_symtab_find(st, pid, 1, (uint64_t)(uintptr_t)libc_fopen(), UT_SYMTAB_LATEST);
 		assert_non_null(s);
 		ut_symtab_free(st);
 		assert_int_equal(remove_tree(dir), 0);
@@ -443,6 +574,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_later_snapshot_wins),
+		cmocka_unit_test(test_mapped_in_time),
 		cmocka_unit_test(test_cxx_names),
 		cmocka_unit_test(test_no_pie),
 		cmocka_unit_test(test_pie),
