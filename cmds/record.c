@@ -876,15 +876,19 @@ static void record_summary(struct recorder *rec)
 	}
 	if (!lost)
 		return;
-	if (!rec->ctl->grow_limit)
+	if (rec->ctl->grow_fails)
+		pr_warn("%llu events lost in %d thread%s: the buffers were full and could grow "
+			"no more (--buffer-limit %llu bytes, or /dev/shm full: %llu refused)", (unsigned long long)lost, threads,
+			threads > 1 ? "s" : "", (unsigned long long)rec->ctl->grow_limit,
+			(unsigned long long)rec->ctl->grow_fails);
+	else if (!rec->ctl->grow_limit)
 		pr_warn("%llu events lost in %d thread%s: the buffers were full and could not grow "
 			"(--drop, --overwrite, --buffer-limit 0 or no room in /dev/shm)",
 			(unsigned long long)lost, threads, threads > 1 ? "s" : "");
 	else
-		pr_warn("%llu events lost in %d thread%s: the buffers were full and had grown to "
-			"--buffer-limit (%llu bytes, %llu refused)", (unsigned long long)lost, threads,
-			threads > 1 ? "s" : "", (unsigned long long)rec->ctl->grow_limit,
-			(unsigned long long)rec->ctl->grow_fails);
+		pr_warn("%llu events lost in %d thread%s: writes cut short by signal handlers that "
+			"did not return, or nested too deep (see doc/design/ring-buffer.md)",
+			(unsigned long long)lost, threads, threads > 1 ? "s" : "");
 }
 
 /**
