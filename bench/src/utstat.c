@@ -7,15 +7,18 @@
  * prints one line:  <bytes of *.dat> <records> <lost> <overrun> <threads>
  *
  * Each .dat file is a struct rb_header page followed by ring-buffer pages
- * (include/usertrace/ringbuf.h).  <records> sums the pages' `entries`
- * (records without padding and time extends: an ENTRY and an EXIT per
- * traced call); <lost> and <overrun> sum the headers' counters.
+ * (include/usertrace/ringbuf.h), stored as they are or in zstd chunks
+ * (include/usertrace/datfile.h).  <records> sums the events (an ENTRY and
+ * an EXIT per traced call): from the chunk headers of a compressed file,
+ * from the pages' `entries` of an uncompressed one.  <lost> and <overrun>
+ * sum the header pages' counters.  <bytes> is the size of the files.
  */
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "usertrace/datfile.h"
 #include "usertrace/ringbuf.h"
 
 static int stat_file(const char *path, uint64_t *bytes, uint64_t *records, uint64_t *lost,
@@ -23,10 +26,18 @@ static int stat_file(const char *path, uint64_t *bytes, uint64_t *records, uint6
 {
 	unsigned char page[RB_PAGE_SIZE];
 	struct rb_header h;
+	struct ut_dat_ext ext;
+	struct ut_dat_chunk ck;
 	FILE *f = fopen(path, "rb");
+	long size;
 
 	if (!f) {
 		perror(path);
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		perror(path);
+		fclose(f);
 		return -1;
 	}
 	if (fread(page, 1, RB_PAGE_SIZE, f) != RB_PAGE_SIZE) {
@@ -40,13 +51,27 @@ static int stat_file(const char *path, uint64_t *bytes, uint64_t *records, uint6
 		fclose(f);
 		return -1;
 	}
-	*bytes += RB_PAGE_SIZE;
+	memcpy(&ext, page + UT_DAT_EXT_OFF, sizeof(ext));
+	*bytes += size;
 	*lost += h.lost;
 	*overrun += h.overrun;
+	if (!memcmp(ext.magic, UT_DAT_MAGIC, sizeof(ext.magic)) &&
+	    ext.compress == UT_COMPRESS_ZSTD) {
+		/* chunk headers: count the events without decompressing */
+		while (fread(&ck, sizeof(ck), 1, f) == 1) {
+			if (ck.magic != UT_CHUNK_MAGIC || fseek(f, ck.csize, SEEK_CUR)) {
+				fprintf(stderr, "%s: bad chunk\n", path);
+				fclose(f);
+				return -1;
+			}
+			*records += ck.entries;
+		}
+		fclose(f);
+		return 0;
+	}
 	while (fread(page, 1, RB_PAGE_SIZE, f) == RB_PAGE_SIZE) {
 		const struct rb_page *p = (const struct rb_page *)page;
 
-		*bytes += RB_PAGE_SIZE;
 		*records += p->entries;
 	}
 	fclose(f);
