@@ -159,15 +159,30 @@ cd "$WORK" || exit 1
 
 FAILED=0
 
+# children_cpu: CCPU = the CPU time (user + system, ms) of this shell's
+# finished children, from the `times` builtin ("0m1.234s 0m0.056s" on its
+# 2nd line).  Not in a subshell ($(...), a pipe): there it would count the
+# subshell's children.
+children_cpu() {
+	times >"$WORK/times"
+	read -r CCPU < <(awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); ms += (a[1] * 60 + a[2]) * 1000 }
+		printf "%d\n", ms + 0.5 }' "$WORK/times")
+}
+
 # timed CMD...: run CMD, its stdout to $WORK/out, its stderr to $WORK/err
-# (and the log); T = wall time in microseconds
+# (and the log); T = wall time in microseconds, C = CPU time of CMD and its
+# children, all processes and threads, in milliseconds
 timed() {
-	local t0 t1 rc
+	local t0 t1 c0 rc
+	children_cpu
+	c0=$CCPU
 	t0=${EPOCHREALTIME/./}
 	"$@" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
 	t1=${EPOCHREALTIME/./}
-	T=$((t1 - t0))
+	children_cpu
+	T=$((t1 - t0)) C=$((CCPU - c0))
 	cat "$WORK/err" >>"$LOG"
 	return $rc
 }
@@ -184,9 +199,9 @@ calc() { awk "BEGIN { print ($1) }"; }
 # max A B
 max() { (($1 > $2)) && echo "$1" || echo "$2"; }
 
-# TIMES: whole-run wall times (us), CPU: the programs' own CPU times (ns),
-# per CASE.TAG.TOOL; the rest per CASE.TAG
-declare -A TIMES CPU UT_BYTES UT_LOST UF_BYTES UF_LOST UTN_BYTES UTN_TIMES WARN MCALLS UF_CALLS
+# TIMES: whole-run wall times (us), RCPU: whole-run CPU times (ms), CPU:
+# the programs' own CPU times (ns), per CASE.TAG.TOOL; the rest per CASE.TAG
+declare -A TIMES CPU RCPU UT_BYTES UT_LOST UF_BYTES UF_LOST UTN_BYTES UTN_TIMES UTN_CPU WARN MCALLS UF_CALLS
 
 # record CASE TAG TOOL: one timed run; sizes and lost events of the
 # recording.  TOOL utnone: usertrace with --compress=none.
@@ -223,11 +238,13 @@ record() {
 		read -r bytes _ < <("$BIN/utstat" "$dir")
 		UTN_BYTES[$c.$tag]=${bytes:-0}
 		UTN_TIMES[$c.$tag]+="$T "
+		UTN_CPU[$c.$tag]+="$C "
 		rm -rf "$dir"
 		return
 		;;
 	esac
 	TIMES[$c.$tag.$tool]+="$T "
+	RCPU[$c.$tag.$tool]+="$C "
 	CPU[$c.$tag.$tool]+="$cpu "
 	case $tool in
 	usertrace)
@@ -432,40 +449,63 @@ for c in "${CASES[@]}"; do
 done
 
 echo
-echo "whole run: wall time of 'record' from start to exit, seconds, ratio = usertrace / uftrace"
-echo "(bar <= $BAR_WALL); lost events (bar: 0 for usertrace); bytes of the *.dat files per call"
-echo "(bar for lua: usertrace / uftrace <= $BAR_BYTES); ut none = usertrace --compress=none (one run)"
-printf '%-10s %-28s %7s %7s %6s %7s %7s %9s %9s %7s %9s %7s\n' case flag "ut wall" "uf wall" ratio \
-	"ut lost" "uf lost" "ut B/call" "uf B/call" "B ratio" "none B/c" "none wl"
+echo "whole run: 'record' from start to exit, data written to $DATA_DIR; wall time (seconds,"
+echo "ratio = usertrace / uftrace, bar <= $BAR_WALL) and CPU time (seconds, all processes and threads"
+echo "of the run: program and recorder); none = usertrace --compress=none (one run)"
+printf '%-10s %-28s %7s %7s %6s %7s %7s %6s %8s %8s\n' case flag "ut wall" "uf wall" ratio \
+	"ut cpu" "uf cpu" ratio "none wl" "none cpu"
+for c in "${CASES[@]}"; do
+	for tag in "${TAGS[@]}"; do
+		flag=$(flag_of "$tag")
+		ut=$(median "${TIMES[$c.$tag.usertrace]:-}")
+		uf=$(median "${TIMES[$c.$tag.uftrace]:-}")
+		ut_c=$(median "${RCPU[$c.$tag.usertrace]:-}")
+		uf_c=$(median "${RCPU[$c.$tag.uftrace]:-}")
+		if [ -z "$ut" ] || [ -z "$uf" ]; then
+			printf '%-10s %-28s  no result: %s\n' "$c" "$flag" "${WARN[$c.$tag]:-}"
+			bar_check wall "" "$BAR_WALL" "$c $flag"
+			continue
+		fi
+		ratio=$(calc "$ut / $uf")
+		c_ratio=$(calc "$uf_c > 0 ? $ut_c / $uf_c : -1")
+		utn=$(median "${UTN_TIMES[$c.$tag]:-}")
+		utn_c=$(median "${UTN_CPU[$c.$tag]:-}")
+		printf '%-10s %-28s %7.3f %7.3f %6.2f %7.3f %7.3f %6s %8s %8s\n' "$c" "$flag" \
+			"$(calc "$ut / 1e6")" "$(calc "$uf / 1e6")" "$ratio" \
+			"$(calc "$ut_c / 1e3")" "$(calc "$uf_c / 1e3")" "$(fmt_ratio "$c_ratio")" \
+			"$([ -n "$utn" ] && printf %.3f "$(calc "$utn / 1e6")" || echo -)" \
+			"$([ -n "$utn_c" ] && printf %.3f "$(calc "$utn_c / 1e3")" || echo -)"
+		bar_check wall "$ratio" "$BAR_WALL" "$c $flag"
+	done
+done
+
+echo
+echo "data: lost events (bar: 0 for usertrace); bytes of the *.dat files per call, ratio ="
+echo "usertrace / uftrace (bar for lua <= $BAR_BYTES); none = usertrace --compress=none"
+printf '%-10s %-28s %8s %8s %10s %10s %7s %10s\n' case flag "ut lost" "uf lost" "ut B/call" \
+	"uf B/call" ratio "none B/c"
 for c in "${CASES[@]}"; do
 	for tag in "${TAGS[@]}"; do
 		flag=$(flag_of "$tag")
 		calls=$(calls_of "$c" "$tag")
-		ut=$(median "${TIMES[$c.$tag.usertrace]:-}")
-		uf=$(median "${TIMES[$c.$tag.uftrace]:-}")
-		if [ -z "$ut" ] || [ -z "$uf" ] || [ -z "$calls" ]; then
+		if [ -z "${TIMES[$c.$tag.usertrace]:-}" ] || [ -z "${TIMES[$c.$tag.uftrace]:-}" ] ||
+		   [ -z "$calls" ]; then
 			printf '%-10s %-28s  no result: %s\n' "$c" "$flag" "${WARN[$c.$tag]:-}"
-			bar_check wall "" "$BAR_WALL" "$c $flag"
 			bar_check lost "" 0 "$c $flag"
 			[ "$c" = lua ] && bar_check bytes "" "$BAR_BYTES" "$c $flag"
 			continue
 		fi
-		ratio=$(calc "$ut / $uf")
 		ut_b=$(calc "${UT_BYTES[$c.$tag]:-0} / $calls")
 		uf_b=$(calc "${UF_BYTES[$c.$tag]:-0} / $calls")
 		b_ratio=$(calc "$uf_b > 0 ? $ut_b / $uf_b : -1")
-		utn=$(median "${UTN_TIMES[$c.$tag]:-}")
-		printf '%-10s %-28s %7.3f %7.3f %6.2f %7s %7s %9.3f %9.2f %7s %9s %7s\n' "$c" "$flag" \
-			"$(calc "$ut / 1e6")" "$(calc "$uf / 1e6")" "$ratio" \
+		printf '%-10s %-28s %8s %8s %10.3f %10.2f %7s %10s\n' "$c" "$flag" \
 			"${UT_LOST[$c.$tag]:-?}" "${UF_LOST[$c.$tag]:-?}" "$ut_b" "$uf_b" \
 			"$(fmt_ratio "$b_ratio")" \
-			"$([ -n "${UTN_BYTES[$c.$tag]:-}" ] && printf %.2f "$(calc "${UTN_BYTES[$c.$tag]} / $calls")" || echo -)" \
-			"$([ -n "$utn" ] && printf %.3f "$(calc "$utn / 1e6")" || echo -)"
+			"$([ -n "${UTN_BYTES[$c.$tag]:-}" ] && printf %.2f "$(calc "${UTN_BYTES[$c.$tag]} / $calls")" || echo -)"
 		if [ -z "${CALLS[$c]}" ] && [ -n "${UF_CALLS[$c.$tag]:-}" ] &&
 		   [ "$(calc "(${UF_CALLS[$c.$tag]} - $calls)^2 > ($calls / 100)^2")" = 1 ]; then
 			echo "           ^ uftrace recorded ${UF_CALLS[$c.$tag]} calls, usertrace $calls"
 		fi
-		bar_check wall "$ratio" "$BAR_WALL" "$c $flag"
 		bar_check lost "${UT_LOST[$c.$tag]:-0}" 0 "$c $flag"
 		[ "$c" = lua ] && bar_check bytes "$b_ratio" "$BAR_BYTES" "$c $flag"
 	done
