@@ -1,10 +1,13 @@
 # bench.mk - included by the top-level Makefile
 #
-#   make bench     usertrace's recording overhead, bytes per call, lost
-#                  events and replay/report speed against uftrace's
+#   make bench     usertrace's in-thread overhead per call, whole-run time,
+#                  bytes per call, lost events and replay/report speed
+#                  against uftrace's; BENCH_LUA_SRC=/path/to/lua adds the
+#                  Lua interpreter as a real program (bench/lua.mk)
 #
-# Not a test: it prints tables (see bench/README.md) and fails only when a
-# build or a run fails.  BENCH_ROUNDS, BENCH_LOOP_N, ... : see bench/run.sh.
+# Not a test: it prints tables and bars (see bench/README.md) and fails only
+# when a build or a run fails (BENCH_STRICT=1: or a bar is not met).
+# BENCH_ROUNDS, BENCH_LOOP_N, ... : see bench/run.sh.
 
 bench: all
 	@sh tests/deps.sh bench
