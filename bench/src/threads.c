@@ -38,7 +38,10 @@ __attribute__((noinline)) long mix(long x)
 __attribute__((noinline)) long step(long i, long s)
 {
 	s = add(s, i);
-	return mix(s);
+	s = mix(s);
+	/* no tail call: GCC would jump to mix() and a tracer take its slow path */
+	__asm__ volatile("" : "+r"(s));
+	return s;
 }
 
 __attribute__((noinline)) void *worker(void *arg)
