@@ -848,9 +848,14 @@ void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 	if (unlikely(!ut_ready(t)))
 		return;
 	ts = ut_clock();
-	/* a caller's frame is strictly above its callee's */
-	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot <= sp)
-		ut_drop_stale(t, sp, 1, ts);
+	/*
+	 * A caller's frame is above its callee's, or at the same place when
+	 * the callee was inlined (-finstrument-functions instruments inlined
+	 * functions too, from their caller's frame): only frames below are
+	 * stale (their exits were skipped).
+	 */
+	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot < sp)
+		ut_drop_stale(t, sp, 0, ts);
 	if (unlikely(ut_filtering)) {
 		kind = ut_filter_entry(t, (uintptr_t)fn, (uintptr_t)call_site, ts);
 		/*
