@@ -112,12 +112,18 @@ static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdma
 	return fl;
 }
 
-/* dynamic ftrace: does the function's call site need patching? */
-int ut_filter_patch(const char *name, const char *module)
+/*
+ * dynamic ftrace: does the function's call site need patching in recording
+ * mode @mode?  With nop, only the sites of functions that carry a command.
+ */
+int ut_filter_patch(const char *name, const char *module, int mode)
 {
 	uint64_t mask;
+	uint32_t fl = func_flags(name, module, &mask);
 
-	return (func_flags(name, module, &mask) & UT_FN_TRACE) || mask;
+	if (mode == UT_MODE_NONE)
+		return mask != 0;
+	return (fl & UT_FN_TRACE) || mask;
 }
 
 /* "func:cmd[:N]" and "!func:cmd" into the command table */
@@ -186,9 +192,16 @@ static void filter_update_fast(int mode)
 {
 	int filtering, rec_filter, fast;
 
-	filtering = mode != UT_MODE_NONE &&
-		    (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
-		     ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
+	/*
+	 * Function commands are probes of their own, as the kernel's: they
+	 * fire with nop too, and then the hooks run nothing else (the lists
+	 * and the graph settings are the tracers').
+	 */
+	if (mode == UT_MODE_NONE)
+		filtering = ncmds != 0;
+	else
+		filtering = l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
+			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
 	rec_filter = ut_ctl->nr_rec_pids != 0;
 	for (int i = 0; i < UT_CTL_CPUS / 32 && !rec_filter; i++)
 		rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
