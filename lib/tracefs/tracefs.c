@@ -2044,6 +2044,7 @@ static const char readme_text[] =
 	"  events/\t\t- Directory containing the event switch:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n";
 
+/* print_snapshot_help(): an empty snapshot, allocated or not */
 static const char snapshot_help[] =
 	"# Snapshot commands:\n"
 	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
@@ -2337,6 +2338,19 @@ static int view_print(struct tfs_session *s, const struct view_buf *vb, struct s
 	return ret;
 }
 
+/* does a trace text hold an event?  Its header lines all start with '#' */
+static int has_event_line(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(p + i, '\n', len - i);
+
+		if (p[i] != '#')
+			return 1;
+		i = nl ? (size_t)(nl - p) + 1 : len;
+	}
+	return 0;
+}
+
 /*
  * produce - the whole text of an ordinary file.  Context: s->lock held,
  * except around live_trace() (it reads the buffers; see below).
@@ -2423,17 +2437,26 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_SNAPSHOT:
 		if (in->snap_taken) {
 			struct view_buf vb;
+			struct sbuf t = { 0 };
 
 			/* the copy, in the format of now (tracer, options, clock) */
 			view_make(s, in, -1, &vb);
 			vb.v.bufdir = in->snapdir;
 			vb.v.since = in->snap_since;
-			ret = view_print(s, &vb, b);
-			break;
+			ret = view_print(s, &vb, &t);
+			/* as the kernel: a snapshot that holds no event shows the help */
+			if (!ret && !t.err && has_event_line(t.p, t.len)) {
+				sb_add(b, t.p, t.len);
+				free(t.p);
+				break;
+			}
+			free(t.p);
+			if (ret)
+				break;
 		}
 		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-		sb_puts(b, in->snap_alloc ? "# * Snapshot is allocated *\n#\n"
-					  : "# * Snapshot is freed *\n#\n");
+		sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
+					  : "#\n# * Snapshot is freed *\n#\n");
 		sb_puts(b, snapshot_help);
 		break;
 	case F_EV_ENABLE:
