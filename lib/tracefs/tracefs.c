@@ -41,8 +41,11 @@
  *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
  *     chosen (control page rec_pids, rec_cpumask); the views filter too,
  *     for what instances made the programs record.
- *   - trace_marker: appended to SESSION/markers as
- *     "<live_now()> <pid> <text>"; the pid is 0 (the caller is unknown).
+ *   - trace_marker: a print event (a DATA record) in a ring of the
+ *     directory's own that the daemon writes (live_marker, in live.c),
+ *     shown with the daemon's pid: the writer is not recorded.
+ *   - trace_pipe: one reader per directory (and per CPU) shared by every
+ *     open trace_pipe, so consuming is as from the kernel's buffer.
  *   - available_filter_functions: a function of a process's executable is
  *     shown as `name`, others as `name [module]`.  The executable of
  *     ftrace.<pid> is the basename of /proc/<pid>/exe while the process
@@ -178,6 +181,7 @@ static const struct {
 	{ "funcgraph-tail", 0, 1 },
 };
 #define NR_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
+#define OPT_MARKERS	6	/* opts[] index of "markers" */
 
 static const char *const tracer_names[] = { "nop", "function", "function_graph" };
 
@@ -205,6 +209,16 @@ struct tfs_inst {
 	char notrace[UT_LIST_MAX];
 	/* instances: their own buffers (live_pump), in bufdir */
 	struct live_pump *pump;
+	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
+	/*
+	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
+	 * shared by every open trace_pipe of it, so that what one consumes
+	 * is gone for the others, as from the kernel's ring buffer; `trace`
+	 * no longer shows what [0] consumed.  pipe_lock serializes their
+	 * reads; made at the first open, freed with the directory.
+	 */
+	struct live_reader **pipes;
+	pthread_mutex_t pipe_lock;
 	char bufdir[PATH_MAX];
 	uint32_t nr_pages;
 	/*
@@ -1448,6 +1462,7 @@ static void inst_pump(struct tfs_inst *in)
 
 static void inst_init(struct tfs_inst *in)
 {
+	pthread_mutex_init(&in->pipe_lock, NULL);
 	in->on = 1;
 	in->opt_mask = 0;
 	for (int i = 0; i < NR_OPTS; i++)
@@ -1458,6 +1473,13 @@ static void inst_init(struct tfs_inst *in)
 static void inst_free(struct tfs_inst *in, int remove)
 {
 	snap_empty(in);
+	live_marker_close(in->marker);
+	in->marker = NULL;
+	for (int i = 0; in->pipes && i <= TFS_MAX_CPUS; i++)
+		live_pipe_close(in->pipes[i]);
+	free(in->pipes);
+	in->pipes = NULL;
+	pthread_mutex_destroy(&in->pipe_lock);
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
 }
@@ -1484,6 +1506,7 @@ struct view_buf {
 	char words[NR_OPTS][40];
 	const char *ptrs[NR_OPTS + 1];
 	char tracer[32];
+	struct tfs_inst *inst;
 };
 
 /* the live_view of an instance.  Context: s->lock held. */
@@ -1491,10 +1514,15 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 {
 	int k = 0;
 
+	vb->inst = in;
+	vb->v.consumed = NULL;
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
 	for (int i = 0; i < NR_OPTS; i++) {
 		if (opts[i].graph && strcmp(vb->tracer, "function_graph"))
+			continue;
+		/* as the kernel's, the option refuses new markers; it hides none */
+		if (i == OPT_MARKERS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
 			 in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
@@ -1721,6 +1749,14 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
 	memcpy(s->top.notrace, s->ctl->notrace, UT_LIST_MAX);
 	s->top.filter[UT_LIST_MAX - 1] = s->top.notrace[UT_LIST_MAX - 1] = '\0';
+	s->top.marker = live_marker_open(s->dir, s->dir, s->ctl->nr_pages);
+	if (!s->top.marker) {
+		fprintf(stderr, "usertrace: %s: trace_marker: %s\n", s->dir, strerror(errno));
+		free(s->dir);
+		munmap(m, UT_CTL_SIZE);
+		free(s);
+		return NULL;
+	}
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
@@ -1920,9 +1956,12 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	in->nr_pages = s->ctl->nr_pages;
 	in->since = live_now(s->dir);
 	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
-	if (!in->pump) {
+	if (in->pump)
+		in->marker = live_marker_open(s->dir, in->bufdir, in->nr_pages);
+	if (!in->pump || !in->marker) {
 		int err = errno ? -errno : -ENOMEM;
 
+		live_pump_close(in->pump, 1);
 		pthread_mutex_unlock(&s->lock);
 		free(in);
 		return err;
@@ -2330,7 +2369,12 @@ static int view_print(struct tfs_session *s, const struct view_buf *vb, struct s
 	int ret;
 
 	pthread_mutex_unlock(&s->lock);
+	/* a trace_pipe reader of the view changes only under the directory's pipe_lock */
+	if (vb->v.consumed)
+		pthread_mutex_lock(&vb->inst->pipe_lock);
 	ret = live_trace(s->dir, &vb->v, &out, &len);
+	if (vb->v.consumed)
+		pthread_mutex_unlock(&vb->inst->pipe_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!ret && out)
 		sb_add(b, out, len);
@@ -2380,6 +2424,8 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 
 		inst_pump(in);
 		view_make(s, in, h->n.cpu, &vb);
+		/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
+		vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
 		ret = view_print(s, &vb, b);
 		break;
 	}
@@ -2543,30 +2589,10 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 }
 
 
-static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size)
+/* one print event in the directory's ring (live_marker) */
+static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
 {
-	char path[PATH_MAX + 16], *line;
-	size_t n = size;
-	int fd, len, ret = 0;
-
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	len = asprintf(&line, "%llu 0 %.*s\n", (unsigned long long)live_now(s->dir), (int)n, buf);
-	if (len < 0)
-		return -ENOMEM;
-	for (int i = 0; i < len - 1; i++)
-		if (line[i] == '\n' || line[i] == '\0')
-			line[i] = ' ';
-	snprintf(path, sizeof(path), "%s/markers", in->pump ? in->bufdir : s->dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		ret = -errno;
-	else if (write(fd, line, (size_t)len) != len)
-		ret = -EIO;
-	if (fd >= 0)
-		close(fd);
-	free(line);
-	return ret;
+	return live_marker_write(in->marker, buf, size);
 }
 
 static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
@@ -2722,6 +2748,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			tfs_err(s, "Buffer larger than the machine's memory", fname);
 			return -ENOMEM;
 		}
+		live_marker_resize(in->marker, (uint32_t)((v + 3) / 4));
 		if (in->pump) {
 			inst_pump(in);
 			live_pump_resize(in->pump, (uint32_t)((v + 3) / 4));
@@ -2744,10 +2771,13 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		ret = write_pids(s, in, buf, size, trunc);
 		return ret ? ret : recording_update(s);
 	case F_MARKER:
-		/* as the kernel: a buffer that is off takes no marker */
+		/* as the kernel: the markers option off refuses them */
+		if (!(in->opt_mask & (1u << OPT_MARKERS)))
+			return -EINVAL;
+		/* a buffer that is off takes no marker */
 		if (!inst_on(s, in))
 			return -EBADF;
-		return write_marker(s, in, buf, size);
+		return write_marker(in, buf, size);
 	case F_CLOCK: {
 		int id = word_index(s, buf, size, trace_clock_find, "No such clock");
 
@@ -2909,10 +2939,17 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	}
 	if (n.f->id == F_TRACE_PIPE) {
 		struct view_buf vb;
+		int k = n.cpu + 1;
 
 		view_make(s, n.inst, n.cpu, &vb);
 		h->tracer_gen = n.inst->tracer_gen;
-		h->rd = live_pipe_open(s->dir, &vb.v);
+		pthread_mutex_lock(&n.inst->pipe_lock);
+		if (!n.inst->pipes)
+			n.inst->pipes = calloc(TFS_MAX_CPUS + 1, sizeof(*n.inst->pipes));
+		if (n.inst->pipes && !n.inst->pipes[k])
+			n.inst->pipes[k] = live_pipe_open(s->dir, &vb.v);
+		h->rd = n.inst->pipes ? n.inst->pipes[k] : NULL;
+		pthread_mutex_unlock(&n.inst->pipe_lock);
 		if (!h->rd) {
 			n.inst->refs--;
 			free(h);
@@ -2955,20 +2992,22 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
 		inst_pump(h->n.inst);
-		live_pipe_set_clock(h->rd, h->n.inst->clock);
-		live_pipe_set_hide(h->rd, h->n.inst->nr_hide ? h->n.inst->hide : NULL,
-				   h->n.inst->nr_hide);
 		{
 			struct view_buf *vb = malloc(sizeof(*vb));
 
-			if (vb) {
-				view_make(s, h->n.inst, h->n.cpu, vb);
-				live_pipe_set_funcs(h->rd, vb->v.ffilter, vb->v.fnotrace);
-				free(vb);
+			if (!vb) {
+				pthread_mutex_unlock(&s->lock);
+				return -ENOMEM;
 			}
+			view_make(s, h->n.inst, h->n.cpu, vb);
+			pthread_mutex_unlock(&s->lock);
+			/* the directory's reader, with the view of now */
+			pthread_mutex_lock(&h->n.inst->pipe_lock);
+			live_pipe_set_view(h->rd, &vb->v);
+			ret = live_pipe_read(h->rd, &out, &len);
+			pthread_mutex_unlock(&h->n.inst->pipe_lock);
+			free(vb);
 		}
-		pthread_mutex_unlock(&s->lock);
-		ret = live_pipe_read(h->rd, &out, &len);
 		if (ret) {
 			free(out);
 			return ret;
@@ -3040,6 +3079,9 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	(void)off;
 	if ((h->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
+	/* as the kernel, a marker longer than an event can hold is cut: the write is short */
+	if (h->n.f->id == F_MARKER && size > LIVE_MARKER_MAX)
+		size = LIVE_MARKER_MAX;
 	pthread_mutex_lock(&s->lock);
 	ret = do_write(h, buf, size);
 	pthread_mutex_unlock(&s->lock);
@@ -3105,8 +3147,7 @@ void tfs_release(struct tfs_handle *h)
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
 		ctl_apply(s);
-	if (h->rd)
-		live_pipe_close(h->rd);
+	/* h->rd is the directory's: it stays */
 	free(h->pend);
 	free(h->text);
 	free(h);
