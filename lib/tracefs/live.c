@@ -313,6 +313,12 @@ struct filter {
 	struct ut_symtab *symtab;
 	int32_t pid;			/* the buffer being copied, for the symbols */
 	uint64_t image;
+	/*
+	 * per-CPU buffer sizes: records of CPU i before cut[i] (raw time) are
+	 * out of CPU i's buffer (cuts_compute()); NULL: no cut
+	 */
+	const uint64_t *cut;
+	uint32_t nr_cut;
 };
 
 static void filter_init(struct filter *f, const struct live_cache *c, const struct live_view *v)
@@ -328,6 +334,14 @@ static void filter_init(struct filter *f, const struct live_cache *c, const stru
 	f->symtab = c->cal.symtab;
 	f->pid = 0;
 	f->image = 0;
+	f->cut = NULL;
+	f->nr_cut = 0;
+}
+
+/* is a record of @cpu at @raw in that CPU's buffer (live_view.cpu_pages)? */
+static int filter_cut(const struct filter *f, uint32_t cpu, uint64_t raw)
+{
+	return !f->cut || cpu >= f->nr_cut || raw >= f->cut[cpu];
 }
 
 /* which buffer's records follow (symbols are per process image) */
@@ -752,7 +766,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
 
 		t->cpu = src->cpu;
-		if (lost && filter_time(f, src->ts) &&
+		if (lost && filter_time(f, src->ts) && filter_cut(f, src->cpu, src->ts) &&
 		    (f->cpu < 0 || (uint32_t)f->cpu == src->cpu))
 			e->pending_lost += lost;
 	}
@@ -808,7 +822,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
 				pass = filter_func(f, ut_get48(r + 4), ts);
 		}
-		shown = pass && filter_time(f, ts) &&
+		shown = pass && filter_time(f, ts) && filter_cut(f, t->cpu, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
 		if (shown && t->fsel && f->as_func &&
 		    (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT || type == UT_REC_EXIT)) {
@@ -956,6 +970,106 @@ static uint64_t oldest_seq(const struct rb_header *h, uint64_t head)
 	return head + 1 > h->nr_pages ? head + 1 - h->nr_pages : 0;
 }
 
+/* a run of records of one CPU in one page: cuts_compute() */
+struct cpu_seg {
+	uint64_t ts;			/* raw time of its first record */
+	uint32_t cpu, bytes;
+};
+
+static int seg_newest_first(const void *a, const void *b)
+{
+	const struct cpu_seg *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->ts > y->ts ? -1 : x->ts < y->ts;
+}
+
+/*
+ * Per-CPU buffer sizes (live_view.cpu_pages): the kernel's CPU N keeps
+ * the newest cpu_pages[N] pages of what ran on CPU N.  The threads'
+ * buffers are as large as the largest: here the records of each CPU past
+ * its size (newest first, in runs of a page at most, as the kernel drops
+ * pages) get a cut time, @cut[cpu] (0: no cut).  @pids: the buffers the
+ * view shows.  live_lock held.
+ */
+static int pid_selected(const char *pids, const struct live_buf *b);
+
+static void cuts_compute(struct live_buf *bufs, int nr, const struct filter *f,
+			 const struct live_view *v, uint64_t *cut)
+{
+	static __thread union {
+		struct rb_page p;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} page;
+	struct cpu_seg *segs = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t ncut = (uint32_t)v->nr_cpu_pages, maxp = 0;
+
+	memset(cut, 0, ncut * sizeof(*cut));
+	for (uint32_t i = 0; i < ncut; i++)
+		if (v->cpu_pages[i] > maxp)
+			maxp = v->cpu_pages[i];
+	for (int i = 0; i < nr; i++) {
+		struct rb_header *h = bufs[i].r.hdr;
+		uint64_t head, ovr;
+
+		if (bufs[i].gone || !pid_selected(v->pids, &bufs[i]))
+			continue;
+		load_head(h, &head, &ovr);
+		for (uint64_t seq = oldest_seq(h, head); seq <= head; seq++) {
+			const unsigned char *r;
+			struct rb_iter it;
+			uint32_t len, cpu, hd;
+			uint64_t ts;
+			int fresh = 1;		/* a page starts a new run */
+
+			if (rb_copy_page(h, seq, page.bytes) < 0)
+				continue;
+			cpu = page.p.cpu;
+			rb_iter_init(&it, &page.p, ut_rec_len);
+			while (rb_iter_next(&it, &r, &len, &ts) > 0) {
+				memcpy(&hd, r, 4);
+				if (RB_HDR_TYPE(hd) == UT_REC_CPU) {
+					memcpy(&cpu, r + 4, 4);
+					fresh = 1;
+					continue;
+				}
+				if (!filter_time(f, ts) || cpu >= ncut || v->cpu_pages[cpu] >= maxp)
+					continue;
+				if (fresh) {
+					if (n == cap) {
+						cap = cap ? cap * 2 : 256;
+						segs = xrealloc(segs, cap * sizeof(*segs));
+					}
+					segs[n++] = (struct cpu_seg){ ts, cpu, 0 };
+					fresh = 0;
+				}
+				segs[n - 1].bytes += len;
+			}
+		}
+	}
+	if (n)
+		qsort(segs, n, sizeof(*segs), seg_newest_first);
+	for (size_t i = 0; i < n;) {
+		uint32_t cpu = segs[i].cpu;
+		uint64_t room = (uint64_t)v->cpu_pages[cpu] * RB_DATA_SIZE, used = 0;
+		size_t first = i;
+
+		for (; i < n && segs[i].cpu == cpu; i++) {
+			used += segs[i].bytes;
+			if (used > room && i > first) {
+				/* this run and the older ones are out: keep from the one after */
+				cut[cpu] = segs[i - 1].ts;
+				break;
+			}
+		}
+		while (i < n && segs[i].cpu == cpu)
+			i++;
+	}
+	free(segs);
+}
+
 /*
  * A snapshot of the pages @b holds, through @f into @e (not consuming).
  * *@overrun: the events overwritten that the view would have shown.
@@ -986,7 +1100,7 @@ static void snapshot_buf(struct live_buf *b, struct emitter *e, const struct fil
 			 * view would show them if this page is after `since`.
 			 * With a cpu, they are given to the cpu of this page.
 			 */
-			if (filter_time(f, page.p.ts) &&
+			if (filter_time(f, page.p.ts) && filter_cut(f, page.p.cpu, page.p.ts) &&
 			    (f->cpu < 0 || (uint32_t)f->cpu == page.p.cpu))
 				*overrun = ovr;
 			first = 0;
@@ -1078,6 +1192,28 @@ static void close_emitters(struct emitter *e, int nr)
 	free(e);
 }
 
+/* the per-CPU cuts of view @v into @f (malloc'ed, free with cuts_free()) */
+static void cuts_set(struct filter *f, struct live_buf *bufs, int nr, const struct live_view *v)
+{
+	uint64_t *cut;
+
+	f->cut = NULL;
+	f->nr_cut = 0;
+	if (!v->cpu_pages || v->nr_cpu_pages <= 0)
+		return;
+	cut = xcalloc((size_t)v->nr_cpu_pages, sizeof(*cut));
+	cuts_compute(bufs, nr, f, v, cut);
+	f->cut = cut;
+	f->nr_cut = (uint32_t)v->nr_cpu_pages;
+}
+
+static void cuts_free(struct filter *f)
+{
+	free((uint64_t *)f->cut);
+	f->cut = NULL;
+	f->nr_cut = 0;
+}
+
 struct live_reader;
 static uint64_t reader_consumed(const struct live_reader *r, const char *name);
 
@@ -1110,6 +1246,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		goto out;
 	filter_init(&f, c, v);
 	nr = scan_bufs(dir, &bufs, 0, 1);
+	cuts_set(&f, bufs, nr, v);
 	e = xcalloc((size_t)nr + 1, sizeof(*e));
 	for (i = 0; i < nr; i++)
 		e[i].fd = -1;
@@ -1137,6 +1274,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	}
 	if (!ret)
 		ret = print_files(c, v, e, nr, 1, NULL, out, len);
+	cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	if (e)
@@ -1149,6 +1287,15 @@ out:
 
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
 {
+	struct live_view v = { .cpu = cpu, .bufdir = bufdir };
+
+	return live_stats_view(session_dir, &v, st);
+}
+
+int live_stats_view(const char *session_dir, const struct live_view *v, struct live_stats *st)
+{
+	const char *bufdir = v->bufdir;
+	int cpu = v->cpu;
 	struct live_buf *bufs = NULL;
 	struct live_cache *c;
 	struct filter f;
@@ -1163,6 +1310,8 @@ int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live
 	filter_init(&f, c, NULL);
 	f.cpu = cpu;
 	nr = scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0, 1);
+	f.since = v->since;
+	cuts_set(&f, bufs, nr, v);
 	for (int i = 0; i < nr; i++) {
 		static __thread struct emitter e;
 		uint64_t overrun;
@@ -1177,6 +1326,7 @@ int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live
 			oldest = e.first_ts;
 		buf_free(&bufs[i]);
 	}
+	cuts_free(&f);
 	free(bufs);
 	st->written = st->entries + st->overrun;
 	st->now_ts = (double)cache_now(c) / 1e9;
@@ -1195,6 +1345,7 @@ struct live_reader {
 	uint64_t *hide;
 	char *tracer;
 	char **options;
+	uint32_t *cpu_pages;
 	struct live_view v;
 	struct live_buf *bufs;
 	int nr;
@@ -1254,6 +1405,9 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r->v.ffilter = r->v.fnotrace = NULL;
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
+	r->v.consumed = NULL;
+	r->v.cpu_pages = NULL;
+	r->v.nr_cpu_pages = 0;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
 	while (v->options && v->options[n])
@@ -1280,6 +1434,7 @@ void live_pipe_close(struct live_reader *r)
 	free(r->hide);
 	free(r->ffilter);
 	free(r->fnotrace);
+	free(r->cpu_pages);
 	free(r);
 }
 
@@ -1313,6 +1468,15 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
 	free((char *)r->v.pids);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
 	r->v.since = v->since;
+	free(r->cpu_pages);
+	r->cpu_pages = NULL;
+	r->v.nr_cpu_pages = 0;
+	if (v->cpu_pages && v->nr_cpu_pages > 0) {
+		r->cpu_pages = xcalloc((size_t)v->nr_cpu_pages, sizeof(*r->cpu_pages));
+		memcpy(r->cpu_pages, v->cpu_pages, (size_t)v->nr_cpu_pages * sizeof(*r->cpu_pages));
+		r->v.nr_cpu_pages = v->nr_cpu_pages;
+	}
+	r->v.cpu_pages = r->cpu_pages;
 	live_pipe_set_clock(r, v->clock);
 	live_pipe_set_hide(r, v->hide, v->nr_hide);
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
@@ -1407,6 +1571,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		goto out;
 	filter_init(&f, c, &r->v);
 	r->nr = scan_bufs(dir, &r->bufs, r->nr, 1);
+	cuts_set(&f, r->bufs, r->nr, &r->v);
 	e = xcalloc((size_t)r->nr + 1, sizeof(*e));
 	for (i = 0; i < r->nr; i++)
 		e[i].fd = -1;
@@ -1434,6 +1599,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	}
 	if (!ret && any)
 		ret = print_files(c, &r->v, e, r->nr, 0, &r->counter, out, len);
+	cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	if (e)

@@ -34,6 +34,13 @@ struct live_view {
 	const char *fnotrace;		/* functions not shown: set_ftrace_notrace's */
 	struct live_reader *consumed;	/* trace: what this trace_pipe reader consumed
 					   is not shown; NULL: none */
+	/*
+	 * per_cpu/cpuN/buffer_size_kb: the pages of CPU N's buffer; of the
+	 * events that ran on CPU N, only the newest that fit are shown (the
+	 * threads' buffers have the largest size).  NULL: no per-CPU sizes.
+	 */
+	const uint32_t *cpu_pages;
+	int nr_cpu_pages;
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
@@ -72,6 +79,8 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v);
 
 /* @bufdir: NULL, the session's buffers; else an instance's */
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st);
+/* the same for view @v: its bufdir, cpu, since and cpu_pages */
+int live_stats_view(const char *session_dir, const struct live_view *v, struct live_stats *st);
 
 /*
  * An instance's own buffers.  The programs write the session's buffers;

@@ -153,6 +153,7 @@ static const struct tfs_file files[] = {
 static const struct tfs_file f_option = { NULL, F_OPTION, 0644, 0 };
 static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0644, 0 };
 static const struct tfs_file f_cpu_files[] = {
+	{ "buffer_size_kb", F_BUFSIZE,	0644, 0 },
 	{ "stats",	F_STATS,	0444, 0 },
 	{ "trace",	F_TRACE,	0644, 0 },
 	{ "trace_pipe",	F_TRACE_PIPE,	0444, 0 },
@@ -209,6 +210,13 @@ struct tfs_inst {
 	char notrace[UT_LIST_MAX];
 	/* instances: their own buffers (live_pump), in bufdir */
 	struct live_pump *pump;
+	/*
+	 * per_cpu/cpuN/buffer_size_kb: the pages of each CPU's buffer.  The
+	 * buffers (the threads', the instance's rings, the marker ring) have
+	 * the largest; the views keep each CPU's newest events that fit its
+	 * own (live_view.cpu_pages).
+	 */
+	uint32_t cpu_pages[TFS_MAX_CPUS];
 	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
 	/*
 	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
@@ -1507,7 +1515,30 @@ struct view_buf {
 	const char *ptrs[NR_OPTS + 1];
 	char tracer[32];
 	struct tfs_inst *inst;
+	uint32_t cpu_pages[TFS_MAX_CPUS];
 };
+
+/* do all CPUs' buffers have one size (*@pages, else the largest)? */
+static int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
+{
+	uint32_t max = in->cpu_pages[0];
+	int same = 1;
+
+	for (int i = 1; i < s->ncpu; i++) {
+		same &= in->cpu_pages[i] == in->cpu_pages[0];
+		if (in->cpu_pages[i] > max)
+			max = in->cpu_pages[i];
+	}
+	if (pages)
+		*pages = max;
+	return same;
+}
+
+static void cpu_pages_init(struct tfs_inst *in, uint32_t pages)
+{
+	for (int i = 0; i < TFS_MAX_CPUS; i++)
+		in->cpu_pages[i] = pages;
+}
 
 /* the live_view of an instance.  Context: s->lock held. */
 static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
@@ -1516,6 +1547,13 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 
 	vb->inst = in;
 	vb->v.consumed = NULL;
+	vb->v.cpu_pages = NULL;
+	vb->v.nr_cpu_pages = 0;
+	if (!cpu_pages_same(s, in, NULL)) {
+		memcpy(vb->cpu_pages, in->cpu_pages, sizeof(*vb->cpu_pages) * (size_t)s->ncpu);
+		vb->v.cpu_pages = vb->cpu_pages;
+		vb->v.nr_cpu_pages = s->ncpu;
+	}
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
 	for (int i = 0; i < NR_OPTS; i++) {
@@ -1758,6 +1796,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 		return NULL;
 	}
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
+	cpu_pages_init(&s->top, s->ctl->nr_pages);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
 	for (int i = 0; i < s->ncpu; i++)
@@ -1954,6 +1993,7 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	snprintf(in->tracer, sizeof(in->tracer), "nop");
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
+	cpu_pages_init(in, in->nr_pages);
 	in->since = live_now(s->dir);
 	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
 	if (in->pump)
@@ -2332,8 +2372,14 @@ static void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
 {
 	struct live_stats st = { 0 };
+	struct view_buf *vb = malloc(sizeof(*vb));
 
-	live_stats(s->dir, in->pump ? in->bufdir : NULL, cpu, &st);
+	if (vb) {
+		view_make(s, in, cpu, vb);
+		vb->v.cpu = cpu;
+		live_stats_view(s->dir, &vb->v, &st);
+		free(vb);
+	}
 	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
 	sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
 	sb_puts(b, "commit overrun: 0\n");
@@ -2435,9 +2481,18 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_OPTION:
 		sb_printf(b, "%d\n", !!(in->opt_mask & (1u << h->n.opt)));
 		break;
-	case F_BUFSIZE:
-		sb_printf(b, "%u\n", (in->pump ? in->nr_pages : c->nr_pages) * 4);
+	case F_BUFSIZE: {
+		uint32_t pages;
+
+		/* as the kernel: one CPU's size, the common size, or X when they differ */
+		if (h->n.cpu >= 0)
+			sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
+		else if (cpu_pages_same(s, in, &pages))
+			sb_printf(b, "%u\n", pages * 4);
+		else
+			sb_puts(b, "X\n");
 		break;
+	}
 	case F_BUFTOTAL: {
 		int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(s);
 
@@ -2748,14 +2803,25 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			tfs_err(s, "Buffer larger than the machine's memory", fname);
 			return -ENOMEM;
 		}
-		live_marker_resize(in->marker, (uint32_t)((v + 3) / 4));
-		if (in->pump) {
-			inst_pump(in);
-			live_pump_resize(in->pump, (uint32_t)((v + 3) / 4));
-			in->nr_pages = (uint32_t)((v + 3) / 4);
-		} else if ((v + 3) / 4 != c->nr_pages) {
-			drop_replaced_buffers(s);
-			__atomic_store_n(&c->nr_pages, (uint32_t)((v + 3) / 4), __ATOMIC_RELEASE);
+		{
+			uint32_t pages = (uint32_t)((v + 3) / 4), max;
+
+			/* per_cpu/cpuN: that CPU's; the top file: every CPU's */
+			if (h->n.cpu >= 0)
+				in->cpu_pages[h->n.cpu] = pages;
+			else
+				cpu_pages_init(in, pages);
+			cpu_pages_same(s, in, &max);
+			pages = max;
+			live_marker_resize(in->marker, pages);
+			if (in->pump) {
+				inst_pump(in);
+				live_pump_resize(in->pump, pages);
+				in->nr_pages = pages;
+			} else if (pages != c->nr_pages) {
+				drop_replaced_buffers(s);
+				__atomic_store_n(&c->nr_pages, pages, __ATOMIC_RELEASE);
+			}
 		}
 		return 0;
 	case F_CPUMASK:
