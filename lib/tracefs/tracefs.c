@@ -101,7 +101,7 @@ enum tfs_id {
 	F_MARKER, F_CLOCK, F_THRESH, F_MAXLAT, F_STATS, F_CMDLINES, F_ERRLOG,
 	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
 	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
-	F_DYNINFO, F_FTRACE_ENABLED,
+	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID,
 };
 
 #define W_TOP	1	/* in the top directory */
@@ -115,48 +115,53 @@ struct tfs_file {
 };
 
 static const struct tfs_file files[] = {
-	{ "README",			F_README,	0444, W_TOP },
-	{ "available_events",		F_AVAIL_EVENTS,	0444, W_TOP },
-	{ "available_filter_functions",	F_AVAIL_FUNCS,	0444, W_TOP },
-	{ "available_tracers",		F_AVAIL_TRACERS, 0444, W_TOP | W_INST },
-	{ "buffer_size_kb",		F_BUFSIZE,	0644, W_TOP | W_INST },
-	{ "buffer_total_size_kb",	F_BUFTOTAL,	0444, W_TOP | W_INST },
-	{ "current_tracer",		F_CUR_TRACER,	0644, W_TOP | W_INST },
-	{ "dyn_ftrace_total_info",	F_DYNINFO,	0444, W_TOP },
-	{ "enabled_functions",		F_ENABLED_FUNCS, 0444, W_TOP },
-	{ "error_log",			F_ERRLOG,	0644, W_TOP },
-	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0444, W_TOP },
-	{ "iter_ctrl",			F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
-	{ "max_graph_depth",		F_MAXDEPTH,	0644, W_TOP },
-	{ "saved_cmdlines",		F_CMDLINES,	0444, W_TOP },
-	{ "set_event",			F_SET_EVENT,	0644, W_TOP },
-	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP | W_INST },
-	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP | W_INST },
-	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP | W_INST },
-	{ "set_graph_function",		F_GFUNC,	0644, W_TOP },
-	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
-	{ "snapshot",			F_SNAPSHOT,	0644, W_TOP | W_INST },
-	{ "trace",			F_TRACE,	0644, W_TOP | W_INST },
-	{ "trace_clock",		F_CLOCK,	0644, W_TOP | W_INST },
-	{ "trace_entries",		F_BUFSIZE,	0644, W_TOP },
-	{ "trace_marker",		F_MARKER,	0200, W_TOP | W_INST },
-	{ "trace_options",		F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
-	{ "trace_pipe",			F_TRACE_PIPE,	0444, W_TOP | W_INST },
-	{ "tracing_cpumask",		F_CPUMASK,	0644, W_TOP },
-	{ "tracing_enabled",		F_TRACING_ON,	0644, W_TOP | W_INST },
-	{ "tracing_max_latency",	F_MAXLAT,	0644, W_TOP },
-	{ "tracing_on",			F_TRACING_ON,	0644, W_TOP | W_INST },
-	{ "tracing_thresh",		F_THRESH,	0644, W_TOP },
+	{ "README",			F_README,	0440, W_TOP },
+	{ "available_events",		F_AVAIL_EVENTS,	0440, W_TOP },
+	{ "available_filter_functions",	F_AVAIL_FUNCS,	0440, W_TOP },
+	{ "available_tracers",		F_AVAIL_TRACERS, 0440, W_TOP | W_INST },
+	{ "buffer_size_kb",		F_BUFSIZE,	0640, W_TOP | W_INST },
+	{ "buffer_total_size_kb",	F_BUFTOTAL,	0440, W_TOP | W_INST },
+	{ "current_tracer",		F_CUR_TRACER,	0640, W_TOP | W_INST },
+	{ "dyn_ftrace_total_info",	F_DYNINFO,	0440, W_TOP },
+	{ "enabled_functions",		F_ENABLED_FUNCS, 0440, W_TOP },
+	{ "error_log",			F_ERRLOG,	0640, W_TOP | W_INST },
+	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0440, W_TOP },
+	{ "iter_ctrl",			F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
+	{ "max_graph_depth",		F_MAXDEPTH,	0640, W_TOP },
+	{ "saved_cmdlines",		F_CMDLINES,	0440, W_TOP },
+	{ "set_event",			F_SET_EVENT,	0640, W_TOP | W_INST },
+	{ "set_ftrace_filter",		F_FILTER,	0640, W_TOP | W_INST },
+	{ "set_ftrace_notrace",		F_NOTRACE,	0640, W_TOP | W_INST },
+	{ "set_ftrace_pid",		F_FTRACE_PID,	0640, W_TOP | W_INST },
+	{ "set_graph_function",		F_GFUNC,	0640, W_TOP },
+	{ "set_graph_notrace",		F_GNOTRACE,	0640, W_TOP },
+	{ "snapshot",			F_SNAPSHOT,	0640, W_TOP | W_INST },
+	{ "trace",			F_TRACE,	0640, W_TOP | W_INST },
+	{ "trace_clock",		F_CLOCK,	0640, W_TOP | W_INST },
+	{ "trace_entries",		F_BUFSIZE,	0640, W_TOP },
+	{ "trace_marker",		F_MARKER,	0220, W_TOP | W_INST },
+	{ "trace_options",		F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
+	{ "trace_pipe",			F_TRACE_PIPE,	0440, W_TOP | W_INST },
+	{ "tracing_cpumask",		F_CPUMASK,	0640, W_TOP },
+	{ "tracing_enabled",		F_TRACING_ON,	0640, W_TOP | W_INST },
+	{ "tracing_max_latency",	F_MAXLAT,	0640, W_TOP },
+	{ "tracing_on",			F_TRACING_ON,	0640, W_TOP | W_INST },
+	{ "tracing_thresh",		F_THRESH,	0640, W_TOP },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 
-static const struct tfs_file f_option = { NULL, F_OPTION, 0644, 0 };
-static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0644, 0 };
+static const struct tfs_file f_option = { NULL, F_OPTION, 0640, 0 };
+static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0640, 0 };
+/* events/ftrace/print: trace_marker's event */
+static const struct tfs_file f_ev_files[] = {
+	{ "format",	F_EV_FORMAT,	0440, 0 },
+	{ "id",		F_EV_ID,	0440, 0 },
+};
 static const struct tfs_file f_cpu_files[] = {
-	{ "buffer_size_kb", F_BUFSIZE,	0644, 0 },
-	{ "stats",	F_STATS,	0444, 0 },
-	{ "trace",	F_TRACE,	0644, 0 },
-	{ "trace_pipe",	F_TRACE_PIPE,	0444, 0 },
+	{ "buffer_size_kb", F_BUFSIZE,	0640, 0 },
+	{ "stats",	F_STATS,	0440, 0 },
+	{ "trace",	F_TRACE,	0640, 0 },
+	{ "trace_pipe",	F_TRACE_PIPE,	0440, 0 },
 };
 
 /* trace options: the words of lib/trace/ (tracer.c, function_graph.c) */
@@ -236,6 +241,8 @@ struct tfs_inst {
 	 */
 	uint64_t hide[2 * TFS_HIDE_MAX];
 	int nr_hide;
+	char *errlog[TFS_ERRLOG_MAX];	/* error_log: each directory has its own */
+	int nr_err;
 	struct tfs_inst *next;
 };
 
@@ -247,11 +254,9 @@ struct tfs_session {
 	int ended;
 	struct tfs_inst top;
 	struct tfs_inst *insts;
-	char *errlog[TFS_ERRLOG_MAX];
-	int nr_err;
+	struct tfs_inst *err_inst;	/* the directory being written: its error_log */
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
-	int event_print;		/* set_event: ftrace:print */
 	unsigned long long max_latency;
 	unsigned long long thresh_us;
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
@@ -270,7 +275,22 @@ static void inst_pump(struct tfs_inst *in);
 static int lists_update(struct tfs_session *s);
 
 /* what a path names */
-enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS };
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
+
+/* the kernel's modes: the top 0700, its directories 0750, eventfs 0755 */
+static mode_t dir_mode(int dir, int top)
+{
+	switch (dir) {
+	case D_ROOT:
+		return top ? 0700 : 0750;
+	case D_EVENTS:
+	case D_EVSYS:
+	case D_EVENT:
+		return 0755;
+	default:
+		return 0750;
+	}
+}
 
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
@@ -425,19 +445,21 @@ static void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
 		     (unsigned long long)(ns / 1000000000ull),
 		     (unsigned long long)(ns % 1000000000ull / 1000), msg, cmd ? cmd : "", "") < 0)
 		return;
-	if (s->nr_err == TFS_ERRLOG_MAX) {
-		free(s->errlog[0]);
-		memmove(s->errlog, s->errlog + 1, sizeof(s->errlog[0]) * (TFS_ERRLOG_MAX - 1));
-		s->nr_err--;
+	struct tfs_inst *in = s->err_inst ? s->err_inst : &s->top;
+
+	if (in->nr_err == TFS_ERRLOG_MAX) {
+		free(in->errlog[0]);
+		memmove(in->errlog, in->errlog + 1, sizeof(in->errlog[0]) * (TFS_ERRLOG_MAX - 1));
+		in->nr_err--;
 	}
-	s->errlog[s->nr_err++] = e;
+	in->errlog[in->nr_err++] = e;
 }
 
-static void errlog_clear(struct tfs_session *s)
+static void errlog_clear(struct tfs_inst *in)
 {
-	for (int i = 0; i < s->nr_err; i++)
-		free(s->errlog[i]);
-	s->nr_err = 0;
+	for (int i = 0; i < in->nr_err; i++)
+		free(in->errlog[i]);
+	in->nr_err = 0;
 }
 
 /* ---- the handshake with the traced processes ---- */
@@ -1481,6 +1503,7 @@ static void inst_init(struct tfs_inst *in)
 static void inst_free(struct tfs_inst *in, int remove)
 {
 	snap_empty(in);
+	errlog_clear(in);
 	live_marker_close(in->marker);
 	in->marker = NULL;
 	for (int i = 0; in->pipes && i <= TFS_MAX_CPUS; i++)
@@ -1690,15 +1713,34 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		if (!n->f)
 			return -ENOENT;
 		n->dir = D_NONE;
-	} else if (where == W_TOP && comp_is(c, len, "events")) {
+	} else if (comp_is(c, len, "events")) {
 		n->dir = D_EVENTS;
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		if (!comp_is(c, len, "enable"))
+		if (comp_is(c, len, "enable")) {
+			n->dir = D_NONE;
+			n->f = &f_ev_enable;
+		} else if (comp_is(c, len, "ftrace")) {
+			n->dir = D_EVSYS;
+			len = next_comp(&p, &c);
+			if (!len)
+				return 0;
+			if (!comp_is(c, len, "print"))
+				return -ENOENT;
+			n->dir = D_EVENT;
+			len = next_comp(&p, &c);
+			if (!len)
+				return 0;
+			for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]); i++)
+				if (comp_is(c, len, f_ev_files[i].name))
+					n->f = &f_ev_files[i];
+			if (!n->f)
+				return -ENOENT;
+			n->dir = D_NONE;
+		} else {
 			return -ENOENT;
-		n->dir = D_NONE;
-		n->f = &f_ev_enable;
+		}
 	} else {
 		for (size_t i = 0; i < NR_FILES; i++)
 			if ((files[i].where & where) && comp_is(c, len, files[i].name))
@@ -1832,7 +1874,6 @@ void tfs_session_close(struct tfs_session *s)
 	}
 	inst_free(&s->top, 0);
 	pthread_cond_destroy(&s->pump_cond);
-	errlog_clear(s);
 	munmap(s->ctl, UT_CTL_SIZE);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -1848,10 +1889,10 @@ void tfs_session_ended(struct tfs_session *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void node_stat(const struct tfs_node *n, struct tfs_stat *st)
+static void node_stat(struct tfs_session *s, const struct tfs_node *n, struct tfs_stat *st)
 {
 	st->is_dir = n->dir != D_NONE;
-	st->mode = st->is_dir ? 0755 : n->f->mode;
+	st->mode = st->is_dir ? dir_mode(n->dir, n->inst == &s->top) : n->f->mode;
 }
 
 int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
@@ -1863,14 +1904,14 @@ int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
 	ret = resolve(s, path, &n);
 	pthread_mutex_unlock(&s->lock);
 	if (!ret)
-		node_stat(&n, st);
+		node_stat(s, &n, st);
 	return ret;
 }
 
 int tfs_readdir(struct tfs_session *s, const char *path,
 		int (*fill)(void *ctx, const char *name, const struct tfs_stat *st), void *ctx)
 {
-	struct tfs_stat dir = { 1, 0755 };
+	struct tfs_stat dir = { 1, 0750 }, evdir = { 1, 0755 };
 	struct tfs_node n;
 	struct words names = { 0 };
 	int ret, top;
@@ -1899,14 +1940,14 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, "options", &dir);
 		if (!ret)
 			ret = fill(ctx, "per_cpu", &dir);
-		if (!ret && top)
-			ret = fill(ctx, "events", &dir);
+		if (!ret)
+			ret = fill(ctx, "events", &evdir);
 		if (!ret && top)
 			ret = fill(ctx, "instances", &dir);
 		break;
 	case D_OPTIONS:
 		for (int i = 0; i < NR_OPTS && !ret; i++) {
-			struct tfs_stat st = { 0, 0644 };
+			struct tfs_stat st = { 0, 0640 };
 
 			ret = fill(ctx, opts[i].name, &st);
 		}
@@ -1934,8 +1975,20 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		struct tfs_stat st = { 0, f_ev_enable.mode };
 
 		ret = fill(ctx, "enable", &st);
+		if (!ret)
+			ret = fill(ctx, "ftrace", &evdir);
 		break;
 	}
+	case D_EVSYS:
+		ret = fill(ctx, "print", &evdir);
+		break;
+	case D_EVENT:
+		for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]) && !ret; i++) {
+			struct tfs_stat st = { 0, f_ev_files[i].mode };
+
+			ret = fill(ctx, f_ev_files[i].name, &st);
+		}
+		break;
 	}
 	words_free(&names);
 	return ret > 0 ? 0 : ret;
@@ -2122,6 +2175,20 @@ static const char readme_text[] =
 	"  set_event\t\t- Enables events by name written into it (ftrace:print)\n"
 	"  events/\t\t- Directory containing the event switch:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n";
+
+/*
+ * events/ftrace/print/format: the record trace_marker writes (record.h,
+ * UT_REC_DATA), after the ring buffer's 32-bit header
+ */
+static const char print_format[] =
+	"name: print\n"
+	"ID: 8\n"
+	"format:\n"
+	"\tfield:unsigned short len;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:2;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"tracing_mark_write: %s\", REC->buf\n";
+_Static_assert(UT_REC_DATA == 8, "events/ftrace/print/format names ID 8");
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */
 static const char snapshot_help[] =
@@ -2532,8 +2599,8 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		show_cmdlines(s, b);
 		break;
 	case F_ERRLOG:
-		for (int i = 0; i < s->nr_err; i++)
-			sb_puts(b, s->errlog[i]);
+		for (int i = 0; i < in->nr_err; i++)
+			sb_puts(b, in->errlog[i]);
 		break;
 	case F_SNAPSHOT:
 		if (in->snap_taken) {
@@ -2561,14 +2628,21 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		sb_puts(b, snapshot_help);
 		break;
 	case F_EV_ENABLE:
-		sb_printf(b, "%d\n", s->event_print);
+		/*
+		 * as the kernel's: the events that can be enabled, all 0 or 1
+		 * or X; ftrace:print cannot be, so none: 0
+		 */
+		sb_puts(b, "0\n");
 		break;
 	case F_SET_EVENT:
-		if (s->event_print)
-			sb_puts(b, "ftrace:print\n");
-		break;
 	case F_AVAIL_EVENTS:
-		sb_puts(b, "ftrace:print\n");
+		/* the enabled events, the events that can be: none (see F_EV_ENABLE) */
+		break;
+	case F_EV_FORMAT:
+		sb_puts(b, print_format);
+		break;
+	case F_EV_ID:
+		sb_printf(b, "%d\n", UT_REC_DATA);
 		break;
 	case F_AVAIL_FUNCS:
 	case F_ENABLED_FUNCS:
@@ -2684,24 +2758,20 @@ static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *bu
 	return ret;
 }
 
-static int write_set_event(struct tfs_session *s, const char *buf, size_t size, int trunc)
+/*
+ * set_event: as the kernel's, a name that selects no event that can be
+ * enabled is EINVAL; there is none (ftrace:print cannot be enabled), so
+ * every name is.  An empty write clears the list.
+ */
+static int write_set_event(struct tfs_session *s, const char *buf, size_t size)
 {
-	static const char *const ok[] = { "ftrace:print", "print", "ftrace:*", "ftrace", "*:*",
-					  "*", "*:print" };
 	struct words ws = { 0 };
-	int ret = words_split(&ws, buf, size), v = trunc ? 0 : s->event_print;
+	int ret = words_split(&ws, buf, size);
 
-	for (int i = 0; !ret && i < ws.n; i++) {
-		int neg = ws.w[i][0] == '!';
-
-		if (!is_cmd(ws.w[i] + neg, ok, sizeof(ok) / sizeof(ok[0]))) {
-			tfs_err(s, "Unknown event", ws.w[i]);
-			ret = -EINVAL;
-		}
-		v = !neg;
+	if (!ret && ws.n) {
+		tfs_err(s, "No such event", ws.w[0]);
+		ret = -EINVAL;
 	}
-	if (!ret)
-		s->event_print = v;
 	words_free(&ws);
 	return ret;
 }
@@ -2878,7 +2948,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		c->max_graph_depth = (uint32_t)v;
 		return 1;
 	case F_ERRLOG:
-		errlog_clear(s);
+		errlog_clear(in);
 		return 0;
 	case F_SNAPSHOT: {
 		if (parse_ull(buf, size, &v)) {
@@ -2909,16 +2979,15 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return 0;
 	}
 	case F_EV_ENABLE:
+		/* as the kernel: 0 or 1; no event can be enabled, so nothing changes */
 		if (parse_ull(buf, size, &v) || v > 1) {
 			tfs_err(s, "Invalid argument", "events/enable");
 			return -EINVAL;
 		}
-		s->event_print = (int)v;
 		return 0;
 	case F_SET_EVENT:
-		trunc = h->trunc_pending;
 		h->trunc_pending = 0;
-		return write_set_event(s, buf, size, trunc);
+		return write_set_event(s, buf, size);
 	case F_FILTER:
 	case F_NOTRACE:
 	case F_GFUNC:
@@ -2929,7 +2998,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			h->trunc_pending = 0;
 		return ret;
 	default:
-		return -EACCES;
+		return -EINVAL;
 	}
 }
 
@@ -2951,10 +3020,8 @@ static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id
 		in->pids[0] = '\0';
 		return recording_update(s);
 	}
-	if (id == F_SET_EVENT) {
-		s->event_print = 0;
+	if (id == F_SET_EVENT)
 		return 0;
-	}
 	if (!l || !l[0])
 		return 0;
 	if (in != &s->top)
@@ -2977,9 +3044,12 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	ret = -EISDIR;
 	if (n.dir != D_NONE)
 		goto out;
-	ret = -EACCES;
-	if ((wr && !(n.f->mode & 0222)) || (rd && !(n.f->mode & 0444)))
-		goto out;
+	/*
+	 * No mode check: as in the kernel, the owner opens any file; a write
+	 * to a file that takes none, or a read of trace_marker, is EINVAL
+	 * (the FUSE mount lets the kernel check the modes for other users)
+	 */
+	(void)rd;
 	ret = -ENOMEM;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -2995,7 +3065,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 			trace_clear(s, n.inst);
 			break;
 		case F_ERRLOG:
-			errlog_clear(s);
+			errlog_clear(n.inst);
 			break;
 		default:
 			/* lists: replaced by the first write, emptied at release without one */
@@ -3149,7 +3219,9 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	if (h->n.f->id == F_MARKER && size > LIVE_MARKER_MAX)
 		size = LIVE_MARKER_MAX;
 	pthread_mutex_lock(&s->lock);
+	s->err_inst = h->n.inst;
 	ret = do_write(h, buf, size);
+	s->err_inst = NULL;
 	pthread_mutex_unlock(&s->lock);
 	if (ret == 2) {
 		/* tracing_thresh: the TSC rate is measured without the lock */
@@ -3175,12 +3247,12 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 	if (!ret && n.dir != D_NONE)
 		ret = -EISDIR;
 	if (!ret && !(n.f->mode & 0222))
-		ret = -EACCES;
+		ret = -EINVAL;
 	if (!ret) {
 		if (n.f->id == F_TRACE)
 			trace_clear(s, n.inst);
 		else if (n.f->id == F_ERRLOG)
-			errlog_clear(s);
+			errlog_clear(n.inst);
 		else if (is_list(n.f->id))
 			apply = list_truncate(s, n.inst, n.f->id);
 	}
