@@ -410,21 +410,33 @@ static char *strip_dup(const char *buf, size_t size)
 	return s;
 }
 
+/*
+ * A written number, as the kernel's kstrtoull_from_user(base 10): an
+ * optional '+', decimal digits, one optional trailing newline; nothing
+ * else (no blanks).  -EINVAL, or -ERANGE when it does not fit.
+ */
 static int parse_ull(const char *buf, size_t size, unsigned long long *v)
 {
-	char *s = strip_dup(buf, size), *end;
-	int ret = -EINVAL;
+	unsigned long long x = 0;
+	size_t i = 0;
 
-	if (!s)
-		return -ENOMEM;
-	errno = 0;
-	if (isdigit((unsigned char)s[0])) {
-		*v = strtoull(s, &end, 10);
-		if (!*end && !errno)
-			ret = 0;
+	if (size && buf[size - 1] == '\n')
+		size--;
+	if (i < size && buf[i] == '+')
+		i++;
+	if (i == size)
+		return -EINVAL;
+	for (; i < size; i++) {
+		unsigned d = (unsigned char)buf[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (x > (ULLONG_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
 	}
-	free(s);
-	return ret;
+	*v = x;
+	return 0;
 }
 
 /* ---- error_log ---- */
@@ -2395,33 +2407,47 @@ static void show_cpumask(struct tfs_session *s, struct sbuf *b)
 	sb_puts(b, "\n");
 }
 
+/*
+ * tracing_cpumask, as the kernel's bitmap_parse(): 32-bit words in hex,
+ * the last one lowest, separated by commas; empty is no CPU.  A bit past
+ * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
+ */
 static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 {
 	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
-	char *v = strip_dup(buf, size);
-	int bit = 0;
+	size_t end;
+	int word = 0;
 
-	if (!v)
-		return -ENOMEM;
-	if (!v[0]) {
-		free(v);
-		return -EINVAL;
-	}
-	for (size_t i = strlen(v); i-- > 0;) {
-		int d;
+	if (size && buf[size - 1] == '\n')
+		size--;
+	end = size;
+	for (;;) {
+		size_t start = end;
+		uint64_t w = 0;
 
-		if (v[i] == ',')
-			continue;
-		if (!isxdigit((unsigned char)v[i])) {
-			free(v);
-			return -EINVAL;
+		while (start && buf[start - 1] != ',')
+			start--;
+		if (end - start > 8)
+			return -EOVERFLOW;
+		for (size_t i = start; i < end; i++) {
+			if (!isxdigit((unsigned char)buf[i]))
+				return -EINVAL;
+			w = w << 4 | (uint64_t)(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
+						tolower((unsigned char)buf[i]) - 'a' + 10);
 		}
-		d = isdigit((unsigned char)v[i]) ? v[i] - '0' : tolower((unsigned char)v[i]) - 'a' + 10;
-		for (int k = 0; k < 4; k++, bit++)
-			if ((d >> k & 1) && bit < s->ncpu)
-				mask[bit / 32] |= 1u << (bit % 32);
+		for (int b = 0; b < 32; b++) {
+			if (!(w >> b & 1))
+				continue;
+			if (word * 32 + b >= s->ncpu)
+				return -EOVERFLOW;
+			mask[word] |= 1u << b;
+		}
+		if (!start)
+			break;
+		end = start - 1;
+		if (++word >= TFS_MAX_CPUS / 32)
+			return -EOVERFLOW;
 	}
-	free(v);
 	memcpy(s->cpumask, mask, sizeof(mask));
 	return 0;
 }
@@ -2825,7 +2851,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	struct ut_session_ctl *c = s->ctl;
 	const char *fname = h->n.f->name ? h->n.f->name : "options";
 	unsigned long long v;
-	int ret = 0, trunc;
+	int ret = 0, trunc, perr;
 
 	switch (h->n.f->id) {
 	case F_CUR_TRACER: {
@@ -2847,9 +2873,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	case F_TRACING_ON:
 		/* as the kernel: any number, nonzero is on */
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		v = !!v;
 		/* what was recorded before the switch is the buffer's */
@@ -2860,21 +2886,22 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->on = (int)v;
 		return recording_update(s);
 	case F_TRACE:
-		trace_clear(s, in);
+		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
 		return 0;
 	case F_TRACE_OPTIONS: {
-		struct words ws = { 0 };
+		/* as the kernel: one option a write, blanks around it */
+		char *w = strip_dup(buf, size);
 
-		ret = words_split(&ws, buf, size);
-		for (int i = 0; !ret && i < ws.n; i++)
-			ret = set_option(s, in, ws.w[i]);
-		words_free(&ws);
+		if (!w)
+			return -ENOMEM;
+		ret = set_option(s, in, w);
+		free(w);
 		return ret;
 	}
 	case F_OPTION:
-		if (parse_ull(buf, size, &v) || v > 1) {
+		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
 			tfs_err(s, "Invalid argument", opts[h->n.opt].name);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		if (v)
 			in->opt_mask |= 1u << h->n.opt;
@@ -2882,9 +2909,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->opt_mask &= ~(1u << h->n.opt);
 		return 0;
 	case F_BUFSIZE:
-		if (parse_ull(buf, size, &v) || !v) {
+		if ((perr = parse_ull(buf, size, &v)) || !v) {
 			tfs_err(s, "Invalid buffer size", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		/* the smallest ring: two pages */
 		if (v < 8)
@@ -2917,7 +2944,8 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	case F_CPUMASK:
 		ret = write_cpumask(s, buf, size);
 		if (ret)
-			tfs_err(s, "Invalid CPU mask", fname);
+			tfs_err(s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
+				fname);
 		return ret ? ret : recording_update(s);
 	case F_FTRACE_PID:
 		trunc = h->trunc_pending;
@@ -2946,34 +2974,34 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return 0;
 	}
 	case F_THRESH:
-		if (parse_ull(buf, size, &v) || v > UINT64_MAX / 1000000) {
+		if ((perr = parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		s->thresh_us = v;
 		c->tracing_thresh = 0;		/* computed by the caller, unlocked */
 		return 2;
 	case F_MAXLAT:
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		s->max_latency = v;
 		return 0;
 	case F_MAXDEPTH:
-		if (parse_ull(buf, size, &v) || v > UINT32_MAX) {
+		if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -ERANGE;
 		}
 		c->max_graph_depth = (uint32_t)v;
 		return 1;
 	case F_ERRLOG:
-		errlog_clear(in);
+		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
 		return 0;
 	case F_SNAPSHOT: {
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		if (v == 0) {
 			snap_empty(in);
@@ -3000,9 +3028,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	case F_EV_ENABLE:
 		/* as the kernel: 0 or 1; no event can be enabled, so nothing changes */
-		if (parse_ull(buf, size, &v) || v > 1) {
+		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
 			tfs_err(s, "Invalid argument", "events/enable");
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		return 0;
 	case F_SET_EVENT:

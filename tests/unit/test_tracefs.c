@@ -671,7 +671,7 @@ static void test_instances(void **state)
 	assert_file(f->s, "tracing_on", "1\n");
 	/* a traceoff stays the top's state when another file is written */
 	f->ctl->tracing_on = 0;
-	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "ff"), 0);
+	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "1"), 0);
 	assert_file(f->s, "tracing_on", "0\n");
 	assert_int_equal(f->ctl->tracing_on, 1);	/* the instance records */
 	free(rd(f->s, "trace", NULL));
