@@ -1330,7 +1330,8 @@ int live_stats_view(const char *session_dir, const struct live_view *v, struct l
 	free(bufs);
 	st->written = st->entries + st->overrun;
 	st->now_ts = (double)cache_now(c) / 1e9;
-	st->oldest_event_ts = oldest == UINT64_MAX ? st->now_ts : (double)oldest / 1e9;
+	/* as the kernel: 0 with no event */
+	st->oldest_event_ts = oldest == UINT64_MAX ? 0 : (double)oldest / 1e9;
 out:
 	pthread_mutex_unlock(&live_lock);
 	return ret;

@@ -164,7 +164,7 @@ static const struct tfs_file f_cpu_files[] = {
 	{ "trace_pipe",	F_TRACE_PIPE,	0440, 0 },
 };
 
-/* trace options: the words of lib/trace/ (tracer.c, function_graph.c) */
+/* trace options: the words of lib/trace/ (tracer.c, function_graph.c), in the kernel's order */
 static const struct {
 	const char *name;
 	int def;
@@ -173,9 +173,9 @@ static const struct {
 	{ "print-parent", 1, 0 },
 	{ "sym-offset", 0, 0 },
 	{ "sym-addr", 0, 0 },
-	{ "irq-info", 1, 0 },
 	{ "context-info", 1, 0 },
 	{ "record-tgid", 0, 0 },
+	{ "irq-info", 1, 0 },
 	{ "markers", 1, 0 },
 	{ "funcgraph-overrun", 0, 1 },
 	{ "funcgraph-cpu", 1, 1 },
