@@ -1006,7 +1006,6 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct filter *f,
 	size_t n = 0, cap = 0;
 	uint32_t ncut = (uint32_t)v->nr_cpu_pages, maxp = 0;
 
-	memset(cut, 0, ncut * sizeof(*cut));
 	for (uint32_t i = 0; i < ncut; i++)
 		if (v->cpu_pages[i] > maxp)
 			maxp = v->cpu_pages[i];
@@ -1035,7 +1034,8 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct filter *f,
 					fresh = 1;
 					continue;
 				}
-				if (!filter_time(f, ts) || cpu >= ncut || v->cpu_pages[cpu] >= maxp)
+				if (!filter_time(f, ts) || cpu >= ncut || v->cpu_pages[cpu] >= maxp ||
+				    ts < cut[cpu])
 					continue;
 				if (fresh) {
 					if (n == cap) {
@@ -1060,7 +1060,8 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct filter *f,
 			used += segs[i].bytes;
 			if (used > room && i > first) {
 				/* this run and the older ones are out: keep from the one after */
-				cut[cpu] = segs[i - 1].ts;
+				if (segs[i - 1].ts > cut[cpu])
+					cut[cpu] = segs[i - 1].ts;
 				break;
 			}
 		}
@@ -1197,14 +1198,25 @@ static void cuts_set(struct filter *f, struct live_buf *bufs, int nr, const stru
 {
 	uint64_t *cut;
 
+	int n = 0;
+
 	f->cut = NULL;
 	f->nr_cut = 0;
-	if (!v->cpu_pages || v->nr_cpu_pages <= 0)
+	if (v->cpu_pages && v->nr_cpu_pages > n)
+		n = v->nr_cpu_pages;
+	if (v->cpu_since && v->nr_cpu_since > n)
+		n = v->nr_cpu_since;
+	if (n <= 0)
 		return;
-	cut = xcalloc((size_t)v->nr_cpu_pages, sizeof(*cut));
-	cuts_compute(bufs, nr, f, v, cut);
+	cut = xcalloc((size_t)n, sizeof(*cut));
+	/* a CPU's own clear point (per_cpu/cpuN/trace) */
+	for (int i = 0; v->cpu_since && i < v->nr_cpu_since; i++)
+		if (v->cpu_since[i])
+			cut[i] = ut_data_raw(f->cal, v->cpu_since[i]) + 1;
+	if (v->cpu_pages && v->nr_cpu_pages > 0)
+		cuts_compute(bufs, nr, f, v, cut);
 	f->cut = cut;
-	f->nr_cut = (uint32_t)v->nr_cpu_pages;
+	f->nr_cut = (uint32_t)n;
 }
 
 static void cuts_free(struct filter *f)
@@ -1347,6 +1359,7 @@ struct live_reader {
 	char *tracer;
 	char **options;
 	uint32_t *cpu_pages;
+	uint64_t *cpu_since;
 	struct live_view v;
 	struct live_buf *bufs;
 	int nr;
@@ -1409,6 +1422,8 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r->v.consumed = NULL;
 	r->v.cpu_pages = NULL;
 	r->v.nr_cpu_pages = 0;
+	r->v.cpu_since = NULL;
+	r->v.nr_cpu_since = 0;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
 	while (v->options && v->options[n])
@@ -1436,6 +1451,7 @@ void live_pipe_close(struct live_reader *r)
 	free(r->ffilter);
 	free(r->fnotrace);
 	free(r->cpu_pages);
+	free(r->cpu_since);
 	free(r);
 }
 
@@ -1478,6 +1494,15 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
 		r->v.nr_cpu_pages = v->nr_cpu_pages;
 	}
 	r->v.cpu_pages = r->cpu_pages;
+	free(r->cpu_since);
+	r->cpu_since = NULL;
+	r->v.nr_cpu_since = 0;
+	if (v->cpu_since && v->nr_cpu_since > 0) {
+		r->cpu_since = xcalloc((size_t)v->nr_cpu_since, sizeof(*r->cpu_since));
+		memcpy(r->cpu_since, v->cpu_since, (size_t)v->nr_cpu_since * sizeof(*r->cpu_since));
+		r->v.nr_cpu_since = v->nr_cpu_since;
+	}
+	r->v.cpu_since = r->cpu_since;
 	live_pipe_set_clock(r, v->clock);
 	live_pipe_set_hide(r, v->hide, v->nr_hide);
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);

@@ -41,6 +41,9 @@ struct live_view {
 	 */
 	const uint32_t *cpu_pages;
 	int nr_cpu_pages;
+	/* per_cpu/cpuN/trace cleared: events of CPU N at or before [N] are not shown */
+	const uint64_t *cpu_since;
+	int nr_cpu_since;
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */

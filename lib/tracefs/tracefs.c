@@ -222,6 +222,8 @@ struct tfs_inst {
 	 * own (live_view.cpu_pages).
 	 */
 	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];	/* per_cpu/cpuN/trace cleared (0: never) */
+	int cpu_cleared;			/* some cpu_since is set */
 	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
 	/*
 	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
@@ -1551,6 +1553,7 @@ struct view_buf {
 	char tracer[32];
 	struct tfs_inst *inst;
 	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];
 };
 
 /* do all CPUs' buffers have one size (*@pages, else the largest)? */
@@ -1588,6 +1591,13 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 		memcpy(vb->cpu_pages, in->cpu_pages, sizeof(*vb->cpu_pages) * (size_t)s->ncpu);
 		vb->v.cpu_pages = vb->cpu_pages;
 		vb->v.nr_cpu_pages = s->ncpu;
+	}
+	vb->v.cpu_since = NULL;
+	vb->v.nr_cpu_since = 0;
+	if (in->cpu_cleared) {
+		memcpy(vb->cpu_since, in->cpu_since, sizeof(*vb->cpu_since) * (size_t)s->ncpu);
+		vb->v.cpu_since = vb->cpu_since;
+		vb->v.nr_cpu_since = s->ncpu;
 	}
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
@@ -2757,6 +2767,8 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 {
 	in->since = live_now(s->dir);
+	in->cpu_cleared = 0;
+	memset(in->cpu_since, 0, sizeof(in->cpu_since));
 	/* nothing older is shown: the lists recorded from now on are enough */
 	if (in == &s->top && !strcmp(s->ctl->filter, in->filter) &&
 	    !strcmp(s->ctl->notrace, in->notrace))
@@ -2765,6 +2777,17 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 
 
 /* one print event in the directory's ring (live_marker) */
+/* O_TRUNC on trace (@cpu -1) or per_cpu/cpuN/trace: as the kernel, that CPU's only */
+static void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
+{
+	if (cpu < 0) {
+		trace_clear(s, in);
+		return;
+	}
+	in->cpu_since[cpu] = live_now(s->dir);
+	in->cpu_cleared = 1;
+}
+
 static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
 {
 	return live_marker_write(in->marker, buf, size);
@@ -3110,7 +3133,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	if (wr && (flags & O_TRUNC)) {
 		switch (n.f->id) {
 		case F_TRACE:
-			trace_clear(s, n.inst);
+			trace_clear_cpu(s, n.inst, n.cpu);
 			break;
 		case F_ERRLOG:
 			errlog_clear(n.inst);
@@ -3298,7 +3321,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 		ret = -EINVAL;
 	if (!ret) {
 		if (n.f->id == F_TRACE)
-			trace_clear(s, n.inst);
+			trace_clear_cpu(s, n.inst, n.cpu);
 		else if (n.f->id == F_ERRLOG)
 			errlog_clear(n.inst);
 		else if (is_list(n.f->id))
