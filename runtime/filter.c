@@ -73,6 +73,8 @@ struct ut_cmd {
 	char pat[256];
 	enum ut_cmd_type type;
 	int64_t count;		/* times left; -1: unlimited */
+	/* a live session: the count shared by every process (control page); NULL: count */
+	volatile int64_t *shared;
 };
 
 static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
@@ -126,8 +128,11 @@ int ut_filter_patch(const char *name, const char *module, int mode)
 	return (fl & UT_FN_TRACE) || mask;
 }
 
-/* "func:cmd[:N]" and "!func:cmd" into the command table */
-static void parse_command(const char *w)
+/*
+ * "func:cmd[:N]" and "!func:cmd" into the command table; @shared: its
+ * count in the control page, NULL to count here
+ */
+static void parse_command(const char *w, volatile int64_t *shared)
 {
 	const char *c = strrchr(w, ':'), *cnt = NULL;
 	int del = w[0] == '!';
@@ -180,6 +185,7 @@ static void parse_command(const char *w)
 	cmds[ncmds].pat[c - w] = 0;
 	cmds[ncmds].type = (enum ut_cmd_type)type;
 	cmds[ncmds].count = cnt ? strtoll(cnt, NULL, 10) : -1;
+	cmds[ncmds].shared = shared;
 	ncmds++;
 }
 
@@ -289,10 +295,18 @@ void ut_filter_load(void)
 		struct ut_cmd *fresh = calloc(UT_CMD_MAX, sizeof(*fresh));
 
 		if (fresh) {
+			/* a live session: word i counts in the control page's bank */
+			int live = (ut_ctl->flags & UT_CTL_LIVE) != 0;
+			uint32_t bank = __atomic_load_n(&ut_ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
+			unsigned int w = 0;
+
 			cmds = fresh;
 			ncmds = 0;
-			while (list && ut_next_word(&list, buf, sizeof(buf)))
-				parse_command(buf);
+			while (list && ut_next_word(&list, buf, sizeof(buf))) {
+				parse_command(buf, live && w < UT_CTL_CMDS ?
+					      &ut_ctl->cmd_count[bank][w] : NULL);
+				w++;
+			}
 			memcpy(cmds_text, l[4], UT_LIST_MAX);
 		}
 	}
@@ -449,14 +463,15 @@ static const struct ut_func *ftab_find(uintptr_t ip, struct ut_ftab **tp)
 /* take one of a command's remaining runs; 0 if none is left */
 static int cmd_take(struct ut_cmd *c)
 {
-	int64_t n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+	volatile int64_t *p = c->shared ? c->shared : &c->count;
+	int64_t n = __atomic_load_n(p, __ATOMIC_RELAXED);
 
 	do {
 		if (n == 0)
 			return 0;
 		if (n < 0)
 			return 1;
-	} while (!__atomic_compare_exchange_n(&c->count, &n, n - 1, 0, __ATOMIC_RELAXED,
+	} while (!__atomic_compare_exchange_n(p, &n, n - 1, 0, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	return 1;
 }

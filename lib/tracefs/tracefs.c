@@ -1115,6 +1115,42 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 	}
 }
 
+/* a command word's count as written: N, or -1 (unlimited) */
+static int64_t cmd_count_of(const char *w)
+{
+	struct fword fw;
+
+	if (fword_parse(w, &fw) || !fw.has_arg)
+		return -1;
+	return strtoll(fw.arg, NULL, 10);
+}
+
+/*
+ * The commands' list @text into the control page, with the counts in the
+ * other bank: a command that stays keeps its runs left, a new one starts
+ * from its count (session.h, cmd_count).  Context: s->lock held.
+ */
+static void cmds_publish(struct tfs_session *s, const char *text)
+{
+	struct ut_session_ctl *c = s->ctl;
+	uint32_t ob = __atomic_load_n(&c->cmd_bank, __ATOMIC_ACQUIRE) & 1, nb = ob ^ 1;
+	struct words old = { 0 }, now = { 0 };
+
+	words_split(&old, c->commands, strlen(c->commands));
+	words_split(&now, text, strlen(text));
+	for (int i = 0; i < now.n && i < UT_CTL_CMDS; i++) {
+		int j = words_find(&old, now.w[i]);
+
+		c->cmd_count[nb][i] = j >= 0 && j < UT_CTL_CMDS ?
+				      __atomic_load_n(&c->cmd_count[ob][j], __ATOMIC_RELAXED) :
+				      cmd_count_of(now.w[i]);
+	}
+	words_free(&old);
+	words_free(&now);
+	strcpy(c->commands, text);
+	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
+}
+
 /*
  * list_write - one write(2) to a list file: @trunc starts from an empty
  * list.  Returns 1 if the control page changed (the caller applies it).
@@ -1175,7 +1211,7 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id
 		if (id == F_FILTER || id == F_NOTRACE)
 			ret = lists_update(s);
 		if (id == F_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
-			strcpy(s->ctl->commands, tmpc);
+			cmds_publish(s, tmpc);
 			ret = 1;
 		}
 	}
@@ -1236,11 +1272,17 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < list.n; i++) {
+		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
 		struct fword fw;
 
 		if (fword_parse(list.w[i], &fw))
 			continue;
-		if (fw.has_arg)
+		/* as the kernel: the runs left, shared by the processes */
+		if (fw.has_arg && i < UT_CTL_CMDS)
+			sb_printf(b, "%s:%s:count=%lld\n", fw.glob, fw.cmd,
+				  (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
+							     __ATOMIC_RELAXED));
+		else if (fw.has_arg)
 			sb_printf(b, "%s:%s:count=%s\n", fw.glob, fw.cmd, fw.arg);
 		else
 			sb_printf(b, "%s:%s:unlimited\n", fw.glob, fw.cmd);
