@@ -409,7 +409,7 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 				memcpy((void *)site, nop5, 5);
 				text_writable(site, 0);
 			}
-			if (ut_rec_mode != UT_MODE_NONE && ut_filter_patch(r->name, r->module))
+			if (ut_filter_patch(r->name, r->module, ut_rec_mode))
 				set_record(r, stub, 1);
 		}
 	}
@@ -528,7 +528,7 @@ static void apply_settings(void)
 	ut_rec_mode = mode;
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
-		int on = ut_rec_mode != UT_MODE_NONE && ut_filter_patch(r->name, r->module);
+		int on = ut_filter_patch(r->name, r->module, ut_rec_mode);
 
 		if (on != (int)r->enabled && r->mod < nr_mods)
 			set_record(r, mods[r->mod].stub, on);

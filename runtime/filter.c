@@ -73,6 +73,8 @@ struct ut_cmd {
 	char pat[256];
 	enum ut_cmd_type type;
 	int64_t count;		/* times left; -1: unlimited */
+	/* a live session: the count shared by every process (control page); NULL: count */
+	volatile int64_t *shared;
 };
 
 static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
@@ -112,16 +114,25 @@ static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdma
 	return fl;
 }
 
-/* dynamic ftrace: does the function's call site need patching? */
-int ut_filter_patch(const char *name, const char *module)
+/*
+ * dynamic ftrace: does the function's call site need patching in recording
+ * mode @mode?  With nop, only the sites of functions that carry a command.
+ */
+int ut_filter_patch(const char *name, const char *module, int mode)
 {
 	uint64_t mask;
+	uint32_t fl = func_flags(name, module, &mask);
 
-	return (func_flags(name, module, &mask) & UT_FN_TRACE) || mask;
+	if (mode == UT_MODE_NONE)
+		return mask != 0;
+	return (fl & UT_FN_TRACE) || mask;
 }
 
-/* "func:cmd[:N]" and "!func:cmd" into the command table */
-static void parse_command(const char *w)
+/*
+ * "func:cmd[:N]" and "!func:cmd" into the command table; @shared: its
+ * count in the control page, NULL to count here
+ */
+static void parse_command(const char *w, volatile int64_t *shared)
 {
 	const char *c = strrchr(w, ':'), *cnt = NULL;
 	int del = w[0] == '!';
@@ -174,6 +185,7 @@ static void parse_command(const char *w)
 	cmds[ncmds].pat[c - w] = 0;
 	cmds[ncmds].type = (enum ut_cmd_type)type;
 	cmds[ncmds].count = cnt ? strtoll(cnt, NULL, 10) : -1;
+	cmds[ncmds].shared = shared;
 	ncmds++;
 }
 
@@ -186,9 +198,16 @@ static void filter_update_fast(int mode)
 {
 	int filtering, rec_filter, fast;
 
-	filtering = mode != UT_MODE_NONE &&
-		    (l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
-		     ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code));
+	/*
+	 * Function commands are probes of their own, as the kernel's: they
+	 * fire with nop too, and then the hooks run nothing else (the lists
+	 * and the graph settings are the tracers').
+	 */
+	if (mode == UT_MODE_NONE)
+		filtering = ncmds != 0;
+	else
+		filtering = l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
+			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
 	rec_filter = ut_ctl->nr_rec_pids != 0;
 	for (int i = 0; i < UT_CTL_CPUS / 32 && !rec_filter; i++)
 		rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
@@ -276,10 +295,18 @@ void ut_filter_load(void)
 		struct ut_cmd *fresh = calloc(UT_CMD_MAX, sizeof(*fresh));
 
 		if (fresh) {
+			/* a live session: word i counts in the control page's bank */
+			int live = (ut_ctl->flags & UT_CTL_LIVE) != 0;
+			uint32_t bank = __atomic_load_n(&ut_ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
+			unsigned int w = 0;
+
 			cmds = fresh;
 			ncmds = 0;
-			while (list && ut_next_word(&list, buf, sizeof(buf)))
-				parse_command(buf);
+			while (list && ut_next_word(&list, buf, sizeof(buf))) {
+				parse_command(buf, live && w < UT_CTL_CMDS ?
+					      &ut_ctl->cmd_count[bank][w] : NULL);
+				w++;
+			}
 			memcpy(cmds_text, l[4], UT_LIST_MAX);
 		}
 	}
@@ -436,14 +463,15 @@ static const struct ut_func *ftab_find(uintptr_t ip, struct ut_ftab **tp)
 /* take one of a command's remaining runs; 0 if none is left */
 static int cmd_take(struct ut_cmd *c)
 {
-	int64_t n = __atomic_load_n(&c->count, __ATOMIC_RELAXED);
+	volatile int64_t *p = c->shared ? c->shared : &c->count;
+	int64_t n = __atomic_load_n(p, __ATOMIC_RELAXED);
 
 	do {
 		if (n == 0)
 			return 0;
 		if (n < 0)
 			return 1;
-	} while (!__atomic_compare_exchange_n(&c->count, &n, n - 1, 0, __ATOMIC_RELAXED,
+	} while (!__atomic_compare_exchange_n(p, &n, n - 1, 0, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	return 1;
 }

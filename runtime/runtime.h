@@ -182,7 +182,7 @@ void ut_filter_load(void);
 void ut_filter_update(int mode);
 int ut_filter_need_table(void);
 void ut_filter_hooked(void);
-int ut_filter_patch(const char *name, const char *module);
+int ut_filter_patch(const char *name, const char *module, int mode);
 void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
 void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);

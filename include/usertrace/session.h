@@ -34,6 +34,7 @@ enum ut_clock {
 #define UT_REC_PIDS_MAX	256	/* set_ftrace_pid entries the programs filter on */
 #define UT_CTL_CPUS	1024
 #define UT_CTL_SIZE	(8 * 4096)	/* the control file: the struct, rounded up */
+#define UT_CTL_CMDS	64	/* function commands with a shared count */
 
 enum ut_ctl_flags {
 	/* a tracing-directory session: the runtime runs a control thread */
@@ -115,6 +116,18 @@ struct ut_session_ctl {
 	 */
 	volatile uint32_t traced_images;
 	volatile uint32_t startup_error;
+	/*
+	 * Function commands' runs left, one count per command for every
+	 * process, as the kernel's (a live session, UT_CTL_LIVE; a recording
+	 * counts in each process).  Word i of `commands` counts in
+	 * cmd_count[cmd_bank][i], -1: unlimited.  The controller writes a
+	 * new list's counts into the other bank (the runs left of the
+	 * commands that stay), then the list, then switches cmd_bank, then
+	 * makes the processes apply it.
+	 */
+	volatile uint32_t cmd_bank;
+	uint32_t pad1;
+	volatile int64_t cmd_count[2][UT_CTL_CMDS];
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");

@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,7 @@ uint64_t live_now(const char *session_dir)
 struct tracker {
 	uint32_t depth;
 	uint32_t cpu;
+	uint64_t last_ts;		/* raw time of the last record passed */
 	int sync;			/* the next page written must restate the depth */
 	/*
 	 * The source restated fewer open calls than it had (calls ended
@@ -311,6 +313,12 @@ struct filter {
 	struct ut_symtab *symtab;
 	int32_t pid;			/* the buffer being copied, for the symbols */
 	uint64_t image;
+	/*
+	 * per-CPU buffer sizes: records of CPU i before cut[i] (raw time) are
+	 * out of CPU i's buffer (cuts_compute()); NULL: no cut
+	 */
+	const uint64_t *cut;
+	uint32_t nr_cut;
 };
 
 static void filter_init(struct filter *f, const struct live_cache *c, const struct live_view *v)
@@ -326,6 +334,14 @@ static void filter_init(struct filter *f, const struct live_cache *c, const stru
 	f->symtab = c->cal.symtab;
 	f->pid = 0;
 	f->image = 0;
+	f->cut = NULL;
+	f->nr_cut = 0;
+}
+
+/* is a record of @cpu at @raw in that CPU's buffer (live_view.cpu_pages)? */
+static int filter_cut(const struct filter *f, uint32_t cpu, uint64_t raw)
+{
+	return !f->cut || cpu >= f->nr_cut || raw >= f->cut[cpu];
 }
 
 /* which buffer's records follow (symbols are per process image) */
@@ -365,8 +381,9 @@ struct pump_sink;
 
 static int rec_counts(uint32_t type)
 {
-	/* as the runtime counts page->entries */
-	return type < UT_REC_DEPTH || type == UT_REC_RETURN || type == UT_REC_TRACE;
+	/* as the writers count page->entries (DATA: trace_marker, live_marker_write()) */
+	return type < UT_REC_DEPTH || type == UT_REC_RETURN || type == UT_REC_TRACE ||
+	       type == UT_REC_DATA;
 }
 
 static void emit_init(struct emitter *e, int fd)
@@ -749,7 +766,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		uint32_t lost = src->flags & RB_PAGE_LOST_MASK;
 
 		t->cpu = src->cpu;
-		if (lost && filter_time(f, src->ts) &&
+		if (lost && filter_time(f, src->ts) && filter_cut(f, src->cpu, src->ts) &&
 		    (f->cpu < 0 || (uint32_t)f->cpu == src->cpu))
 			e->pending_lost += lost;
 	}
@@ -760,6 +777,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		if (it.off - len < skip)
 			continue;
 		*off = it.off;
+		t->last_ts = ts;
 		memcpy(&h, r, 4);
 		type = RB_HDR_TYPE(h);
 		*events += rec_counts(type);
@@ -804,7 +822,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
 				pass = filter_func(f, ut_get48(r + 4), ts);
 		}
-		shown = pass && filter_time(f, ts) &&
+		shown = pass && filter_time(f, ts) && filter_cut(f, t->cpu, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
 		if (shown && t->fsel && f->as_func &&
 		    (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT || type == UT_REC_EXIT)) {
@@ -862,6 +880,7 @@ struct live_buf {
 	uint64_t pending_lost;
 	uint64_t last_ts;		/* raw time of the last record read */
 	int gone;			/* a pump took all of it: unmapped */
+	int marker;			/* a ring of trace_marker's (live_marker) */
 };
 
 static void buf_free(struct live_buf *b)
@@ -873,11 +892,13 @@ static void buf_free(struct live_buf *b)
 
 /* open the session's buffers not in @bufs yet; returns the new count */
 /* set_ftrace_pid: is the buffer's thread (or its process) listed? */
-static int pid_selected(const char *pids, const struct rb_header *h)
+static int pid_selected(const char *pids, const struct live_buf *b)
 {
+	const struct rb_header *h = b->r.hdr;
 	const char *p = pids;
 
-	if (!p || !p[strspn(p, " \t\n")])
+	/* set_ftrace_pid chooses whose functions are traced; markers stay */
+	if (b->marker || !p || !p[strspn(p, " \t\n")])
 		return 1;
 	while (*p) {
 		char *end;
@@ -894,7 +915,12 @@ static int pid_selected(const char *pids, const struct rb_header *h)
 	return 0;
 }
 
-static int scan_bufs(const char *session, struct live_buf **bufs, int nr)
+/*
+ * The ring buffers of directory @session: buf.* (the threads', or an
+ * instance's copies of them), and with @markers the rings of trace_marker
+ * (LIVE_MARKER_RING*).
+ */
+static int scan_bufs(const char *session, struct live_buf **bufs, int nr, int markers)
 {
 	struct dirent *de;
 	DIR *d = opendir(session);
@@ -904,7 +930,10 @@ static int scan_bufs(const char *session, struct live_buf **bufs, int nr)
 		struct live_buf *b;
 		int known = 0;
 
-		if (strncmp(de->d_name, "buf.", 4) || strlen(de->d_name) >= sizeof(b->name))
+		int marker = !strncmp(de->d_name, LIVE_MARKER_RING, strlen(LIVE_MARKER_RING));
+
+		if ((strncmp(de->d_name, "buf.", 4) && !(markers && marker)) ||
+		    strlen(de->d_name) >= sizeof(b->name))
 			continue;
 		for (int i = 0; i < nr && !known; i++)
 			known = !strcmp((*bufs)[i].name, de->d_name);
@@ -917,6 +946,7 @@ static int scan_bufs(const char *session, struct live_buf **bufs, int nr)
 		snprintf(path, sizeof(path), "%s/%s", session, de->d_name);
 		if (rb_open(path, &b->r) < 0)
 			continue;	/* being created: next time */
+		b->marker = marker;
 		nr++;
 	}
 	if (d)
@@ -938,6 +968,107 @@ static void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overr
 static uint64_t oldest_seq(const struct rb_header *h, uint64_t head)
 {
 	return head + 1 > h->nr_pages ? head + 1 - h->nr_pages : 0;
+}
+
+/* a run of records of one CPU in one page: cuts_compute() */
+struct cpu_seg {
+	uint64_t ts;			/* raw time of its first record */
+	uint32_t cpu, bytes;
+};
+
+static int seg_newest_first(const void *a, const void *b)
+{
+	const struct cpu_seg *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->ts > y->ts ? -1 : x->ts < y->ts;
+}
+
+/*
+ * Per-CPU buffer sizes (live_view.cpu_pages): the kernel's CPU N keeps
+ * the newest cpu_pages[N] pages of what ran on CPU N.  The threads'
+ * buffers are as large as the largest: here the records of each CPU past
+ * its size (newest first, in runs of a page at most, as the kernel drops
+ * pages) get a cut time, @cut[cpu] (0: no cut).  @pids: the buffers the
+ * view shows.  live_lock held.
+ */
+static int pid_selected(const char *pids, const struct live_buf *b);
+
+static void cuts_compute(struct live_buf *bufs, int nr, const struct filter *f,
+			 const struct live_view *v, uint64_t *cut)
+{
+	static __thread union {
+		struct rb_page p;
+		unsigned char bytes[RB_PAGE_SIZE];
+	} page;
+	struct cpu_seg *segs = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t ncut = (uint32_t)v->nr_cpu_pages, maxp = 0;
+
+	for (uint32_t i = 0; i < ncut; i++)
+		if (v->cpu_pages[i] > maxp)
+			maxp = v->cpu_pages[i];
+	for (int i = 0; i < nr; i++) {
+		struct rb_header *h = bufs[i].r.hdr;
+		uint64_t head, ovr;
+
+		if (bufs[i].gone || !pid_selected(v->pids, &bufs[i]))
+			continue;
+		load_head(h, &head, &ovr);
+		for (uint64_t seq = oldest_seq(h, head); seq <= head; seq++) {
+			const unsigned char *r;
+			struct rb_iter it;
+			uint32_t len, cpu, hd;
+			uint64_t ts;
+			int fresh = 1;		/* a page starts a new run */
+
+			if (rb_copy_page(h, seq, page.bytes) < 0)
+				continue;
+			cpu = page.p.cpu;
+			rb_iter_init(&it, &page.p, ut_rec_len);
+			while (rb_iter_next(&it, &r, &len, &ts) > 0) {
+				memcpy(&hd, r, 4);
+				if (RB_HDR_TYPE(hd) == UT_REC_CPU) {
+					memcpy(&cpu, r + 4, 4);
+					fresh = 1;
+					continue;
+				}
+				if (!filter_time(f, ts) || cpu >= ncut || v->cpu_pages[cpu] >= maxp ||
+				    ts < cut[cpu])
+					continue;
+				if (fresh) {
+					if (n == cap) {
+						cap = cap ? cap * 2 : 256;
+						segs = xrealloc(segs, cap * sizeof(*segs));
+					}
+					segs[n++] = (struct cpu_seg){ ts, cpu, 0 };
+					fresh = 0;
+				}
+				segs[n - 1].bytes += len;
+			}
+		}
+	}
+	if (n)
+		qsort(segs, n, sizeof(*segs), seg_newest_first);
+	for (size_t i = 0; i < n;) {
+		uint32_t cpu = segs[i].cpu;
+		uint64_t room = (uint64_t)v->cpu_pages[cpu] * RB_DATA_SIZE, used = 0;
+		size_t first = i;
+
+		for (; i < n && segs[i].cpu == cpu; i++) {
+			used += segs[i].bytes;
+			if (used > room && i > first) {
+				/* this run and the older ones are out: keep from the one after */
+				if (segs[i - 1].ts > cut[cpu])
+					cut[cpu] = segs[i - 1].ts;
+				break;
+			}
+		}
+		while (i < n && segs[i].cpu == cpu)
+			i++;
+	}
+	free(segs);
 }
 
 /*
@@ -970,7 +1101,7 @@ static void snapshot_buf(struct live_buf *b, struct emitter *e, const struct fil
 			 * view would show them if this page is after `since`.
 			 * With a cpu, they are given to the cpu of this page.
 			 */
-			if (filter_time(f, page.p.ts) &&
+			if (filter_time(f, page.p.ts) && filter_cut(f, page.p.cpu, page.p.ts) &&
 			    (f->cpu < 0 || (uint32_t)f->cpu == page.p.cpu))
 				*overrun = ovr;
 			first = 0;
@@ -993,77 +1124,6 @@ static int make_memfd(void)
  * tracer and options into a malloc'ed text.  @header 0: without the
  * header lines (trace_pipe).
  */
-/* ---- trace_marker: the session's markers file as print events ---- */
-
-/*
- * Write the markers after byte @*off of the session's markers file
- * (lines "TIME PID TEXT", TIME in live_now() units) into @e as DATA
- * records of a thread of their own, with the writer's pid.  Markers at or
- * before @since are left out.  *@off moves past what was read.  Returns
- * the number of markers written.
- */
-static int emit_markers(struct live_cache *c, const char *dir, const struct filter *flt,
-			struct emitter *e, off_t *off)
-{
-	struct tracker t = { 0 };
-	char path[PATH_MAX + 16], line[4200];
-	union {
-		struct rb_header h;
-		unsigned char bytes[RB_PAGE_SIZE];
-	} hp;
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/markers", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (off && fseeko(f, *off, SEEK_SET) < 0) {
-		fclose(f);
-		return 0;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long ns;
-		unsigned char payload[2 + sizeof(line)];
-		int pid, pos = 0;
-		size_t len;
-		uint16_t l16;
-		uint64_t raw;
-
-		if (!strchr(line, '\n'))
-			break;	/* a line being written: next time */
-		if (off)
-			*off = ftello(f);
-		if (sscanf(line, "%llu %d %n", &ns, &pid, &pos) < 2 || !pos)
-			continue;
-		len = strcspn(line + pos, "\n");
-		if (len > RB_DATA_SIZE - 64)
-			len = RB_DATA_SIZE - 64;
-		l16 = (uint16_t)len;
-		memcpy(payload, &l16, 2);
-		memcpy(payload + 2, line + pos, len);
-		raw = ut_data_raw(&c->cal, ns);
-		if (!filter_time(flt, raw))
-			continue;
-		if (!e->open || raw < e->last_ts || e->page.p.commit + 6 + len > RB_DATA_SIZE)
-			emit_start(e, &t, raw);
-		emit_put(e, UT_REC_DATA, raw, payload, (uint32_t)(2 + len));
-		e->page.p.entries++;
-		n++;
-	}
-	fclose(f);
-	memset(&hp, 0, sizeof(hp));
-	memcpy(hp.h.magic, RB_MAGIC, 8);
-	hp.h.version = RB_VERSION;
-	hp.h.page_size = RB_PAGE_SIZE;
-	hp.h.mode = RB_MODE_OVERWRITE;
-	hp.h.pid = hp.h.tid = (int32_t)getpid();
-	snprintf(hp.h.comm, sizeof(hp.h.comm), "trace_marker");
-	if (emit_finish(e, &hp.h, 0) < 0)
-		return -1;
-	return n;
-}
-
 static int print_files(struct live_cache *c, const struct live_view *v, struct emitter *e,
 		       int nr, int header, uint64_t *counter, char **out, size_t *len)
 {
@@ -1133,6 +1193,54 @@ static void close_emitters(struct emitter *e, int nr)
 	free(e);
 }
 
+/* the per-CPU cuts of view @v into @f (malloc'ed, free with cuts_free()) */
+static void cuts_set(struct filter *f, struct live_buf *bufs, int nr, const struct live_view *v)
+{
+	uint64_t *cut;
+
+	int n = 0;
+
+	f->cut = NULL;
+	f->nr_cut = 0;
+	if (v->cpu_pages && v->nr_cpu_pages > n)
+		n = v->nr_cpu_pages;
+	if (v->cpu_since && v->nr_cpu_since > n)
+		n = v->nr_cpu_since;
+	if (n <= 0)
+		return;
+	cut = xcalloc((size_t)n, sizeof(*cut));
+	/* a CPU's own clear point (per_cpu/cpuN/trace) */
+	for (int i = 0; v->cpu_since && i < v->nr_cpu_since; i++)
+		if (v->cpu_since[i])
+			cut[i] = ut_data_raw(f->cal, v->cpu_since[i]) + 1;
+	if (v->cpu_pages && v->nr_cpu_pages > 0)
+		cuts_compute(bufs, nr, f, v, cut);
+	f->cut = cut;
+	f->nr_cut = (uint32_t)n;
+}
+
+static void cuts_free(struct filter *f)
+{
+	free((uint64_t *)f->cut);
+	f->cut = NULL;
+	f->nr_cut = 0;
+}
+
+struct live_reader;
+static uint64_t reader_consumed(const struct live_reader *r, const char *name);
+
+/* the view's clear point for buffer @name: later if trace_pipe consumed more */
+static uint64_t since_consumed(const struct filter *f, const struct live_view *v,
+			       const char *name)
+{
+	uint64_t raw = v->consumed ? reader_consumed(v->consumed, name) : 0, ns;
+
+	if (!raw)
+		return v->since;
+	ns = ut_data_ns(f->cal, raw);
+	return ns > v->since ? ns : v->since;
+}
+
 int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
 {
 	struct live_buf *bufs = NULL;
@@ -1149,7 +1257,8 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	if (!c)
 		goto out;
 	filter_init(&f, c, v);
-	nr = scan_bufs(dir, &bufs, 0);
+	nr = scan_bufs(dir, &bufs, 0, 1);
+	cuts_set(&f, bufs, nr, v);
 	e = xcalloc((size_t)nr + 1, sizeof(*e));
 	for (i = 0; i < nr; i++)
 		e[i].fd = -1;
@@ -1157,7 +1266,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		uint64_t overrun;
 		int fd = make_memfd();
 
-		if (!pid_selected(v->pids, bufs[i].r.hdr)) {
+		if (!pid_selected(v->pids, &bufs[i])) {
 			if (fd >= 0)
 				close(fd);
 			emit_init(&e[i], -1);
@@ -1169,23 +1278,15 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 			break;
 		}
 		filter_buffer(&f, bufs[i].r.hdr);
+		f.since = since_consumed(&f, v, bufs[i].name);
 		snapshot_buf(&bufs[i], &e[i], &f, &overrun);
 		ret = emit_finish(&e[i], bufs[i].r.hdr, overrun);
 		if (ret)
 			break;
 	}
-	if (!ret) {
-		int fd = make_memfd();
-
-		emit_init(&e[nr], fd);
-		if (fd >= 0 && emit_markers(c, dir, &f, &e[nr], NULL) <= 0) {
-			close(fd);
-			e[nr].fd = -1;
-		}
-		ret = print_files(c, v, e, nr + 1, 1, NULL, out, len);
-		if (e[nr].fd >= 0)
-			close(e[nr].fd);
-	}
+	if (!ret)
+		ret = print_files(c, v, e, nr, 1, NULL, out, len);
+	cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	if (e)
@@ -1198,6 +1299,15 @@ out:
 
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
 {
+	struct live_view v = { .cpu = cpu, .bufdir = bufdir };
+
+	return live_stats_view(session_dir, &v, st);
+}
+
+int live_stats_view(const char *session_dir, const struct live_view *v, struct live_stats *st)
+{
+	const char *bufdir = v->bufdir;
+	int cpu = v->cpu;
 	struct live_buf *bufs = NULL;
 	struct live_cache *c;
 	struct filter f;
@@ -1211,7 +1321,9 @@ int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live
 		goto out;
 	filter_init(&f, c, NULL);
 	f.cpu = cpu;
-	nr = scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0);
+	nr = scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0, 1);
+	f.since = v->since;
+	cuts_set(&f, bufs, nr, v);
 	for (int i = 0; i < nr; i++) {
 		static __thread struct emitter e;
 		uint64_t overrun;
@@ -1226,10 +1338,12 @@ int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live
 			oldest = e.first_ts;
 		buf_free(&bufs[i]);
 	}
+	cuts_free(&f);
 	free(bufs);
 	st->written = st->entries + st->overrun;
 	st->now_ts = (double)cache_now(c) / 1e9;
-	st->oldest_event_ts = oldest == UINT64_MAX ? st->now_ts : (double)oldest / 1e9;
+	/* as the kernel: 0 with no event */
+	st->oldest_event_ts = oldest == UINT64_MAX ? 0 : (double)oldest / 1e9;
 out:
 	pthread_mutex_unlock(&live_lock);
 	return ret;
@@ -1242,9 +1356,10 @@ struct live_reader {
 	char bufdir[PATH_MAX];
 	char *ffilter, *fnotrace;
 	uint64_t *hide;
-	off_t marker_off;		/* markers read so far */
 	char *tracer;
 	char **options;
+	uint32_t *cpu_pages;
+	uint64_t *cpu_since;
 	struct live_view v;
 	struct live_buf *bufs;
 	int nr;
@@ -1304,6 +1419,11 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r->v.ffilter = r->v.fnotrace = NULL;
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
+	r->v.consumed = NULL;
+	r->v.cpu_pages = NULL;
+	r->v.nr_cpu_pages = 0;
+	r->v.cpu_since = NULL;
+	r->v.nr_cpu_since = 0;
 	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
 	r->v.tracer = r->tracer;
 	while (v->options && v->options[n])
@@ -1330,7 +1450,62 @@ void live_pipe_close(struct live_reader *r)
 	free(r->hide);
 	free(r->ffilter);
 	free(r->fnotrace);
+	free(r->cpu_pages);
+	free(r->cpu_since);
 	free(r);
+}
+
+/* the raw time of the last record @r consumed in buffer @name, 0: none.  live_lock held. */
+static uint64_t reader_consumed(const struct live_reader *r, const char *name)
+{
+	for (int i = 0; i < r->nr; i++)
+		if (r->bufs[i].started && !strcmp(r->bufs[i].name, name))
+			return r->bufs[i].t.last_ts;
+	return 0;
+}
+
+void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
+{
+	int n = 0;
+
+	if (strcmp(r->tracer, v->tracer ? v->tracer : "function_graph")) {
+		free(r->tracer);
+		r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
+		r->v.tracer = r->tracer;
+	}
+	for (char **o = r->options; *o; o++)
+		free(*o);
+	free(r->options);
+	while (v->options && v->options[n])
+		n++;
+	r->options = xcalloc((size_t)n + 1, sizeof(*r->options));
+	for (int i = 0; i < n; i++)
+		r->options[i] = xstrdup(v->options[i]);
+	r->v.options = (const char *const *)r->options;
+	free((char *)r->v.pids);
+	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
+	r->v.since = v->since;
+	free(r->cpu_pages);
+	r->cpu_pages = NULL;
+	r->v.nr_cpu_pages = 0;
+	if (v->cpu_pages && v->nr_cpu_pages > 0) {
+		r->cpu_pages = xcalloc((size_t)v->nr_cpu_pages, sizeof(*r->cpu_pages));
+		memcpy(r->cpu_pages, v->cpu_pages, (size_t)v->nr_cpu_pages * sizeof(*r->cpu_pages));
+		r->v.nr_cpu_pages = v->nr_cpu_pages;
+	}
+	r->v.cpu_pages = r->cpu_pages;
+	free(r->cpu_since);
+	r->cpu_since = NULL;
+	r->v.nr_cpu_since = 0;
+	if (v->cpu_since && v->nr_cpu_since > 0) {
+		r->cpu_since = xcalloc((size_t)v->nr_cpu_since, sizeof(*r->cpu_since));
+		memcpy(r->cpu_since, v->cpu_since, (size_t)v->nr_cpu_since * sizeof(*r->cpu_since));
+		r->v.nr_cpu_since = v->nr_cpu_since;
+	}
+	r->v.cpu_since = r->cpu_since;
+	live_pipe_set_clock(r, v->clock);
+	live_pipe_set_hide(r, v->hide, v->nr_hide);
+	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
 }
 
 /* what @b holds past the reader's position, into @e; the position moves on */
@@ -1421,7 +1596,8 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	if (!c)
 		goto out;
 	filter_init(&f, c, &r->v);
-	r->nr = scan_bufs(dir, &r->bufs, r->nr);
+	r->nr = scan_bufs(dir, &r->bufs, r->nr, 1);
+	cuts_set(&f, r->bufs, r->nr, &r->v);
 	e = xcalloc((size_t)r->nr + 1, sizeof(*e));
 	for (i = 0; i < r->nr; i++)
 		e[i].fd = -1;
@@ -1434,7 +1610,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 			break;
 		}
 		filter_buffer(&f, r->bufs[i].r.hdr);
-		if (!pid_selected(r->v.pids, r->bufs[i].r.hdr)) {
+		if (!pid_selected(r->v.pids, &r->bufs[i])) {
 			/* consumed, not shown: as if the thread had not been traced */
 			close(fd);
 			emit_init(&e[i], -1);
@@ -1447,22 +1623,9 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		if (ret)
 			break;
 	}
-	if (!ret) {
-		int fd = make_memfd(), m = 0;
-
-		emit_init(&e[r->nr], fd);
-		if (fd >= 0)
-			m = emit_markers(c, dir, &f, &e[r->nr], &r->marker_off);
-		if (m <= 0 && fd >= 0) {
-			close(fd);
-			e[r->nr].fd = -1;
-		}
-		any |= m > 0;
-		if (any)
-			ret = print_files(c, &r->v, e, r->nr + 1, 0, &r->counter, out, len);
-		if (e[r->nr].fd >= 0)
-			close(e[r->nr].fd);
-	}
+	if (!ret && any)
+		ret = print_files(c, &r->v, e, r->nr, 0, &r->counter, out, len);
+	cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	if (e)
@@ -1483,6 +1646,7 @@ struct live_pump {
 	uint32_t nr_pages;
 	unsigned gen;			/* resizes so far: the rings' names */
 	uint64_t since;
+	int markers;			/* copies the rings of trace_marker too (a snapshot) */
 	struct live_buf *bufs;		/* the buffers it copies, read as trace_pipe does */
 	struct pump_sink *sink;		/* sink[i] copies src[i] */
 	int nr;
@@ -1534,7 +1698,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	if (!c)
 		goto out;
 	filter_init(&f, c, &v);
-	n = scan_bufs(p->src, &p->bufs, p->nr);
+	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
 		memset(p->sink + p->nr, 0, sizeof(*p->sink) * (size_t)(n - p->nr));
@@ -1551,7 +1715,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
 		filter_buffer(&f, b->r.hdr);
 		emit_init(&e, -1);
-		if (on && pid_selected(pids, b->r.hdr)) {
+		if (on && pid_selected(pids, b)) {
 			if (!k->open) {
 				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
 							    p->dir, b->name);
@@ -1657,7 +1821,6 @@ void live_pump_close(struct live_pump *p, int remove)
 
 int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since)
 {
-	char from[PATH_MAX + 16], to[PATH_MAX + 16];
 	struct live_pump *p;
 	int ret;
 
@@ -1667,12 +1830,9 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 		return -errno;
 	if (srcdir)
 		snprintf(p->src, sizeof(p->src), "%s", srcdir);
+	p->markers = 1;
 	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL);
 	live_pump_close(p, 0);
-	snprintf(from, sizeof(from), "%s/markers", srcdir ? srcdir : session_dir);
-	snprintf(to, sizeof(to), "%s/markers", dst);
-	if (!ret && access(from, F_OK) == 0 && ut_copy_file(from, to, 0600) < 0)
-		ret = -EIO;
 	if (ret)
 		remove_tree(dst);
 	return ret;
@@ -1681,4 +1841,126 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 void live_snapshot_free(const char *dst)
 {
 	remove_tree(dst);
+}
+
+/* ---- trace_marker: print events in a ring of the directory's own ---- */
+
+struct live_marker {
+	char dir[PATH_MAX];
+	char path[PATH_MAX + 32];	/* the ring in use; "" before the first marker */
+	char old[PATH_MAX + 32];	/* the one a resize replaced, still readable */
+	uint32_t nr_pages;
+	unsigned gen;
+	int tsc;			/* the session's clock is the TSC */
+	int open;
+	struct rb_writer w;
+};
+
+struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages)
+{
+	struct live_marker *m;
+	int clock = session_clock(session_dir);
+
+	if (clock < 0 || nr_pages < 2) {
+		errno = clock < 0 ? -clock : EINVAL;
+		return NULL;
+	}
+	m = xcalloc(1, sizeof(*m));
+	snprintf(m->dir, sizeof(m->dir), "%s", dir);
+	m->nr_pages = nr_pages;
+	m->tsc = clock == UT_CLOCK_TSC;
+	return m;
+}
+
+static void marker_ring_close(struct live_marker *m)
+{
+	if (!m->open)
+		return;
+	rb_writer_close(&m->w);
+	munmap(m->w.hdr, rb_file_size(m->w.hdr->nr_pages));
+	m->open = 0;
+}
+
+/* the ring, made at the first marker (and after a resize); -errno */
+static int marker_ring_open(struct live_marker *m, uint64_t now)
+{
+	struct rb_header *h;
+	int ret;
+
+	if (m->open)
+		return 0;
+	if (m->gen)
+		snprintf(m->path, sizeof(m->path), "%s/%s.%u", m->dir, LIVE_MARKER_RING, m->gen);
+	else
+		snprintf(m->path, sizeof(m->path), "%s/%s", m->dir, LIVE_MARKER_RING);
+	ret = rb_create(m->path, m->nr_pages, RB_MODE_OVERWRITE, &h);
+	if (ret < 0)
+		return ret < -1 ? ret : -EIO;
+	h->pid = h->tid = (int32_t)getpid();
+	snprintf(h->comm, sizeof(h->comm), "trace_marker");
+	m->w.cpu = (uint32_t)sched_getcpu();
+	rb_writer_init(&m->w, h, now);
+	m->open = 1;
+	return 0;
+}
+
+int live_marker_write(struct live_marker *m, const void *text, size_t len)
+{
+	unsigned char *p;
+	uint64_t ts;
+	uint32_t h, cpu;
+	uint16_t l16;
+	int ret, c;
+
+	if (len > LIVE_MARKER_MAX)
+		len = LIVE_MARKER_MAX;
+	ts = m->tsc ? ut_rdtsc() : ut_mono_ns();
+	ret = marker_ring_open(m, ts);
+	if (ret)
+		return ret;
+	c = sched_getcpu();
+	cpu = c < 0 ? 0 : (uint32_t)c;
+	if (cpu != m->w.cpu) {
+		m->w.cpu = cpu;
+		p = rb_reserve(&m->w, 8, &ts);
+		if (p) {
+			h = RB_HDR(UT_REC_CPU, ts - m->w.last_ts);
+			memcpy(p, &h, 4);
+			memcpy(p + 4, &cpu, 4);
+			rb_commit(&m->w, 8, ts, 0);
+		}
+	}
+	p = rb_reserve(&m->w, 6 + (uint32_t)len, &ts);
+	if (!p)
+		return -EBADF;	/* as a ring buffer that takes nothing */
+	h = RB_HDR(UT_REC_DATA, ts - m->w.last_ts);
+	l16 = (uint16_t)len;
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &l16, 2);
+	memcpy(p + 6, text, len);
+	rb_commit(&m->w, 6 + (uint32_t)len, ts, 1);
+	return 0;
+}
+
+void live_marker_resize(struct live_marker *m, uint32_t nr_pages)
+{
+	if (nr_pages < 2 || nr_pages == m->nr_pages)
+		return;
+	m->nr_pages = nr_pages;
+	if (!m->open)
+		return;
+	/* the ring a former resize replaced goes; the current one stays readable */
+	if (m->old[0])
+		unlink(m->old);
+	snprintf(m->old, sizeof(m->old), "%s", m->path);
+	marker_ring_close(m);
+	m->gen++;
+}
+
+void live_marker_close(struct live_marker *m)
+{
+	if (!m)
+		return;
+	marker_ring_close(m);
+	free(m);
 }

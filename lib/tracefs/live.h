@@ -32,6 +32,18 @@ struct live_view {
 	const char *ffilter;		/* functions shown: set_ftrace_filter's list;
 					   NULL or "": all */
 	const char *fnotrace;		/* functions not shown: set_ftrace_notrace's */
+	struct live_reader *consumed;	/* trace: what this trace_pipe reader consumed
+					   is not shown; NULL: none */
+	/*
+	 * per_cpu/cpuN/buffer_size_kb: the pages of CPU N's buffer; of the
+	 * events that ran on CPU N, only the newest that fit are shown (the
+	 * threads' buffers have the largest size).  NULL: no per-CPU sizes.
+	 */
+	const uint32_t *cpu_pages;
+	int nr_cpu_pages;
+	/* per_cpu/cpuN/trace cleared: events of CPU N at or before [N] are not shown */
+	const uint64_t *cpu_since;
+	int nr_cpu_since;
 };
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
@@ -65,9 +77,13 @@ void live_pipe_set_clock(struct live_reader *r, int clock);
 void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr);
 /* the function selection (live_view.ffilter, fnotrace), from the next read on */
 void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace);
+/* all of the view (tracer, options, pids, clock, since...) from the next read on */
+void live_pipe_set_view(struct live_reader *r, const struct live_view *v);
 
 /* @bufdir: NULL, the session's buffers; else an instance's */
 int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st);
+/* the same for view @v: its bufdir, cpu, since and cpu_pages */
+int live_stats_view(const char *session_dir, const struct live_view *v, struct live_stats *st);
 
 /*
  * An instance's own buffers.  The programs write the session's buffers;
@@ -99,11 +115,29 @@ void live_pump_close(struct live_pump *p, int remove);
 /*
  * snapshot: a copy of the buffers in @srcdir (NULL: the session's) as they
  * are now, events after @since, into @dst (made anew; one ring per buffer,
- * of the source's size), markers included.  Read it with live_view.bufdir
+ * of the source's size), the rings of trace_marker included.  Read it with live_view.bufdir
  * = @dst.  0 or -errno.
  */
 int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since);
 /* remove a snapshot's copy */
 void live_snapshot_free(const char *dst);
+
+/*
+ * trace_marker: each directory (the session's, an instance's) has a ring
+ * of its own, LIVE_MARKER_RING in the directory, written by the daemon
+ * (overwrite mode, the directory's buffer size): every marker is a DATA
+ * record (ftrace:print) there, read, consumed, cleared and overwritten as
+ * the threads' events are.  The ring is made at the first marker.
+ */
+#define LIVE_MARKER_RING	"marker.ring"
+#define LIVE_MARKER_MAX		4000	/* bytes of one marker; a longer write is cut */
+
+struct live_marker;
+struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages);
+/* one print event of @len bytes (at most LIVE_MARKER_MAX taken): 0 or -errno */
+int live_marker_write(struct live_marker *m, const void *text, size_t len);
+/* the next markers go to a ring of @nr_pages; the current one stays readable */
+void live_marker_resize(struct live_marker *m, uint32_t nr_pages);
+void live_marker_close(struct live_marker *m);
 
 #endif /* USERTRACE_LIVE_H */

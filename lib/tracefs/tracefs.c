@@ -41,8 +41,11 @@
  *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
  *     chosen (control page rec_pids, rec_cpumask); the views filter too,
  *     for what instances made the programs record.
- *   - trace_marker: appended to SESSION/markers as
- *     "<live_now()> <pid> <text>"; the pid is 0 (the caller is unknown).
+ *   - trace_marker: a print event (a DATA record) in a ring of the
+ *     directory's own that the daemon writes (live_marker, in live.c),
+ *     shown with the daemon's pid: the writer is not recorded.
+ *   - trace_pipe: one reader per directory (and per CPU) shared by every
+ *     open trace_pipe, so consuming is as from the kernel's buffer.
  *   - available_filter_functions: a function of a process's executable is
  *     shown as `name`, others as `name [module]`.  The executable of
  *     ftrace.<pid> is the basename of /proc/<pid>/exe while the process
@@ -98,7 +101,7 @@ enum tfs_id {
 	F_MARKER, F_CLOCK, F_THRESH, F_MAXLAT, F_STATS, F_CMDLINES, F_ERRLOG,
 	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
 	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
-	F_DYNINFO, F_FTRACE_ENABLED,
+	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID,
 };
 
 #define W_TOP	1	/* in the top directory */
@@ -112,50 +115,56 @@ struct tfs_file {
 };
 
 static const struct tfs_file files[] = {
-	{ "README",			F_README,	0444, W_TOP },
-	{ "available_events",		F_AVAIL_EVENTS,	0444, W_TOP },
-	{ "available_filter_functions",	F_AVAIL_FUNCS,	0444, W_TOP },
-	{ "available_tracers",		F_AVAIL_TRACERS, 0444, W_TOP | W_INST },
-	{ "buffer_size_kb",		F_BUFSIZE,	0644, W_TOP | W_INST },
-	{ "buffer_total_size_kb",	F_BUFTOTAL,	0444, W_TOP | W_INST },
-	{ "current_tracer",		F_CUR_TRACER,	0644, W_TOP | W_INST },
-	{ "dyn_ftrace_total_info",	F_DYNINFO,	0444, W_TOP },
-	{ "enabled_functions",		F_ENABLED_FUNCS, 0444, W_TOP },
-	{ "error_log",			F_ERRLOG,	0644, W_TOP },
-	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0444, W_TOP },
-	{ "iter_ctrl",			F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
-	{ "max_graph_depth",		F_MAXDEPTH,	0644, W_TOP },
-	{ "saved_cmdlines",		F_CMDLINES,	0444, W_TOP },
-	{ "set_event",			F_SET_EVENT,	0644, W_TOP },
-	{ "set_ftrace_filter",		F_FILTER,	0644, W_TOP | W_INST },
-	{ "set_ftrace_notrace",		F_NOTRACE,	0644, W_TOP | W_INST },
-	{ "set_ftrace_pid",		F_FTRACE_PID,	0644, W_TOP | W_INST },
-	{ "set_graph_function",		F_GFUNC,	0644, W_TOP },
-	{ "set_graph_notrace",		F_GNOTRACE,	0644, W_TOP },
-	{ "snapshot",			F_SNAPSHOT,	0644, W_TOP | W_INST },
-	{ "trace",			F_TRACE,	0644, W_TOP | W_INST },
-	{ "trace_clock",		F_CLOCK,	0644, W_TOP | W_INST },
-	{ "trace_entries",		F_BUFSIZE,	0644, W_TOP },
-	{ "trace_marker",		F_MARKER,	0200, W_TOP | W_INST },
-	{ "trace_options",		F_TRACE_OPTIONS, 0644, W_TOP | W_INST },
-	{ "trace_pipe",			F_TRACE_PIPE,	0444, W_TOP | W_INST },
-	{ "tracing_cpumask",		F_CPUMASK,	0644, W_TOP },
-	{ "tracing_enabled",		F_TRACING_ON,	0644, W_TOP | W_INST },
-	{ "tracing_max_latency",	F_MAXLAT,	0644, W_TOP },
-	{ "tracing_on",			F_TRACING_ON,	0644, W_TOP | W_INST },
-	{ "tracing_thresh",		F_THRESH,	0644, W_TOP },
+	{ "README",			F_README,	0440, W_TOP },
+	{ "available_events",		F_AVAIL_EVENTS,	0440, W_TOP },
+	{ "available_filter_functions",	F_AVAIL_FUNCS,	0440, W_TOP },
+	{ "available_tracers",		F_AVAIL_TRACERS, 0440, W_TOP | W_INST },
+	{ "buffer_size_kb",		F_BUFSIZE,	0640, W_TOP | W_INST },
+	{ "buffer_total_size_kb",	F_BUFTOTAL,	0440, W_TOP | W_INST },
+	{ "current_tracer",		F_CUR_TRACER,	0640, W_TOP | W_INST },
+	{ "dyn_ftrace_total_info",	F_DYNINFO,	0440, W_TOP },
+	{ "enabled_functions",		F_ENABLED_FUNCS, 0440, W_TOP },
+	{ "error_log",			F_ERRLOG,	0640, W_TOP | W_INST },
+	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0440, W_TOP },
+	{ "iter_ctrl",			F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
+	{ "max_graph_depth",		F_MAXDEPTH,	0640, W_TOP },
+	{ "saved_cmdlines",		F_CMDLINES,	0440, W_TOP },
+	{ "set_event",			F_SET_EVENT,	0640, W_TOP | W_INST },
+	{ "set_ftrace_filter",		F_FILTER,	0640, W_TOP | W_INST },
+	{ "set_ftrace_notrace",		F_NOTRACE,	0640, W_TOP | W_INST },
+	{ "set_ftrace_pid",		F_FTRACE_PID,	0640, W_TOP | W_INST },
+	{ "set_graph_function",		F_GFUNC,	0640, W_TOP },
+	{ "set_graph_notrace",		F_GNOTRACE,	0640, W_TOP },
+	{ "snapshot",			F_SNAPSHOT,	0640, W_TOP | W_INST },
+	{ "trace",			F_TRACE,	0640, W_TOP | W_INST },
+	{ "trace_clock",		F_CLOCK,	0640, W_TOP | W_INST },
+	{ "trace_entries",		F_BUFSIZE,	0640, W_TOP },
+	{ "trace_marker",		F_MARKER,	0220, W_TOP | W_INST },
+	{ "trace_options",		F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
+	{ "trace_pipe",			F_TRACE_PIPE,	0440, W_TOP | W_INST },
+	{ "tracing_cpumask",		F_CPUMASK,	0640, W_TOP },
+	{ "tracing_enabled",		F_TRACING_ON,	0640, W_TOP | W_INST },
+	{ "tracing_max_latency",	F_MAXLAT,	0640, W_TOP },
+	{ "tracing_on",			F_TRACING_ON,	0640, W_TOP | W_INST },
+	{ "tracing_thresh",		F_THRESH,	0640, W_TOP },
 };
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 
-static const struct tfs_file f_option = { NULL, F_OPTION, 0644, 0 };
-static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0644, 0 };
+static const struct tfs_file f_option = { NULL, F_OPTION, 0640, 0 };
+static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0640, 0 };
+/* events/ftrace/print: trace_marker's event */
+static const struct tfs_file f_ev_files[] = {
+	{ "format",	F_EV_FORMAT,	0440, 0 },
+	{ "id",		F_EV_ID,	0440, 0 },
+};
 static const struct tfs_file f_cpu_files[] = {
-	{ "stats",	F_STATS,	0444, 0 },
-	{ "trace",	F_TRACE,	0644, 0 },
-	{ "trace_pipe",	F_TRACE_PIPE,	0444, 0 },
+	{ "buffer_size_kb", F_BUFSIZE,	0640, 0 },
+	{ "stats",	F_STATS,	0440, 0 },
+	{ "trace",	F_TRACE,	0640, 0 },
+	{ "trace_pipe",	F_TRACE_PIPE,	0440, 0 },
 };
 
-/* trace options: the words of lib/trace/ (tracer.c, function_graph.c) */
+/* trace options: the words of lib/trace/ (tracer.c, function_graph.c), in the kernel's order */
 static const struct {
 	const char *name;
 	int def;
@@ -164,9 +173,9 @@ static const struct {
 	{ "print-parent", 1, 0 },
 	{ "sym-offset", 0, 0 },
 	{ "sym-addr", 0, 0 },
-	{ "irq-info", 1, 0 },
 	{ "context-info", 1, 0 },
 	{ "record-tgid", 0, 0 },
+	{ "irq-info", 1, 0 },
 	{ "markers", 1, 0 },
 	{ "funcgraph-overrun", 0, 1 },
 	{ "funcgraph-cpu", 1, 1 },
@@ -178,6 +187,7 @@ static const struct {
 	{ "funcgraph-tail", 0, 1 },
 };
 #define NR_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
+#define OPT_MARKERS	6	/* opts[] index of "markers" */
 
 static const char *const tracer_names[] = { "nop", "function", "function_graph" };
 
@@ -205,6 +215,25 @@ struct tfs_inst {
 	char notrace[UT_LIST_MAX];
 	/* instances: their own buffers (live_pump), in bufdir */
 	struct live_pump *pump;
+	/*
+	 * per_cpu/cpuN/buffer_size_kb: the pages of each CPU's buffer.  The
+	 * buffers (the threads', the instance's rings, the marker ring) have
+	 * the largest; the views keep each CPU's newest events that fit its
+	 * own (live_view.cpu_pages).
+	 */
+	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];	/* per_cpu/cpuN/trace cleared (0: never) */
+	int cpu_cleared;			/* some cpu_since is set */
+	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
+	/*
+	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
+	 * shared by every open trace_pipe of it, so that what one consumes
+	 * is gone for the others, as from the kernel's ring buffer; `trace`
+	 * no longer shows what [0] consumed.  pipe_lock serializes their
+	 * reads; made at the first open, freed with the directory.
+	 */
+	struct live_reader **pipes;
+	pthread_mutex_t pipe_lock;
 	char bufdir[PATH_MAX];
 	uint32_t nr_pages;
 	/*
@@ -214,6 +243,8 @@ struct tfs_inst {
 	 */
 	uint64_t hide[2 * TFS_HIDE_MAX];
 	int nr_hide;
+	char *errlog[TFS_ERRLOG_MAX];	/* error_log: each directory has its own */
+	int nr_err;
 	struct tfs_inst *next;
 };
 
@@ -225,11 +256,9 @@ struct tfs_session {
 	int ended;
 	struct tfs_inst top;
 	struct tfs_inst *insts;
-	char *errlog[TFS_ERRLOG_MAX];
-	int nr_err;
+	struct tfs_inst *err_inst;	/* the directory being written: its error_log */
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
-	int event_print;		/* set_event: ftrace:print */
 	unsigned long long max_latency;
 	unsigned long long thresh_us;
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
@@ -248,7 +277,22 @@ static void inst_pump(struct tfs_inst *in);
 static int lists_update(struct tfs_session *s);
 
 /* what a path names */
-enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS };
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
+
+/* the kernel's modes: the top 0700, its directories 0750, eventfs 0755 */
+static mode_t dir_mode(int dir, int top)
+{
+	switch (dir) {
+	case D_ROOT:
+		return top ? 0700 : 0750;
+	case D_EVENTS:
+	case D_EVSYS:
+	case D_EVENT:
+		return 0755;
+	default:
+		return 0750;
+	}
+}
 
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
@@ -368,21 +412,33 @@ static char *strip_dup(const char *buf, size_t size)
 	return s;
 }
 
+/*
+ * A written number, as the kernel's kstrtoull_from_user(base 10): an
+ * optional '+', decimal digits, one optional trailing newline; nothing
+ * else (no blanks).  -EINVAL, or -ERANGE when it does not fit.
+ */
 static int parse_ull(const char *buf, size_t size, unsigned long long *v)
 {
-	char *s = strip_dup(buf, size), *end;
-	int ret = -EINVAL;
+	unsigned long long x = 0;
+	size_t i = 0;
 
-	if (!s)
-		return -ENOMEM;
-	errno = 0;
-	if (isdigit((unsigned char)s[0])) {
-		*v = strtoull(s, &end, 10);
-		if (!*end && !errno)
-			ret = 0;
+	if (size && buf[size - 1] == '\n')
+		size--;
+	if (i < size && buf[i] == '+')
+		i++;
+	if (i == size)
+		return -EINVAL;
+	for (; i < size; i++) {
+		unsigned d = (unsigned char)buf[i] - '0';
+
+		if (d > 9)
+			return -EINVAL;
+		if (x > (ULLONG_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
 	}
-	free(s);
-	return ret;
+	*v = x;
+	return 0;
 }
 
 /* ---- error_log ---- */
@@ -403,19 +459,21 @@ static void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
 		     (unsigned long long)(ns / 1000000000ull),
 		     (unsigned long long)(ns % 1000000000ull / 1000), msg, cmd ? cmd : "", "") < 0)
 		return;
-	if (s->nr_err == TFS_ERRLOG_MAX) {
-		free(s->errlog[0]);
-		memmove(s->errlog, s->errlog + 1, sizeof(s->errlog[0]) * (TFS_ERRLOG_MAX - 1));
-		s->nr_err--;
+	struct tfs_inst *in = s->err_inst ? s->err_inst : &s->top;
+
+	if (in->nr_err == TFS_ERRLOG_MAX) {
+		free(in->errlog[0]);
+		memmove(in->errlog, in->errlog + 1, sizeof(in->errlog[0]) * (TFS_ERRLOG_MAX - 1));
+		in->nr_err--;
 	}
-	s->errlog[s->nr_err++] = e;
+	in->errlog[in->nr_err++] = e;
 }
 
-static void errlog_clear(struct tfs_session *s)
+static void errlog_clear(struct tfs_inst *in)
 {
-	for (int i = 0; i < s->nr_err; i++)
-		free(s->errlog[i]);
-	s->nr_err = 0;
+	for (int i = 0; i < in->nr_err; i++)
+		free(in->errlog[i]);
+	in->nr_err = 0;
 }
 
 /* ---- the handshake with the traced processes ---- */
@@ -1057,6 +1115,42 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 	}
 }
 
+/* a command word's count as written: N, or -1 (unlimited) */
+static int64_t cmd_count_of(const char *w)
+{
+	struct fword fw;
+
+	if (fword_parse(w, &fw) || !fw.has_arg)
+		return -1;
+	return strtoll(fw.arg, NULL, 10);
+}
+
+/*
+ * The commands' list @text into the control page, with the counts in the
+ * other bank: a command that stays keeps its runs left, a new one starts
+ * from its count (session.h, cmd_count).  Context: s->lock held.
+ */
+static void cmds_publish(struct tfs_session *s, const char *text)
+{
+	struct ut_session_ctl *c = s->ctl;
+	uint32_t ob = __atomic_load_n(&c->cmd_bank, __ATOMIC_ACQUIRE) & 1, nb = ob ^ 1;
+	struct words old = { 0 }, now = { 0 };
+
+	words_split(&old, c->commands, strlen(c->commands));
+	words_split(&now, text, strlen(text));
+	for (int i = 0; i < now.n && i < UT_CTL_CMDS; i++) {
+		int j = words_find(&old, now.w[i]);
+
+		c->cmd_count[nb][i] = j >= 0 && j < UT_CTL_CMDS ?
+				      __atomic_load_n(&c->cmd_count[ob][j], __ATOMIC_RELAXED) :
+				      cmd_count_of(now.w[i]);
+	}
+	words_free(&old);
+	words_free(&now);
+	strcpy(c->commands, text);
+	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
+}
+
 /*
  * list_write - one write(2) to a list file: @trunc starts from an empty
  * list.  Returns 1 if the control page changed (the caller applies it).
@@ -1117,7 +1211,7 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id
 		if (id == F_FILTER || id == F_NOTRACE)
 			ret = lists_update(s);
 		if (id == F_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
-			strcpy(s->ctl->commands, tmpc);
+			cmds_publish(s, tmpc);
 			ret = 1;
 		}
 	}
@@ -1178,11 +1272,17 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < list.n; i++) {
+		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
 		struct fword fw;
 
 		if (fword_parse(list.w[i], &fw))
 			continue;
-		if (fw.has_arg)
+		/* as the kernel: the runs left, shared by the processes */
+		if (fw.has_arg && i < UT_CTL_CMDS)
+			sb_printf(b, "%s:%s:count=%lld\n", fw.glob, fw.cmd,
+				  (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
+							     __ATOMIC_RELAXED));
+		else if (fw.has_arg)
 			sb_printf(b, "%s:%s:count=%s\n", fw.glob, fw.cmd, fw.arg);
 		else
 			sb_printf(b, "%s:%s:unlimited\n", fw.glob, fw.cmd);
@@ -1448,6 +1548,7 @@ static void inst_pump(struct tfs_inst *in)
 
 static void inst_init(struct tfs_inst *in)
 {
+	pthread_mutex_init(&in->pipe_lock, NULL);
 	in->on = 1;
 	in->opt_mask = 0;
 	for (int i = 0; i < NR_OPTS; i++)
@@ -1458,6 +1559,14 @@ static void inst_init(struct tfs_inst *in)
 static void inst_free(struct tfs_inst *in, int remove)
 {
 	snap_empty(in);
+	errlog_clear(in);
+	live_marker_close(in->marker);
+	in->marker = NULL;
+	for (int i = 0; in->pipes && i <= TFS_MAX_CPUS; i++)
+		live_pipe_close(in->pipes[i]);
+	free(in->pipes);
+	in->pipes = NULL;
+	pthread_mutex_destroy(&in->pipe_lock);
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
 }
@@ -1484,17 +1593,61 @@ struct view_buf {
 	char words[NR_OPTS][40];
 	const char *ptrs[NR_OPTS + 1];
 	char tracer[32];
+	struct tfs_inst *inst;
+	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];
 };
+
+/* do all CPUs' buffers have one size (*@pages, else the largest)? */
+static int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
+{
+	uint32_t max = in->cpu_pages[0];
+	int same = 1;
+
+	for (int i = 1; i < s->ncpu; i++) {
+		same &= in->cpu_pages[i] == in->cpu_pages[0];
+		if (in->cpu_pages[i] > max)
+			max = in->cpu_pages[i];
+	}
+	if (pages)
+		*pages = max;
+	return same;
+}
+
+static void cpu_pages_init(struct tfs_inst *in, uint32_t pages)
+{
+	for (int i = 0; i < TFS_MAX_CPUS; i++)
+		in->cpu_pages[i] = pages;
+}
 
 /* the live_view of an instance.  Context: s->lock held. */
 static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
 {
 	int k = 0;
 
+	vb->inst = in;
+	vb->v.consumed = NULL;
+	vb->v.cpu_pages = NULL;
+	vb->v.nr_cpu_pages = 0;
+	if (!cpu_pages_same(s, in, NULL)) {
+		memcpy(vb->cpu_pages, in->cpu_pages, sizeof(*vb->cpu_pages) * (size_t)s->ncpu);
+		vb->v.cpu_pages = vb->cpu_pages;
+		vb->v.nr_cpu_pages = s->ncpu;
+	}
+	vb->v.cpu_since = NULL;
+	vb->v.nr_cpu_since = 0;
+	if (in->cpu_cleared) {
+		memcpy(vb->cpu_since, in->cpu_since, sizeof(*vb->cpu_since) * (size_t)s->ncpu);
+		vb->v.cpu_since = vb->cpu_since;
+		vb->v.nr_cpu_since = s->ncpu;
+	}
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
 	for (int i = 0; i < NR_OPTS; i++) {
 		if (opts[i].graph && strcmp(vb->tracer, "function_graph"))
+			continue;
+		/* as the kernel's, the option refuses new markers; it hides none */
+		if (i == OPT_MARKERS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
 			 in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
@@ -1624,15 +1777,34 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		if (!n->f)
 			return -ENOENT;
 		n->dir = D_NONE;
-	} else if (where == W_TOP && comp_is(c, len, "events")) {
+	} else if (comp_is(c, len, "events")) {
 		n->dir = D_EVENTS;
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		if (!comp_is(c, len, "enable"))
+		if (comp_is(c, len, "enable")) {
+			n->dir = D_NONE;
+			n->f = &f_ev_enable;
+		} else if (comp_is(c, len, "ftrace")) {
+			n->dir = D_EVSYS;
+			len = next_comp(&p, &c);
+			if (!len)
+				return 0;
+			if (!comp_is(c, len, "print"))
+				return -ENOENT;
+			n->dir = D_EVENT;
+			len = next_comp(&p, &c);
+			if (!len)
+				return 0;
+			for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]); i++)
+				if (comp_is(c, len, f_ev_files[i].name))
+					n->f = &f_ev_files[i];
+			if (!n->f)
+				return -ENOENT;
+			n->dir = D_NONE;
+		} else {
 			return -ENOENT;
-		n->dir = D_NONE;
-		n->f = &f_ev_enable;
+		}
 	} else {
 		for (size_t i = 0; i < NR_FILES; i++)
 			if ((files[i].where & where) && comp_is(c, len, files[i].name))
@@ -1721,7 +1893,16 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
 	memcpy(s->top.notrace, s->ctl->notrace, UT_LIST_MAX);
 	s->top.filter[UT_LIST_MAX - 1] = s->top.notrace[UT_LIST_MAX - 1] = '\0';
+	s->top.marker = live_marker_open(s->dir, s->dir, s->ctl->nr_pages);
+	if (!s->top.marker) {
+		fprintf(stderr, "usertrace: %s: trace_marker: %s\n", s->dir, strerror(errno));
+		free(s->dir);
+		munmap(m, UT_CTL_SIZE);
+		free(s);
+		return NULL;
+	}
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
+	cpu_pages_init(&s->top, s->ctl->nr_pages);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
 	for (int i = 0; i < s->ncpu; i++)
@@ -1757,7 +1938,6 @@ void tfs_session_close(struct tfs_session *s)
 	}
 	inst_free(&s->top, 0);
 	pthread_cond_destroy(&s->pump_cond);
-	errlog_clear(s);
 	munmap(s->ctl, UT_CTL_SIZE);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -1773,10 +1953,10 @@ void tfs_session_ended(struct tfs_session *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void node_stat(const struct tfs_node *n, struct tfs_stat *st)
+static void node_stat(struct tfs_session *s, const struct tfs_node *n, struct tfs_stat *st)
 {
 	st->is_dir = n->dir != D_NONE;
-	st->mode = st->is_dir ? 0755 : n->f->mode;
+	st->mode = st->is_dir ? dir_mode(n->dir, n->inst == &s->top) : n->f->mode;
 }
 
 int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
@@ -1788,14 +1968,14 @@ int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
 	ret = resolve(s, path, &n);
 	pthread_mutex_unlock(&s->lock);
 	if (!ret)
-		node_stat(&n, st);
+		node_stat(s, &n, st);
 	return ret;
 }
 
 int tfs_readdir(struct tfs_session *s, const char *path,
 		int (*fill)(void *ctx, const char *name, const struct tfs_stat *st), void *ctx)
 {
-	struct tfs_stat dir = { 1, 0755 };
+	struct tfs_stat dir = { 1, 0750 }, evdir = { 1, 0755 };
 	struct tfs_node n;
 	struct words names = { 0 };
 	int ret, top;
@@ -1824,14 +2004,14 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, "options", &dir);
 		if (!ret)
 			ret = fill(ctx, "per_cpu", &dir);
-		if (!ret && top)
-			ret = fill(ctx, "events", &dir);
+		if (!ret)
+			ret = fill(ctx, "events", &evdir);
 		if (!ret && top)
 			ret = fill(ctx, "instances", &dir);
 		break;
 	case D_OPTIONS:
 		for (int i = 0; i < NR_OPTS && !ret; i++) {
-			struct tfs_stat st = { 0, 0644 };
+			struct tfs_stat st = { 0, 0640 };
 
 			ret = fill(ctx, opts[i].name, &st);
 		}
@@ -1859,8 +2039,20 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		struct tfs_stat st = { 0, f_ev_enable.mode };
 
 		ret = fill(ctx, "enable", &st);
+		if (!ret)
+			ret = fill(ctx, "ftrace", &evdir);
 		break;
 	}
+	case D_EVSYS:
+		ret = fill(ctx, "print", &evdir);
+		break;
+	case D_EVENT:
+		for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]) && !ret; i++) {
+			struct tfs_stat st = { 0, f_ev_files[i].mode };
+
+			ret = fill(ctx, f_ev_files[i].name, &st);
+		}
+		break;
 	}
 	words_free(&names);
 	return ret > 0 ? 0 : ret;
@@ -1918,11 +2110,15 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	snprintf(in->tracer, sizeof(in->tracer), "nop");
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
+	cpu_pages_init(in, in->nr_pages);
 	in->since = live_now(s->dir);
 	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
-	if (!in->pump) {
+	if (in->pump)
+		in->marker = live_marker_open(s->dir, in->bufdir, in->nr_pages);
+	if (!in->pump || !in->marker) {
 		int err = errno ? -errno : -ENOMEM;
 
+		live_pump_close(in->pump, 1);
 		pthread_mutex_unlock(&s->lock);
 		free(in);
 		return err;
@@ -1976,45 +2172,58 @@ out:
 /* ---- the contents of the files ---- */
 
 static const char readme_text[] =
-	"tracing mini-HOWTO (usertrace: ftrace for user-space programs):\n"
+	"tracing mini-HOWTO (usertrace: ftrace for a user-space program):\n"
+	"\n"
+	"The files are those of the program's tracing directory, served by\n"
+	"usertrace mount (FUSE) and by usertrace ctl; they have the kernel's\n"
+	"permission bits, and only the user who started the session may use them.\n"
 	"\n"
 	"# echo 0 > tracing_on : quick way to disable tracing\n"
 	"# echo 1 > tracing_on : quick way to re-enable tracing\n"
 	"\n"
 	" Important files:\n"
 	"  trace\t\t\t- The static contents of the buffers\n"
-	"\t\t\t  To clear the buffer write into this file: echo > trace\n"
+	"\t\t\t  To clear the buffers write into this file: echo > trace\n"
 	"  trace_pipe\t\t- A consuming read to see the contents of the buffers\n"
 	"  current_tracer\t- function and function graph tracers\n"
 	"  available_tracers\t- list of configured tracers for current_tracer\n"
 	"  error_log\t- error log for failed commands (that support it)\n"
 	"  buffer_size_kb\t- view and modify size of per thread buffer\n"
 	"  buffer_total_size_kb  - view total size of all thread buffers\n"
+	"  per_cpu/cpuN/buffer_size_kb - view and modify size of the events kept\n"
+	"\t\t\t  of cpu N\n"
 	"\n"
 	"  trace_clock\t\t- change the clock used to show time stamps\n"
-	"       local:   per thread clock (CLOCK_MONOTONIC, from the TSC)\n"
-	"      global:   synced across CPUs (the same times)\n"
-	"     counter:   the events shown, numbered from 1\n"
-	"        perf:   the same times as local\n"
+	"       local:   Per thread clock (CLOCK_MONOTONIC, from the TSC)\n"
+	"      global:   Synced across CPUs (the same times as local)\n"
+	"     counter:   Not a clock, but just an increment\n"
+	"        perf:   The same times as local\n"
 	"        mono:   CLOCK_MONOTONIC\n"
 	"    mono_raw:   CLOCK_MONOTONIC_RAW\n"
 	"        boot:   CLOCK_BOOTTIME\n"
 	"         tai:   CLOCK_TAI\n"
 	"     x86-tsc:   TSC cycle counter\n"
 	"\n"
-	"  trace_marker\t\t- Writes into this file writes into the trace\n"
+	"  trace_marker\t\t- Writes into this file writes into the trace buffer\n"
+	"\n"
 	"  tracing_cpumask\t- Limit which CPUs to trace\n"
 	"  instances\t\t- Make sub-buffers with: mkdir instances/foo\n"
-	"\t\t\t  Remove with rmdir instances/foo\n"
+	"\t\t\t  Remove sub-buffer with rmdir\n"
 	"  trace_options\t\t- Set format or modify how tracing happens\n"
 	"\t\t\t  Disable an option by prefixing 'no' to the\n"
 	"\t\t\t  option name\n"
-	"  saved_cmdlines\t- the pid and comm of the traced threads\n"
-	"  snapshot\t\t- Like trace but from a copy of the buffers: echo 1 > snapshot\n"
-	"  tracing_thresh\t- only show calls longer than this (usecs)\n"
+	"  saved_cmdlines\t- the pid and comm of the traced processes and threads\n"
+	"\n"
+	"  snapshot\t\t- Like 'trace' but shows the content of the static\n"
+	"\t\t\t  snapshot buffer. Read the contents for more\n"
+	"\t\t\t  information\n"
+	"  tracing_thresh\t- only trace calls that last longer than this (usecs)\n"
+	"  tracing_max_latency\t- stored only: no latency tracer\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls (0 is unlimited)\n"
 	"\n"
 	"  available_filter_functions - list of functions that can be filtered on\n"
+	"  enabled_functions\t- list of the functions whose call sites are hooked\n"
+	"  dyn_ftrace_total_info\t- number of patchable call sites\n"
 	"  set_ftrace_filter\t- echo function name in here to only trace these\n"
 	"\t\t\t  functions\n"
 	"\t     accepts: func_full_name or glob-matching-pattern\n"
@@ -2027,6 +2236,10 @@ static const char readme_text[] =
 	"\t\t      stacktrace\n"
 	"\t     example: echo do_fault:traceoff > set_ftrace_filter\n"
 	"\t              echo do_trap:traceoff:3 > set_ftrace_filter\n"
+	"\t     The first one will disable tracing every time do_fault is hit\n"
+	"\t     The second will disable tracing at most 3 times when do_trap is hit\n"
+	"\t       The counter only decrements when the trigger did work\n"
+	"\t     Triggers fire whatever the current tracer, nop included\n"
 	"\t     To remove trigger without count:\n"
 	"\t       echo '!<function>:<trigger> > set_ftrace_filter\n"
 	"\t     To remove trigger with a count:\n"
@@ -2039,11 +2252,29 @@ static const char readme_text[] =
 	"\t\t    (function)\n"
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
-	"  enabled_functions\t- the functions whose call site is patched now\n"
-	"  set_event\t\t- Enables events by name written into it (ftrace:print)\n"
-	"  events/\t\t- Directory containing the event switch:\n"
-	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n";
+	"  set_event\t\t- Enables events by name written into it\n"
+	"\t\t\t  (no event can be enabled yet)\n"
+	"  events/\t\t- Directory containing all trace event subsystems:\n"
+	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
+	"  events/ftrace/print/\t- the event of trace_marker:\n"
+	"      format\t\t- its record\n"
+	"      id\t\t- its record type\n";
 
+/*
+ * events/ftrace/print/format: the record trace_marker writes (record.h,
+ * UT_REC_DATA), after the ring buffer's 32-bit header
+ */
+static const char print_format[] =
+	"name: print\n"
+	"ID: 8\n"
+	"format:\n"
+	"\tfield:unsigned short len;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:2;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"tracing_mark_write: %s\", REC->buf\n";
+_Static_assert(UT_REC_DATA == 8, "events/ftrace/print/format names ID 8");
+
+/* print_snapshot_help(): an empty snapshot, allocated or not */
 static const char snapshot_help[] =
 	"# Snapshot commands:\n"
 	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
@@ -2228,33 +2459,47 @@ static void show_cpumask(struct tfs_session *s, struct sbuf *b)
 	sb_puts(b, "\n");
 }
 
+/*
+ * tracing_cpumask, as the kernel's bitmap_parse(): 32-bit words in hex,
+ * the last one lowest, separated by commas; empty is no CPU.  A bit past
+ * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
+ */
 static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 {
 	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
-	char *v = strip_dup(buf, size);
-	int bit = 0;
+	size_t end;
+	int word = 0;
 
-	if (!v)
-		return -ENOMEM;
-	if (!v[0]) {
-		free(v);
-		return -EINVAL;
-	}
-	for (size_t i = strlen(v); i-- > 0;) {
-		int d;
+	if (size && buf[size - 1] == '\n')
+		size--;
+	end = size;
+	for (;;) {
+		size_t start = end;
+		uint64_t w = 0;
 
-		if (v[i] == ',')
-			continue;
-		if (!isxdigit((unsigned char)v[i])) {
-			free(v);
-			return -EINVAL;
+		while (start && buf[start - 1] != ',')
+			start--;
+		if (end - start > 8)
+			return -EOVERFLOW;
+		for (size_t i = start; i < end; i++) {
+			if (!isxdigit((unsigned char)buf[i]))
+				return -EINVAL;
+			w = w << 4 | (uint64_t)(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
+						tolower((unsigned char)buf[i]) - 'a' + 10);
 		}
-		d = isdigit((unsigned char)v[i]) ? v[i] - '0' : tolower((unsigned char)v[i]) - 'a' + 10;
-		for (int k = 0; k < 4; k++, bit++)
-			if ((d >> k & 1) && bit < s->ncpu)
-				mask[bit / 32] |= 1u << (bit % 32);
+		for (int b = 0; b < 32; b++) {
+			if (!(w >> b & 1))
+				continue;
+			if (word * 32 + b >= s->ncpu)
+				return -EOVERFLOW;
+			mask[word] |= 1u << b;
+		}
+		if (!start)
+			break;
+		end = start - 1;
+		if (++word >= TFS_MAX_CPUS / 32)
+			return -EOVERFLOW;
 	}
-	free(v);
 	memcpy(s->cpumask, mask, sizeof(mask));
 	return 0;
 }
@@ -2292,8 +2537,14 @@ static void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
 {
 	struct live_stats st = { 0 };
+	struct view_buf *vb = malloc(sizeof(*vb));
 
-	live_stats(s->dir, in->pump ? in->bufdir : NULL, cpu, &st);
+	if (vb) {
+		view_make(s, in, cpu, vb);
+		vb->v.cpu = cpu;
+		live_stats_view(s->dir, &vb->v, &st);
+		free(vb);
+	}
 	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
 	sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
 	sb_puts(b, "commit overrun: 0\n");
@@ -2329,12 +2580,30 @@ static int view_print(struct tfs_session *s, const struct view_buf *vb, struct s
 	int ret;
 
 	pthread_mutex_unlock(&s->lock);
+	/* a trace_pipe reader of the view changes only under the directory's pipe_lock */
+	if (vb->v.consumed)
+		pthread_mutex_lock(&vb->inst->pipe_lock);
 	ret = live_trace(s->dir, &vb->v, &out, &len);
+	if (vb->v.consumed)
+		pthread_mutex_unlock(&vb->inst->pipe_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!ret && out)
 		sb_add(b, out, len);
 	free(out);
 	return ret;
+}
+
+/* does a trace text hold an event?  Its header lines all start with '#' */
+static int has_event_line(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(p + i, '\n', len - i);
+
+		if (p[i] != '#')
+			return 1;
+		i = nl ? (size_t)(nl - p) + 1 : len;
+	}
+	return 0;
 }
 
 /*
@@ -2366,6 +2635,8 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 
 		inst_pump(in);
 		view_make(s, in, h->n.cpu, &vb);
+		/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
+		vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
 		ret = view_print(s, &vb, b);
 		break;
 	}
@@ -2375,9 +2646,18 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_OPTION:
 		sb_printf(b, "%d\n", !!(in->opt_mask & (1u << h->n.opt)));
 		break;
-	case F_BUFSIZE:
-		sb_printf(b, "%u\n", (in->pump ? in->nr_pages : c->nr_pages) * 4);
+	case F_BUFSIZE: {
+		uint32_t pages;
+
+		/* as the kernel: one CPU's size, the common size, or X when they differ */
+		if (h->n.cpu >= 0)
+			sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
+		else if (cpu_pages_same(s, in, &pages))
+			sb_printf(b, "%u\n", pages * 4);
+		else
+			sb_puts(b, "X\n");
 		break;
+	}
 	case F_BUFTOTAL: {
 		int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(s);
 
@@ -2417,34 +2697,50 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		show_cmdlines(s, b);
 		break;
 	case F_ERRLOG:
-		for (int i = 0; i < s->nr_err; i++)
-			sb_puts(b, s->errlog[i]);
+		for (int i = 0; i < in->nr_err; i++)
+			sb_puts(b, in->errlog[i]);
 		break;
 	case F_SNAPSHOT:
 		if (in->snap_taken) {
 			struct view_buf vb;
+			struct sbuf t = { 0 };
 
 			/* the copy, in the format of now (tracer, options, clock) */
 			view_make(s, in, -1, &vb);
 			vb.v.bufdir = in->snapdir;
 			vb.v.since = in->snap_since;
-			ret = view_print(s, &vb, b);
-			break;
+			ret = view_print(s, &vb, &t);
+			/* as the kernel: a snapshot that holds no event shows the help */
+			if (!ret && !t.err && has_event_line(t.p, t.len)) {
+				sb_add(b, t.p, t.len);
+				free(t.p);
+				break;
+			}
+			free(t.p);
+			if (ret)
+				break;
 		}
 		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-		sb_puts(b, in->snap_alloc ? "# * Snapshot is allocated *\n#\n"
-					  : "# * Snapshot is freed *\n#\n");
+		sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
+					  : "#\n# * Snapshot is freed *\n#\n");
 		sb_puts(b, snapshot_help);
 		break;
 	case F_EV_ENABLE:
-		sb_printf(b, "%d\n", s->event_print);
+		/*
+		 * as the kernel's: the events that can be enabled, all 0 or 1
+		 * or X; ftrace:print cannot be, so none: 0
+		 */
+		sb_puts(b, "0\n");
 		break;
 	case F_SET_EVENT:
-		if (s->event_print)
-			sb_puts(b, "ftrace:print\n");
-		break;
 	case F_AVAIL_EVENTS:
-		sb_puts(b, "ftrace:print\n");
+		/* the enabled events, the events that can be: none (see F_EV_ENABLE) */
+		break;
+	case F_EV_FORMAT:
+		sb_puts(b, print_format);
+		break;
+	case F_EV_ID:
+		sb_printf(b, "%d\n", UT_REC_DATA);
 		break;
 	case F_AVAIL_FUNCS:
 	case F_ENABLED_FUNCS:
@@ -2513,6 +2809,8 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 {
 	in->since = live_now(s->dir);
+	in->cpu_cleared = 0;
+	memset(in->cpu_since, 0, sizeof(in->cpu_since));
 	/* nothing older is shown: the lists recorded from now on are enough */
 	if (in == &s->top && !strcmp(s->ctl->filter, in->filter) &&
 	    !strcmp(s->ctl->notrace, in->notrace))
@@ -2520,30 +2818,21 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 }
 
 
-static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size)
+/* one print event in the directory's ring (live_marker) */
+/* O_TRUNC on trace (@cpu -1) or per_cpu/cpuN/trace: as the kernel, that CPU's only */
+static void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
 {
-	char path[PATH_MAX + 16], *line;
-	size_t n = size;
-	int fd, len, ret = 0;
+	if (cpu < 0) {
+		trace_clear(s, in);
+		return;
+	}
+	in->cpu_since[cpu] = live_now(s->dir);
+	in->cpu_cleared = 1;
+}
 
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	len = asprintf(&line, "%llu 0 %.*s\n", (unsigned long long)live_now(s->dir), (int)n, buf);
-	if (len < 0)
-		return -ENOMEM;
-	for (int i = 0; i < len - 1; i++)
-		if (line[i] == '\n' || line[i] == '\0')
-			line[i] = ' ';
-	snprintf(path, sizeof(path), "%s/markers", in->pump ? in->bufdir : s->dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		ret = -errno;
-	else if (write(fd, line, (size_t)len) != len)
-		ret = -EIO;
-	if (fd >= 0)
-		close(fd);
-	free(line);
-	return ret;
+static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
+{
+	return live_marker_write(in->marker, buf, size);
 }
 
 static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
@@ -2580,24 +2869,20 @@ static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *bu
 	return ret;
 }
 
-static int write_set_event(struct tfs_session *s, const char *buf, size_t size, int trunc)
+/*
+ * set_event: as the kernel's, a name that selects no event that can be
+ * enabled is EINVAL; there is none (ftrace:print cannot be enabled), so
+ * every name is.  An empty write clears the list.
+ */
+static int write_set_event(struct tfs_session *s, const char *buf, size_t size)
 {
-	static const char *const ok[] = { "ftrace:print", "print", "ftrace:*", "ftrace", "*:*",
-					  "*", "*:print" };
 	struct words ws = { 0 };
-	int ret = words_split(&ws, buf, size), v = trunc ? 0 : s->event_print;
+	int ret = words_split(&ws, buf, size);
 
-	for (int i = 0; !ret && i < ws.n; i++) {
-		int neg = ws.w[i][0] == '!';
-
-		if (!is_cmd(ws.w[i] + neg, ok, sizeof(ok) / sizeof(ok[0]))) {
-			tfs_err(s, "Unknown event", ws.w[i]);
-			ret = -EINVAL;
-		}
-		v = !neg;
+	if (!ret && ws.n) {
+		tfs_err(s, "No such event", ws.w[0]);
+		ret = -EINVAL;
 	}
-	if (!ret)
-		s->event_print = v;
 	words_free(&ws);
 	return ret;
 }
@@ -2631,7 +2916,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	struct ut_session_ctl *c = s->ctl;
 	const char *fname = h->n.f->name ? h->n.f->name : "options";
 	unsigned long long v;
-	int ret = 0, trunc;
+	int ret = 0, trunc, perr;
 
 	switch (h->n.f->id) {
 	case F_CUR_TRACER: {
@@ -2653,9 +2938,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	case F_TRACING_ON:
 		/* as the kernel: any number, nonzero is on */
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		v = !!v;
 		/* what was recorded before the switch is the buffer's */
@@ -2666,21 +2951,22 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->on = (int)v;
 		return recording_update(s);
 	case F_TRACE:
-		trace_clear(s, in);
+		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
 		return 0;
 	case F_TRACE_OPTIONS: {
-		struct words ws = { 0 };
+		/* as the kernel: one option a write, blanks around it */
+		char *w = strip_dup(buf, size);
 
-		ret = words_split(&ws, buf, size);
-		for (int i = 0; !ret && i < ws.n; i++)
-			ret = set_option(s, in, ws.w[i]);
-		words_free(&ws);
+		if (!w)
+			return -ENOMEM;
+		ret = set_option(s, in, w);
+		free(w);
 		return ret;
 	}
 	case F_OPTION:
-		if (parse_ull(buf, size, &v) || v > 1) {
+		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
 			tfs_err(s, "Invalid argument", opts[h->n.opt].name);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		if (v)
 			in->opt_mask |= 1u << h->n.opt;
@@ -2688,9 +2974,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			in->opt_mask &= ~(1u << h->n.opt);
 		return 0;
 	case F_BUFSIZE:
-		if (parse_ull(buf, size, &v) || !v) {
+		if ((perr = parse_ull(buf, size, &v)) || !v) {
 			tfs_err(s, "Invalid buffer size", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		/* the smallest ring: two pages */
 		if (v < 8)
@@ -2699,19 +2985,32 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			tfs_err(s, "Buffer larger than the machine's memory", fname);
 			return -ENOMEM;
 		}
-		if (in->pump) {
-			inst_pump(in);
-			live_pump_resize(in->pump, (uint32_t)((v + 3) / 4));
-			in->nr_pages = (uint32_t)((v + 3) / 4);
-		} else if ((v + 3) / 4 != c->nr_pages) {
-			drop_replaced_buffers(s);
-			__atomic_store_n(&c->nr_pages, (uint32_t)((v + 3) / 4), __ATOMIC_RELEASE);
+		{
+			uint32_t pages = (uint32_t)((v + 3) / 4), max;
+
+			/* per_cpu/cpuN: that CPU's; the top file: every CPU's */
+			if (h->n.cpu >= 0)
+				in->cpu_pages[h->n.cpu] = pages;
+			else
+				cpu_pages_init(in, pages);
+			cpu_pages_same(s, in, &max);
+			pages = max;
+			live_marker_resize(in->marker, pages);
+			if (in->pump) {
+				inst_pump(in);
+				live_pump_resize(in->pump, pages);
+				in->nr_pages = pages;
+			} else if (pages != c->nr_pages) {
+				drop_replaced_buffers(s);
+				__atomic_store_n(&c->nr_pages, pages, __ATOMIC_RELEASE);
+			}
 		}
 		return 0;
 	case F_CPUMASK:
 		ret = write_cpumask(s, buf, size);
 		if (ret)
-			tfs_err(s, "Invalid CPU mask", fname);
+			tfs_err(s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
+				fname);
 		return ret ? ret : recording_update(s);
 	case F_FTRACE_PID:
 		trunc = h->trunc_pending;
@@ -2721,10 +3020,13 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		ret = write_pids(s, in, buf, size, trunc);
 		return ret ? ret : recording_update(s);
 	case F_MARKER:
-		/* as the kernel: a buffer that is off takes no marker */
+		/* as the kernel: the markers option off refuses them */
+		if (!(in->opt_mask & (1u << OPT_MARKERS)))
+			return -EINVAL;
+		/* a buffer that is off takes no marker */
 		if (!inst_on(s, in))
 			return -EBADF;
-		return write_marker(s, in, buf, size);
+		return write_marker(in, buf, size);
 	case F_CLOCK: {
 		int id = word_index(s, buf, size, trace_clock_find, "No such clock");
 
@@ -2737,34 +3039,34 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return 0;
 	}
 	case F_THRESH:
-		if (parse_ull(buf, size, &v) || v > UINT64_MAX / 1000000) {
+		if ((perr = parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		s->thresh_us = v;
 		c->tracing_thresh = 0;		/* computed by the caller, unlocked */
 		return 2;
 	case F_MAXLAT:
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		s->max_latency = v;
 		return 0;
 	case F_MAXDEPTH:
-		if (parse_ull(buf, size, &v) || v > UINT32_MAX) {
+		if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -ERANGE;
 		}
 		c->max_graph_depth = (uint32_t)v;
 		return 1;
 	case F_ERRLOG:
-		errlog_clear(s);
+		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
 		return 0;
 	case F_SNAPSHOT: {
-		if (parse_ull(buf, size, &v)) {
+		if ((perr = parse_ull(buf, size, &v))) {
 			tfs_err(s, "Invalid argument", fname);
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
 		if (v == 0) {
 			snap_empty(in);
@@ -2790,16 +3092,15 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return 0;
 	}
 	case F_EV_ENABLE:
-		if (parse_ull(buf, size, &v) || v > 1) {
+		/* as the kernel: 0 or 1; no event can be enabled, so nothing changes */
+		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
 			tfs_err(s, "Invalid argument", "events/enable");
-			return -EINVAL;
+			return perr ? perr : -EINVAL;
 		}
-		s->event_print = (int)v;
 		return 0;
 	case F_SET_EVENT:
-		trunc = h->trunc_pending;
 		h->trunc_pending = 0;
-		return write_set_event(s, buf, size, trunc);
+		return write_set_event(s, buf, size);
 	case F_FILTER:
 	case F_NOTRACE:
 	case F_GFUNC:
@@ -2810,7 +3111,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			h->trunc_pending = 0;
 		return ret;
 	default:
-		return -EACCES;
+		return -EINVAL;
 	}
 }
 
@@ -2832,10 +3133,8 @@ static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id
 		in->pids[0] = '\0';
 		return recording_update(s);
 	}
-	if (id == F_SET_EVENT) {
-		s->event_print = 0;
+	if (id == F_SET_EVENT)
 		return 0;
-	}
 	if (!l || !l[0])
 		return 0;
 	if (in != &s->top)
@@ -2858,9 +3157,12 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	ret = -EISDIR;
 	if (n.dir != D_NONE)
 		goto out;
-	ret = -EACCES;
-	if ((wr && !(n.f->mode & 0222)) || (rd && !(n.f->mode & 0444)))
-		goto out;
+	/*
+	 * No mode check: as in the kernel, the owner opens any file; a write
+	 * to a file that takes none, or a read of trace_marker, is EINVAL
+	 * (the FUSE mount lets the kernel check the modes for other users)
+	 */
+	(void)rd;
 	ret = -ENOMEM;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -2873,10 +3175,10 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	if (wr && (flags & O_TRUNC)) {
 		switch (n.f->id) {
 		case F_TRACE:
-			trace_clear(s, n.inst);
+			trace_clear_cpu(s, n.inst, n.cpu);
 			break;
 		case F_ERRLOG:
-			errlog_clear(s);
+			errlog_clear(n.inst);
 			break;
 		default:
 			/* lists: replaced by the first write, emptied at release without one */
@@ -2886,10 +3188,17 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	}
 	if (n.f->id == F_TRACE_PIPE) {
 		struct view_buf vb;
+		int k = n.cpu + 1;
 
 		view_make(s, n.inst, n.cpu, &vb);
 		h->tracer_gen = n.inst->tracer_gen;
-		h->rd = live_pipe_open(s->dir, &vb.v);
+		pthread_mutex_lock(&n.inst->pipe_lock);
+		if (!n.inst->pipes)
+			n.inst->pipes = calloc(TFS_MAX_CPUS + 1, sizeof(*n.inst->pipes));
+		if (n.inst->pipes && !n.inst->pipes[k])
+			n.inst->pipes[k] = live_pipe_open(s->dir, &vb.v);
+		h->rd = n.inst->pipes ? n.inst->pipes[k] : NULL;
+		pthread_mutex_unlock(&n.inst->pipe_lock);
 		if (!h->rd) {
 			n.inst->refs--;
 			free(h);
@@ -2932,20 +3241,22 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
 		inst_pump(h->n.inst);
-		live_pipe_set_clock(h->rd, h->n.inst->clock);
-		live_pipe_set_hide(h->rd, h->n.inst->nr_hide ? h->n.inst->hide : NULL,
-				   h->n.inst->nr_hide);
 		{
 			struct view_buf *vb = malloc(sizeof(*vb));
 
-			if (vb) {
-				view_make(s, h->n.inst, h->n.cpu, vb);
-				live_pipe_set_funcs(h->rd, vb->v.ffilter, vb->v.fnotrace);
-				free(vb);
+			if (!vb) {
+				pthread_mutex_unlock(&s->lock);
+				return -ENOMEM;
 			}
+			view_make(s, h->n.inst, h->n.cpu, vb);
+			pthread_mutex_unlock(&s->lock);
+			/* the directory's reader, with the view of now */
+			pthread_mutex_lock(&h->n.inst->pipe_lock);
+			live_pipe_set_view(h->rd, &vb->v);
+			ret = live_pipe_read(h->rd, &out, &len);
+			pthread_mutex_unlock(&h->n.inst->pipe_lock);
+			free(vb);
 		}
-		pthread_mutex_unlock(&s->lock);
-		ret = live_pipe_read(h->rd, &out, &len);
 		if (ret) {
 			free(out);
 			return ret;
@@ -3017,8 +3328,13 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	(void)off;
 	if ((h->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
+	/* as the kernel, a marker longer than an event can hold is cut: the write is short */
+	if (h->n.f->id == F_MARKER && size > LIVE_MARKER_MAX)
+		size = LIVE_MARKER_MAX;
 	pthread_mutex_lock(&s->lock);
+	s->err_inst = h->n.inst;
 	ret = do_write(h, buf, size);
+	s->err_inst = NULL;
 	pthread_mutex_unlock(&s->lock);
 	if (ret == 2) {
 		/* tracing_thresh: the TSC rate is measured without the lock */
@@ -3044,12 +3360,12 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 	if (!ret && n.dir != D_NONE)
 		ret = -EISDIR;
 	if (!ret && !(n.f->mode & 0222))
-		ret = -EACCES;
+		ret = -EINVAL;
 	if (!ret) {
 		if (n.f->id == F_TRACE)
-			trace_clear(s, n.inst);
+			trace_clear_cpu(s, n.inst, n.cpu);
 		else if (n.f->id == F_ERRLOG)
-			errlog_clear(s);
+			errlog_clear(n.inst);
 		else if (is_list(n.f->id))
 			apply = list_truncate(s, n.inst, n.f->id);
 	}
@@ -3082,8 +3398,7 @@ void tfs_release(struct tfs_handle *h)
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
 		ctl_apply(s);
-	if (h->rd)
-		live_pipe_close(h->rd);
+	/* h->rd is the directory's: it stays */
 	free(h->pend);
 	free(h->text);
 	free(h);

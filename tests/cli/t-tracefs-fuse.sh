@@ -16,8 +16,8 @@ if [ ! -e "$M/current_tracer" ]; then
 	exit 0
 fi
 
-[ "$(stat -c %a "$M")" = 755 ] && ok "directory mode 755" || not_ok "directory mode $(stat -c %a "$M")"
-[ "$(stat -c %a "$M/trace_pipe")" = 444 ] && [ "$(stat -c %a "$M/current_tracer")" = 644 ] \
+[ "$(stat -c %a "$M")" = 700 ] && ok "directory mode 700" || not_ok "directory mode $(stat -c %a "$M")"
+[ "$(stat -c %a "$M/trace_pipe")" = 440 ] && [ "$(stat -c %a "$M/current_tracer")" = 640 ] \
 	&& ok "file modes as tracefs" || not_ok "modes: $(stat -c '%n %a' "$M/trace_pipe" "$M/current_tracer")"
 [ "$(cat "$M/tracing_on")" = 1 ] && ok "tracing_on 1" || not_ok "tracing_on: $(cat "$M/tracing_on")"
 [ "$(cat "$M/current_tracer")" = nop ] && ok "current_tracer nop" || not_ok "current_tracer: $(cat "$M/current_tracer")"

@@ -112,6 +112,47 @@ void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
 	(void)nr;
 }
 
+void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
+{
+	(void)r;
+	(void)v;
+}
+
+/* trace_marker: what the tracefs layer wrote */
+struct live_marker {
+	uint32_t nr_pages;
+};
+static char last_marker[8192];
+static size_t last_marker_len;
+
+struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages)
+{
+	struct live_marker *m = calloc(1, sizeof(*m));
+
+	(void)session_dir;
+	(void)dir;
+	m->nr_pages = nr_pages;
+	return m;
+}
+
+int live_marker_write(struct live_marker *m, const void *text, size_t len)
+{
+	(void)m;
+	memcpy(last_marker, text, len < sizeof(last_marker) ? len : sizeof(last_marker));
+	last_marker_len = len;
+	return 0;
+}
+
+void live_marker_resize(struct live_marker *m, uint32_t nr_pages)
+{
+	m->nr_pages = nr_pages;
+}
+
+void live_marker_close(struct live_marker *m)
+{
+	free(m);
+}
+
 /* the pumps: what the tracefs layer asked of them */
 struct live_pump {
 	char dir[4096];
@@ -183,11 +224,10 @@ void live_snapshot_free(const char *dst)
 	snapshots--;
 }
 
-int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
+int live_stats_view(const char *session_dir, const struct live_view *v, struct live_stats *st)
 {
 	(void)session_dir;
-	(void)bufdir;
-	(void)cpu;
+	(void)v;
 	memset(st, 0, sizeof(*st));
 	st->entries = 7;
 	return 0;
@@ -480,15 +520,29 @@ static void test_errnos(void **state)
 	assert_int_equal(tfs_stat(f->s, "per_cpu/cpu99999", &st), -ENOENT);
 	assert_int_equal(tfs_stat(f->s, "trace", &st), 0);
 	assert_int_equal(st.is_dir, 0);
-	assert_int_equal(st.mode, 0644);
+	assert_int_equal(st.mode, 0640);
 	assert_int_equal(tfs_stat(f->s, "trace_marker", &st), 0);
-	assert_int_equal(st.mode, 0200);
+	assert_int_equal(st.mode, 0220);
+	assert_int_equal(tfs_stat(f->s, "README", &st), 0);
+	assert_int_equal(st.mode, 0440);
 	assert_int_equal(tfs_stat(f->s, "per_cpu/cpu0", &st), 0);
 	assert_int_equal(st.is_dir, 1);
-	assert_int_equal(tfs_open(f->s, "available_tracers", O_WRONLY, &h), -EACCES);
-	assert_int_equal(tfs_open(f->s, "trace_marker", O_RDONLY, &h), -EACCES);
+	assert_int_equal(st.mode, 0750);
+	assert_int_equal(tfs_stat(f->s, "", &st), 0);
+	assert_int_equal(st.mode, 0700);
+	assert_int_equal(tfs_stat(f->s, "events/ftrace/print", &st), 0);
+	assert_int_equal(st.mode, 0755);
+	/* as the kernel: the file opens; the write or the read is EINVAL */
+	assert_int_equal(wr(f->s, "available_tracers", 0, "x"), -EINVAL);
+	assert_int_equal(tfs_open(f->s, "trace_marker", O_RDONLY, &h), 0);
+	{
+		char buf[16];
+
+		assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), -EINVAL);
+	}
+	tfs_release(h);
 	assert_int_equal(tfs_open(f->s, "options", O_WRONLY, &h), -EISDIR);
-	assert_int_equal(tfs_truncate(f->s, "README"), -EACCES);
+	assert_int_equal(tfs_truncate(f->s, "README"), -EINVAL);
 	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "abc"), -EINVAL);
 	assert_int_equal(wr(f->s, "max_graph_depth", O_TRUNC, "5\n"), 0);
 	assert_int_equal(f->ctl->max_graph_depth, 5);
@@ -617,7 +671,7 @@ static void test_instances(void **state)
 	assert_file(f->s, "tracing_on", "1\n");
 	/* a traceoff stays the top's state when another file is written */
 	f->ctl->tracing_on = 0;
-	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "ff"), 0);
+	assert_int_equal(wr(f->s, "tracing_cpumask", O_TRUNC, "1"), 0);
 	assert_file(f->s, "tracing_on", "0\n");
 	assert_int_equal(f->ctl->tracing_on, 1);	/* the instance records */
 	free(rd(f->s, "trace", NULL));
@@ -757,7 +811,7 @@ static void test_inst_lists(void **state)
 	/* bad input, as at the top; commands only at the top */
 	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "nosuch"), -EINVAL);
 	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), -EINVAL);
-	log = rd(f->s, "error_log", NULL);
+	log = rd(f->s, "instances/i/error_log", NULL);
 	assert_non_null(strstr(log, "set at the top level only"));
 	free(log);
 	/* the instance off: the programs follow the top's lists */
@@ -805,7 +859,7 @@ static void test_readdir(void **state)
 	}
 	memset(&n, 0, sizeof(n));
 	assert_int_equal(tfs_readdir(f->s, "per_cpu/cpu0", fill, &n), 0);
-	assert_string_equal(n.all, "stats trace trace_pipe ");
+	assert_string_equal(n.all, "buffer_size_kb stats trace trace_pipe ");
 	memset(&n, 0, sizeof(n));
 	assert_int_equal(tfs_readdir(f->s, "trace", fill, &n), -ENOTDIR);
 	assert_int_equal(tfs_mkdir(f->s, "instances/bar"), 0);
@@ -826,7 +880,8 @@ static void test_functions(void **state)
 		    "entries: 7\noverrun: 0\ncommit overrun: 0\nbytes: 0\n"
 		    "oldest event ts:     0.000000\nnow ts:     0.000000\n"
 		    "dropped events: 0\nread events: 0\n");
-	assert_file(f->s, "available_events", "ftrace:print\n");
+	assert_file(f->s, "available_events", "");
+	assert_file(f->s, "events/ftrace/print/id", "8\n");
 	assert_file(f->s, "ftrace_enabled", "1\n");
 }
 
@@ -849,8 +904,6 @@ static void test_trace_pipe(void **state)
 static void test_snapshot_marker(void **state)
 {
 	struct fix *f = *state;
-	char path[128], line[256];
-	FILE *fp;
 	char *t;
 
 	t = rd(f->s, "snapshot", NULL);
@@ -859,8 +912,10 @@ static void test_snapshot_marker(void **state)
 	free(t);
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
 	assert_int_equal(snapshots, 1);
-	/* read: the copy's directory, in the format of now */
-	assert_file(f->s, "snapshot", "# tracer: nop\n#\n");
+	/* read: the copy's directory, in the format of now; no event: the help */
+	t = rd(f->s, "snapshot", NULL);
+	assert_non_null(strstr(t, "#\n#\n# * Snapshot is allocated *\n#\n# Snapshot commands:\n"));
+	free(t);
 	assert_non_null(strstr(last_bufdir, "/snap"));
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
 	assert_int_equal(snapshots, 1);
@@ -881,13 +936,13 @@ static void test_snapshot_marker(void **state)
 	assert_non_null(strstr(t, "# * Snapshot is freed *\n"));
 	free(t);
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "x\n"), -EINVAL);
+	/* the marker, as written, to the directory's ring */
 	assert_int_equal(wr(f->s, "trace_marker", O_TRUNC, "hello world\n"), 0);
-	snprintf(path, sizeof(path), "%s/markers", f->dir);
-	fp = fopen(path, "r");
-	assert_non_null(fp);
-	assert_non_null(fgets(line, sizeof(line), fp));
-	fclose(fp);
-	assert_non_null(strstr(line, " 0 hello world\n"));
+	assert_int_equal(last_marker_len, 12);
+	assert_memory_equal(last_marker, "hello world\n", 12);
+	/* the markers option off refuses it */
+	assert_int_equal(wr(f->s, "options/markers", O_TRUNC, "0"), 0);
+	assert_int_equal(wr(f->s, "trace_marker", O_TRUNC, "no"), -EINVAL);
 }
 
 static void test_ack_timeout(void **state)
