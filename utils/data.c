@@ -304,7 +304,8 @@ uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns)
 
 	if (d->clock != UT_CLOCK_TSC || !d->mult)
 		return ns;
-	t = ((__int128)(int64_t)(ns - d->mono0) << 32) / (__int128)d->mult;
+	/* times before mono0 are negative: a multiplication, as a shift of them is undefined */
+	t = (__int128)(int64_t)(ns - d->mono0) * ((__int128)1 << 32) / (__int128)d->mult;
 	return d->tsc0 + (uint64_t)(int64_t)t;
 }
 

@@ -26,6 +26,7 @@
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/record.h"
+#include "usertrace/session.h"
 #include "usertrace/ringbuf.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
@@ -1128,6 +1129,32 @@ static void test_data_corrupt(void **state)
 	}
 }
 
+/* TSC ticks and ns both ways, times before the calibration point included */
+static void test_data_clock(void **state)
+{
+	struct ut_data d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.clock = UT_CLOCK_TSC;
+	d.tsc0 = 30000;
+	d.mono0 = 5000000;
+	d.mult = (1ull << 32) / 3;	/* 3 ticks per ns */
+	assert_int_equal(ut_data_ns(&d, 30000), 5000000);
+	assert_int_equal(ut_data_ns(&d, 30003), 5000000);	/* 0.99999... ns, rounded down */
+	assert_int_equal(ut_data_ns(&d, 30006), 5000001);
+	assert_int_equal(ut_data_raw(&d, 5000000), 30000);
+	assert_int_equal(ut_data_raw(&d, 5001000), 33000);
+	/* before mono0 (an event older than the calibration): the fuzzer's first find */
+	assert_int_equal(ut_data_raw(&d, 4999000), 27000);
+	assert_int_equal(ut_data_raw(&d, 4990000), 0);
+	assert_int_equal(ut_data_ns(&d, 27000), 4999000);	/* -999.99... ns, rounded down */
+	/* CLOCK_MONOTONIC recordings are ns already */
+	d.clock = UT_CLOCK_MONO;
+	assert_int_equal(ut_data_raw(&d, 4990000), 4990000);
+	assert_int_equal(ut_data_ns(&d, 12), 12);
+}
+
 static void test_options(void **state)
 {
 	struct trace_iter iter;
@@ -1171,6 +1198,7 @@ int main(void)
 		cmocka_unit_test(test_trace_bounds),
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
+		cmocka_unit_test(test_data_clock),
 		cmocka_unit_test(test_options),
 	};
 
