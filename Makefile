@@ -5,6 +5,8 @@
 #   make check      unit and end-to-end tests
 #   make asan       the tests again under AddressSanitizer + UBSan
 #   make bench      overhead against uftrace (not a test)
+#   make fuzz       libFuzzer targets, FUZZ_TIME s each (not a test; doc/fuzzing.md)
+#   make tsan       the ring buffer stress test under ThreadSanitizer
 
 CC       ?= gcc
 O        ?= build
@@ -74,6 +76,7 @@ example: deps all $(O)/examples/hello
 .PHONY: all example check asan bench clean deps install
 include tests/tests.mk
 include bench/bench.mk
+include fuzz/fuzz.mk
 
 clean:
 	rm -rf build build-san

@@ -1,0 +1,40 @@
+#!/bin/sh
+# mkcorpus.sh - remake the recorded seeds of the data target:
+#   sh fuzz/seed/mkcorpus.sh BUILD_DIR
+# records fuzz/seed/prog.c a few ways and packs each recording, cut down
+# to the program's own maps lines and symbols (a few KB), into
+# fuzz/corpus/data/rec-*.  The synthetic seeds come from mkdat.pl.
+set -eu
+B=${1:-build}
+src=$(cd "$(dirname "$0")" && pwd)
+out=$src/../corpus/data
+tmp=/tmp/usertrace-seed
+rm -rf "$tmp"
+mkdir -p "$tmp" "$out"
+cc -pg -mfentry -O2 -g -o "$tmp/prog" "$src/prog.c" -lpthread
+
+record() {	# NAME ARGS...
+	name=$1
+	shift
+	"$B/usertrace" record -o "$tmp/$name" "$@" -- "$tmp/prog" > /dev/null
+	d=$tmp/$name
+	# only the program's lines and symbols: small seeds
+	for m in "$d"/maps.*; do
+		grep -F "$tmp/prog" "$m" > "$m.new" || true
+		mv "$m.new" "$m"
+	done
+	h=$(grep -F " $tmp/prog" "$d/sym/index" | cut -d' ' -f1)
+	grep -F " $tmp/prog" "$d/sym/index" > "$d/sym/index.new"
+	mv "$d/sym/index.new" "$d/sym/index"
+	for s in "$d"/sym/*.sym; do
+		[ "$(basename "$s")" = "$h.sym" ] || rm -f "$s"
+	done
+	sh "$src/../pack.sh" "$d" > "$out/rec-$name"
+}
+
+record graph -b 64K
+record function -b 64K -t function
+record thresh -b 64K --thresh 100us -T slow:stacktrace
+record depth -b 64K -D 2 -G work -N leaf
+record overwrite -b 8K --overwrite --drop
+ls -l "$out"

@@ -1,0 +1,56 @@
+/*
+ * prog.c - the tiny program whose recordings seed the data target's
+ * corpus (fuzz/seed/mkcorpus.sh): nested calls, a thread, a fork, and a
+ * slow call (for --thresh and the stacktrace command).
+ */
+#include <pthread.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define noinline __attribute__((noinline))
+
+static volatile int sink;
+
+noinline static void leaf(int i)
+{
+	sink += i;
+}
+
+noinline static void slow(void)
+{
+	struct timespec ts = { 0, 200 * 1000 };
+
+	nanosleep(&ts, NULL);
+	leaf(1);
+}
+
+noinline static void work(int n)
+{
+	for (int i = 0; i < n; i++)
+		leaf(i);
+	slow();
+}
+
+noinline static void *thread_main(void *arg)
+{
+	work(2);
+	return arg;
+}
+
+int main(void)
+{
+	pthread_t th;
+	pid_t pid;
+
+	pthread_create(&th, NULL, thread_main, NULL);
+	pthread_join(th, NULL);
+	pid = fork();
+	if (pid == 0) {
+		work(1);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	work(3);
+	return 0;
+}
