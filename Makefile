@@ -73,7 +73,7 @@ $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 example: deps all $(O)/examples/hello
 	$(O)/usertrace live -- $(O)/examples/hello
 
-.PHONY: all example check asan bench clean deps install
+.PHONY: all example check asan tsan bench clean deps install
 include tests/tests.mk
 include bench/bench.mk
 include fuzz/fuzz.mk

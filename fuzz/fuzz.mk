@@ -1,11 +1,10 @@
-# fuzz.mk - libFuzzer targets and the ThreadSanitizer ring buffer stress,
-# included by the top-level Makefile (see doc/fuzzing.md).
+# fuzz.mk - libFuzzer targets, included by the top-level Makefile (see
+# doc/fuzzing.md).
 #
 #   make fuzz             build every target and fuzz each for FUZZ_TIME
 #                         seconds (default 60), starting from its corpus
 #   make fuzz-build       only build them (build/fuzz/fuzz_*)
 #   make fuzz-smoke       run each target once over its corpus (no fuzzing)
-#   make tsan             the ring buffer stress test under ThreadSanitizer
 #
 # FUZZ_TARGETS=data chooses the targets, FUZZ_JOBS=2 runs that many fuzzing
 # processes per target, FUZZ_ARGS adds libFuzzer flags.  What a run finds
@@ -62,17 +61,4 @@ fuzz-smoke: fuzz-build
 		sh fuzz/run.sh $(FZ) $$t 0 1 || exit 1; \
 	done
 
-# ---- ThreadSanitizer: the ring buffer under concurrent writers and readers ----
-
-TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-
-$(O)/tsan/test_ringbuf_stress: tests/unit/test_ringbuf_stress.c lib/ringbuf/ringbuf.c $(FZ_HDRS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(TSAN_FLAGS) -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -o $@ \
-		$(filter %.c,$^) -lcmocka -lpthread
-
-tsan: fuzz-deps $(O)/tsan/test_ringbuf_stress
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/unit/tsan.supp" \
-		$(O)/tsan/test_ringbuf_stress
-
-.PHONY: fuzz fuzz-build fuzz-smoke fuzz-deps tsan
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-deps

@@ -43,7 +43,22 @@ $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/d
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
 
-check: deps all $(UNIT_BIN)
+# the ring buffer's threaded tests under ThreadSanitizer (gcc's or clang's),
+# in make check as test_ringbuf_tsan (not with SAN=1: TSan excludes ASan).
+# The warning that TSan ignores fences is about the overwrite-mode seqlock,
+# whose test TSan skips (see tests/unit/test_ringbuf.c).
+TSAN_CFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer \
+	       $(shell $(CC) -Werror -Wno-tsan -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
+TSAN_BIN := $(if $(filter 1,$(SAN)),,$(O)/tests/test_ringbuf_tsan)
+
+$(O)/tests/test_ringbuf_tsan: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TSAN_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
+
+tsan: $(O)/tests/test_ringbuf_tsan
+	TSAN_OPTIONS=halt_on_error=1 $<
+
+check: deps all $(UNIT_BIN) $(TSAN_BIN)
 	@sh tests/run-all.sh $(O)
 
 # the tools and unit tests under AddressSanitizer and UBSan; the runtime
