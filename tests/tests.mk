@@ -71,3 +71,8 @@ $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.
 		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
+
+# test_filter includes runtime/filter.c, stubbing the rest of the runtime
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c $(HDRS) runtime/runtime.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c -lcmocka
