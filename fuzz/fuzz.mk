@@ -39,7 +39,7 @@ $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 $(FZ)/obj/fuzz/fuzz_filter.o: runtime/filter.c lib/filter/list.c
 
 $(FZ)/fuzz_data: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_DATA_SRC))
-	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++
+	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++ -lzstd
 $(FZ)/fuzz_filter: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_FILTER_SRC))
 	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(FZ)/fuzz_tracefs: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_TRACEFS_SRC))

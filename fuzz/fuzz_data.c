@@ -18,19 +18,28 @@
  * Without it: the recorded tracer as replay prints it, then each tracer
  * with a set of other options and clocks, report twice and dump.
  *
- * Compressed pages (later .dat versions) would be made here from plain
- * ones before the files are written, so that the fuzzer mutates what the
- * decompressor gives the decoder: see fz_write() and doc/fuzzing.md.
+ * A .dat section is written as it is: a version 1 file, or a version 2
+ * one with its zstd chunks (the chunk headers and frames are fuzzed).
+ * A section "@zstd" names .dat sections that hold plain pages to be
+ * stored compressed, as `usertrace record` stores them: "NAME" (64 pages
+ * a chunk) or "NAME:K" (K pages a chunk), so that the fuzzer mutates the
+ * pages the decompressor gives the decoder.
+ *
+ * FUZZ_VERBOSE=1 in the environment: the threads read, on stderr.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cmds/cmds.h"
 #include "fuzz/files.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/datfile.h"
+#include "usertrace/ringbuf.h"
 #include "utils/data.h"
 
 #define MAX_WORDS	32
@@ -154,21 +163,125 @@ static void run_args(struct ut_data *d, const char *dir, const struct fz_section
 	run_cmd(command_report, "report", dir, sort ? "-s" : NULL, sort, stat ? "--stat" : NULL);
 }
 
+/*
+ * The file of .dat section @s with its pages compressed in chunks of
+ * @per_chunk: the header page (its extension filled in), then the chunks.
+ * A last partial page is completed with zeros.
+ */
+static unsigned char *zstd_dat(const struct fz_section *s, uint32_t per_chunk, size_t *len)
+{
+	static ZSTD_CCtx *cctx;
+	size_t body = s->len > RB_PAGE_SIZE ? s->len - RB_PAGE_SIZE : 0;
+	uint64_t nr = (body + RB_PAGE_SIZE - 1) / RB_PAGE_SIZE, entries = 0;
+	size_t bound = ZSTD_compressBound((size_t)per_chunk * RB_PAGE_SIZE);
+	size_t cap = RB_PAGE_SIZE + (nr / per_chunk + 1) * (sizeof(struct ut_dat_chunk) + bound);
+	unsigned char *out = calloc(1, cap), *pages = calloc(nr ? nr : 1, RB_PAGE_SIZE);
+	struct ut_dat_ext ext;
+	size_t off = RB_PAGE_SIZE;
+
+	if (!cctx)
+		cctx = ZSTD_createCCtx();
+	if (!out || !pages || !cctx)
+		abort();
+	memcpy(out, s->data, s->len < RB_PAGE_SIZE ? s->len : RB_PAGE_SIZE);
+	if (body)
+		memcpy(pages, s->data + RB_PAGE_SIZE, body);
+	for (uint64_t i = 0; i < nr; i += per_chunk) {
+		struct ut_dat_chunk ch = { UT_CHUNK_MAGIC, 0, 0, 0 };
+		size_t n;
+
+		ch.nr_pages = (uint32_t)(nr - i < per_chunk ? nr - i : per_chunk);
+		for (uint32_t k = 0; k < ch.nr_pages; k++)
+			ch.entries += ((const struct rb_page *)(pages + (i + k) * RB_PAGE_SIZE))->entries;
+		n = ZSTD_compressCCtx(cctx, out + off + sizeof(ch), cap - off - sizeof(ch),
+				      pages + i * RB_PAGE_SIZE, (size_t)ch.nr_pages * RB_PAGE_SIZE, 1);
+		if (ZSTD_isError(n))
+			abort();
+		ch.csize = (uint32_t)n;
+		memcpy(out + off, &ch, sizeof(ch));
+		off += sizeof(ch) + n;
+		entries += ch.entries;
+	}
+	memset(&ext, 0, sizeof(ext));
+	memcpy(ext.magic, UT_DAT_MAGIC, 8);
+	ext.compress = UT_COMPRESS_ZSTD;
+	ext.level = 1;
+	ext.nr_pages = nr;
+	ext.entries = entries;
+	ext.buffers = 1;
+	memcpy(out + UT_DAT_EXT_OFF, &ext, sizeof(ext));
+	free(pages);
+	*len = off;
+	return out;
+}
+
+/* @s still holds the input's bytes (a name listed twice is compressed once) */
+static int bufs_own(const struct fz_section *s, unsigned char **bufs, int nbufs)
+{
+	for (int i = 0; i < nbufs; i++)
+		if (s->data == bufs[i])
+			return 0;
+	return 1;
+}
+
+/* "@zstd": compress the sections it names; their buffers go to @bufs */
+static int apply_zstd(struct fz_input *in, unsigned char **bufs)
+{
+	const struct fz_section *z = fz_find(in, "@zstd");
+	char list[1024], *save = NULL, *w;
+	int nbufs = 0;
+
+	if (!z)
+		return 0;
+	snprintf(list, sizeof(list), "%.*s", (int)z->len, (const char *)z->data);
+	for (w = strtok_r(list, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		char *colon = strchr(w, ':');
+		uint32_t k = UT_CHUNK_PAGES;
+
+		if (colon) {
+			*colon = '\0';
+			k = (uint32_t)atoi(colon + 1);
+			if (k < 1 || k > UT_CHUNK_PAGES)
+				k = UT_CHUNK_PAGES;
+		}
+		for (int i = 0; i < in->n && nbufs < FZ_MAX_SECTIONS; i++) {
+			struct fz_section *s = &in->s[i];
+			size_t len;
+
+			if (strcmp(s->name, w) || !bufs_own(s, bufs, nbufs))
+				continue;
+			bufs[nbufs] = zstd_dat(s, k, &len);
+			s->data = bufs[nbufs++];
+			s->len = len;
+		}
+	}
+	return nbufs;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_input in;
+	unsigned char *bufs[FZ_MAX_SECTIONS];
+	int nbufs;
 	const char *dir = fz_scratch();
 	const struct fz_section *args;
 	struct ut_data d;
 
 	fz_split(&in, data, size);
+	nbufs = apply_zstd(&in, bufs);
 	fz_clean(dir);
 	if (fz_write(&in, dir) < 0) {
 		perror("fuzz: writing the input");
 		abort();
 	}
+	while (nbufs > 0)
+		free(bufs[--nbufs]);
 	if (ut_data_open(&d, dir) < 0)
 		return 0;
+	if (getenv("FUZZ_VERBOSE"))
+		for (int i = 0; i < d.nr_threads; i++)
+			fprintf(stderr, "%s: %s, %" PRIu64 " entries\n", d.threads[i].path,
+				d.threads[i].compress ? "zstd" : "pages", d.threads[i].entries);
 	args = fz_find(&in, "@args");
 	if (args) {
 		run_args(&d, dir, args);

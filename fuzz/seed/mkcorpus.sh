@@ -3,7 +3,10 @@
 #   sh fuzz/seed/mkcorpus.sh BUILD_DIR
 # records fuzz/seed/prog.c a few ways and packs each recording, cut down
 # to the program's own maps lines and symbols (a few KB), into
-# fuzz/corpus/data/rec-*.  The synthetic seeds come from mkdat.pl.
+# fuzz/corpus/data/rec-* (zstd-compressed pages, as record saves them by
+# default) and rec-*-plain (--compress=none).  The rec-v1-* seeds are
+# recordings of data version 1 (before compression), kept as they were
+# made.  The synthetic seeds come from mkdat.pl.
 set -eu
 B=${1:-build}
 src=$(cd "$(dirname "$0")" && pwd)
@@ -13,10 +16,10 @@ rm -rf "$tmp"
 mkdir -p "$tmp" "$out"
 cc -pg -mfentry -O2 -g -o "$tmp/prog" "$src/prog.c" -lpthread
 
-record() {	# NAME ARGS...
+record() {	# NAME ARGS... (the program's argument in $N)
 	name=$1
 	shift
-	"$B/usertrace" record -o "$tmp/$name" "$@" -- "$tmp/prog" > /dev/null
+	"$B/usertrace" record -o "$tmp/$name" "$@" -- "$tmp/prog" ${N:-} > /dev/null
 	d=$tmp/$name
 	# only the program's lines and symbols: small seeds
 	for m in "$d"/maps.*; do
@@ -33,8 +36,11 @@ record() {	# NAME ARGS...
 }
 
 record graph -b 64K
+record graph-plain -b 64K --compress=none
 record function -b 64K -t function
+record function-plain -b 64K -t function --compress=none
 record thresh -b 64K --thresh 100us -T slow:stacktrace
 record depth -b 64K -D 2 -G work -N leaf
 record overwrite -b 8K --overwrite --drop
+N=3000 record grow -b 8K --compress=zstd:3
 ls -l "$out"

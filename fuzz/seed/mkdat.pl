@@ -48,12 +48,16 @@ sub header {
 	$p .= pack('a16', $h{comm} // 'syn');
 	$p .= pack('QQQQVVQQ', $h{image} // 1, $h{head} // 0, $h{lost} // 0, $h{overrun} // 0,
 		   2, 0, $h{tail} // 0, 0);
+	$p .= "\0" x (2048 - length $p);
+	# version 2: the extension at offset 2048 (compression 0: the pages as they are)
+	$p .= 'UTDATX' . "\0\2" . pack('VlQQVV', 0, 0, $h{nr} // 0, $h{entries} // 0, 1, 0)
+		if $h{ext};
 	return $p . ("\0" x ($PAGE - length $p));
 }
 
 sub info {
 	my (%i) = @_;
-	my $s = "# usertrace data, see usertrace-data(5)\nversion=1\n";
+	my $s = "# usertrace data, see usertrace-data(5)\nversion=" . ($i{version} // 1) . "\n";
 	$s .= "tracer=$i{tracer}\nclock=$i{clock}\n";
 	$s .= "tsc0=1000000\nmono0=5000000000\ntsc1=4000000\nmono1=5001000000\n"
 		if $i{clock} eq 'tsc';
@@ -126,3 +130,12 @@ pack_files('syn-args', '@args' => "t=function_graph t=function O=funcgraph-proc 
 	   info => info(tracer => 'function_graph', clock => 'tsc'),
 	   '100.100.1.dat' => $t1, '101.101.2.dat' => $t2, 'maps.100.1.0' => $maps,
 	   "sym/$symname.sym" => $sym);
+# version 2: pages stored by the harness in zstd chunks of 1, 64 and 2 pages
+# (fuzz_data.c, "@zstd"), and a file with the extension but no compression
+pack_files('syn-zstd', '@zstd' => "100.100.1.dat:1 101.101.2.dat 100.102.1.dat:2",
+	   info => info(tracer => 'function_graph', clock => 'tsc', version => 2),
+	   '100.100.1.dat' => $t1, '101.101.2.dat' => $t2, '100.102.1.dat' => $t3,
+	   'maps.100.1.0' => $maps, "sym/$symname.sym" => $sym);
+pack_files('syn-v2-plain', info => info(tracer => 'function', clock => 'mono', version => 2),
+	   '100.102.1.dat' => header(pid => 100, tid => 102, comm => 'worker', ext => 1, nr => 1,
+				     entries => 3) . substr($t3, $PAGE));

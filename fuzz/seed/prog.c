@@ -1,9 +1,11 @@
 /*
  * prog.c - the tiny program whose recordings seed the data target's
  * corpus (fuzz/seed/mkcorpus.sh): nested calls, a thread, a fork, and a
- * slow call (for --thresh and the stacktrace command).
+ * slow call (for --thresh and the stacktrace command); `prog N` makes N
+ * more calls.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,10 +40,12 @@ noinline static void *thread_main(void *arg)
 	return arg;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t th;
 	pid_t pid;
+	/* an argument: that many calls of leaf() at the end (a buffer that grows) */
+	int n = argc > 1 ? atoi(argv[1]) : 3;
 
 	pthread_create(&th, NULL, thread_main, NULL);
 	pthread_join(th, NULL);
@@ -51,6 +55,6 @@ int main(void)
 		_exit(0);
 	}
 	waitpid(pid, NULL, 0);
-	work(3);
+	work(n);
 	return 0;
 }
