@@ -62,3 +62,29 @@ fuzz-smoke: fuzz-build
 	done
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-deps
+
+# ---- the kept inputs, replayed by make check (tests/cli/t-fuzz-corpus.sh) ----
+# The targets built with the project's compiler and flags (and the
+# sanitizers under make asan) and fuzz/replay.c as main(): no clang needed.
+
+FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
+	       $(O)/tests/fuzz-replay-tracefs
+FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/symtab.c utils/utils.c \
+		  lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c \
+		  lib/trace/tracers/function.c lib/trace/tracers/function_graph.c \
+		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c)
+FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c)
+FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'
+
+$(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd
+$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c $(FZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c
+$(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c \
+		$(FZR_TRACEFS_OBJ) $(FZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lpthread
+
+check: $(FUZZ_REPLAY)
