@@ -18,6 +18,11 @@
  *   @< PATH      read PATH whole
  *   @t PATH      truncate(2)
  *   @mkdir PATH  @rmdir PATH  @ls PATH  @stat PATH
+ *   @file NAME   a file of the session directory with the bytes: a
+ *                process's function list (ftrace.<pid>), a buffer's
+ *                name (buf.<pid>.<tid>.<image>)...; not "control"
+ *   @traceoff    the program's traceoff command fired (the control
+ *   @traceon     page's tracing_on set behind the directory's back)
  *
  * Each input gets a new session: a control page as `usertrace mount`
  * creates it and a list of the program's functions (ftrace.<pid>); at
@@ -31,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz/files.h"
@@ -66,6 +72,18 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 	}
 }
 
+/* the control page as the traced program sees it (a mapping of the file) */
+static struct ut_session_ctl *prog_ctl;
+
+/* @file: a name of the session directory the input may write */
+static int file_name_ok(const char *name)
+{
+	if (!name[0] || !strcmp(name, "control") || !strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+	       strlen(name);
+}
+
 static void make_session(const char *dir)
 {
 	static struct ut_session_ctl ctl;
@@ -83,6 +101,19 @@ static void make_session(const char *dir)
 	memset(ctl.rec_cpumask, 0xff, sizeof(ctl.rec_cpumask));
 	memcpy(page, &ctl, sizeof(ctl));
 	put(dir, "control", page, sizeof(page));
+	{
+		char path[PATH_MAX];
+		int fd;
+
+		/* a new file each time (the last one was removed): map it again */
+		snprintf(path, sizeof(path), "%s/control", dir);
+		fd = open(path, O_RDWR);
+		prog_ctl = fd < 0 ? MAP_FAILED : mmap(NULL, UT_CTL_SIZE, PROT_READ | PROT_WRITE,
+						      MAP_SHARED, fd, 0);
+		if (prog_ctl == MAP_FAILED)
+			abort();
+		close(fd);
+	}
 	snprintf(name, sizeof(name), "ftrace.%d", (int)getpid());
 	put(dir, name, funcs, sizeof(funcs) - 1);
 	/* buffers the directory counts (buffer_total_size_kb, saved_cmdlines) */
@@ -191,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = memchr(p, '\n', (size_t)(end - p));
 		p = p ? p + 1 : end;
 	}
-	while (p < end && ops++ < 64) {
+	while (p < end && ops++ < 256) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *body, *next, *arg;
 		char line[256];
 		size_t len = (size_t)((nl ? nl : end) - p), blen;
@@ -242,11 +273,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			walk(s, arg, 3);
 		} else if (op_is(line, len, "stat", &arg)) {
 			tfs_stat(s, arg, &st);
+		} else if (op_is(line, len, "file", &arg)) {
+			if (file_name_ok(arg))
+				put(dir, arg, body, blen);
+		} else if (op_is(line, len, "traceoff", &arg) || op_is(line, len, "traceon", &arg)) {
+			__atomic_store_n(&prog_ctl->tracing_on, line[6] == 'n', __ATOMIC_RELEASE);
 		}
 		p = next;
 	}
 	tfs_release(w);
 	walk(s, "", 0);
 	tfs_session_close(s);
+	munmap(prog_ctl, UT_CTL_SIZE);
 	return 0;
 }
