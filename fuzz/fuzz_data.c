@@ -248,7 +248,7 @@ static int apply_zstd(struct fz_input *in, unsigned char **bufs)
 			struct fz_section *s = &in->s[i];
 			size_t len;
 
-			if (strcmp(s->name, w) || !bufs_own(s, bufs, nbufs))
+			if (s->name[0] == '@' || strcmp(s->name, w) || !bufs_own(s, bufs, nbufs))
 				continue;
 			bufs[nbufs] = zstd_dat(s, k, &len);
 			s->data = bufs[nbufs++];
@@ -274,10 +274,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perror("fuzz: writing the input");
 		abort();
 	}
-	while (nbufs > 0)
-		free(bufs[--nbufs]);
 	if (ut_data_open(&d, dir) < 0)
-		return 0;
+		goto out;
 	if (getenv("FUZZ_VERBOSE"))
 		for (int i = 0; i < d.nr_threads; i++)
 			fprintf(stderr, "%s: %s, %" PRIu64 " entries\n", d.threads[i].path,
@@ -299,5 +297,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_cmd(command_dump, "dump", dir, NULL, NULL, NULL);
 	}
 	ut_data_close(&d);
+out:
+	while (nbufs > 0)
+		free(bufs[--nbufs]);
 	return 0;
 }
