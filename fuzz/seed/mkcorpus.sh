@@ -14,23 +14,23 @@ out=$src/../corpus/data
 tmp=/tmp/usertrace-seed
 rm -rf "$tmp"
 mkdir -p "$tmp" "$out"
-cc -pg -mfentry -O2 -g -o "$tmp/prog" "$src/prog.c" -lpthread
+cc -pg -mfentry -O2 -g -o "$tmp/prog" "$src/prog.c" -lpthread -ldl
+cc -pg -mfentry -O2 -g -shared -fPIC -o "$tmp/libseed.so" "$src/lib.c"
 
 record() {	# NAME ARGS... (the program's argument in $N)
 	name=$1
 	shift
-	"$B/usertrace" record -o "$tmp/$name" "$@" -- "$tmp/prog" ${N:-} > /dev/null
+	"$B/usertrace" record -o "$tmp/$name" "$@" -- "$tmp/prog" ${N:-3} ${LIB:-} > /dev/null
 	d=$tmp/$name
 	# only the program's lines and symbols: small seeds
 	for m in "$d"/maps.*; do
-		grep -F "$tmp/prog" "$m" > "$m.new" || true
+		grep -E "^# |$tmp/(prog|libseed)" "$m" > "$m.new" || true
 		mv "$m.new" "$m"
 	done
-	h=$(grep -F " $tmp/prog" "$d/sym/index" | cut -d' ' -f1)
-	grep -F " $tmp/prog" "$d/sym/index" > "$d/sym/index.new"
+	grep -E " $tmp/(prog|libseed)" "$d/sym/index" > "$d/sym/index.new"
 	mv "$d/sym/index.new" "$d/sym/index"
 	for s in "$d"/sym/*.sym; do
-		[ "$(basename "$s")" = "$h.sym" ] || rm -f "$s"
+		grep -q "^$(basename "$s" .sym) " "$d/sym/index" || rm -f "$s"
 	done
 	sh "$src/../pack.sh" "$d" > "$out/rec-$name"
 }
@@ -43,4 +43,5 @@ record thresh -b 64K --thresh 100us -T slow:stacktrace
 record depth -b 64K -D 2 -G work -N leaf
 record overwrite -b 8K --overwrite --drop
 N=3000 record grow -b 8K --compress=zstd:3
+LIB=$tmp/libseed.so record dlopen -b 64K
 ls -l "$out"

@@ -139,3 +139,17 @@ pack_files('syn-zstd', '@zstd' => "100.100.1.dat:1 101.101.2.dat 100.102.1.dat:2
 pack_files('syn-v2-plain', info => info(tracer => 'function', clock => 'mono', version => 2),
 	   '100.102.1.dat' => header(pid => 100, tid => 102, comm => 'worker', ext => 1, nr => 1,
 				     entries => 3) . substr($t3, $PAGE));
+# the mapping at the event's time: a library replaced by another after a
+# dlopen ("# time"); after a loss, the open calls restated by DEPTH and
+# STACK, or by two DEPTHs (more than 64 open)
+my $maps1 = "# time 1700\n# a comment\n" . "400000-401000 r-xp 00000000 08:01 1 /syn/prog\n" .
+	    "7f0000000000-7f0000010000 r-xp 00000000 08:01 3 /syn/libbar.so\n";
+my $t4 = header(pid => 100, tid => 100, comm => 'syn', lost => 7, nr_pages => 4) .
+	page(0, 1000, 0, 0, depth(0), entry(1, 0x400100), entry(1, 0x400200),
+	     entry(1, 0x7f0000000100), exit_(1)) .
+	page(1, 2000, 0, 3, depth(1), stack(0, 0x400100), entry(1, 0x7f0000000200), exit_(1),
+	     exit_(1)) .
+	page(2, 3000, 0, 4, depth(1), depth(70), exit_(1), exit_(1), entry(2, 0x400300), exit_(1));
+pack_files('syn-loss-restated', info => info(tracer => 'function_graph', clock => 'mono', version => 2),
+	   '100.100.1.dat' => $t4, 'maps.100.1.0' => $maps, 'maps.100.1.1' => $maps1,
+	   "sym/$symname.sym" => $sym);

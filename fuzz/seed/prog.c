@@ -2,8 +2,10 @@
  * prog.c - the tiny program whose recordings seed the data target's
  * corpus (fuzz/seed/mkcorpus.sh): nested calls, a thread, a fork, and a
  * slow call (for --thresh and the stacktrace command); `prog N` makes N
- * more calls.
+ * more calls, `prog N LIB` also loads LIB (fuzz/seed/lib.c) and calls
+ * its lib_fn().
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -56,5 +58,14 @@ int main(int argc, char **argv)
 	}
 	waitpid(pid, NULL, 0);
 	work(n);
+	if (argc > 2) {
+		void *h = dlopen(argv[2], RTLD_NOW);
+		void (*fn)(void) = h ? (void (*)(void))dlsym(h, "lib_fn") : NULL;
+
+		if (fn)
+			fn();
+		if (h)
+			dlclose(h);
+	}
 	return 0;
 }
