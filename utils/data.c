@@ -548,9 +548,10 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			if (c->after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->depth) {
 				/* the loss ended or began calls unseen: say so */
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
-				ev->depth = v;
 				ev->count = c->depth;
 				cursor_set_depth(c, v);
+				/* the depth kept, as every event's: not a corrupt 2^32 */
+				ev->depth = c->depth;
 				return 1;
 			}
 			cursor_set_depth(c, v);

@@ -1129,6 +1129,35 @@ static void test_data_corrupt(void **state)
 	}
 }
 
+/*
+ * A DEPTH right after lost records restates the open calls (UT_EV_DEPTH);
+ * a corrupt one of 2^32 - 1 gives the depth the reader keeps, as every
+ * other event: report pushed that many unknown frames (the data fuzzer's
+ * find: out of memory).
+ */
+static void test_data_depth_bound(void **state)
+{
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	pb_init(&b, 3000000);
+	b.u.page.flags = 3;
+	pb_depth(&b, UINT32_MAX);
+	pb_rec(&b, UT_REC_EXIT, 3, NULL, 0);
+	decode_dir(&dec, write_dir("depth-bound", &b));
+	assert_int_equal(dec.ret, 0);
+	assert_int_equal(dec.n, 3);
+	assert_int_equal(dec.ev[0].type, UT_EV_LOST);
+	assert_int_equal(dec.ev[0].count, 3);
+	assert_int_equal(dec.ev[1].type, UT_EV_DEPTH);
+	assert_int_equal(dec.ev[1].count, 0);
+	assert_int_equal(dec.ev[1].depth, 4096);
+	assert_int_equal(dec.ev[2].type, UT_EV_EXIT);
+	assert_int_equal(dec.ev[2].depth, 4095);
+	decoded_free(&dec);
+}
+
 /* TSC ticks and ns both ways, times before the calibration point included */
 static void test_data_clock(void **state)
 {
@@ -1199,6 +1228,7 @@ int main(void)
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
 		cmocka_unit_test(test_data_clock),
+		cmocka_unit_test(test_data_depth_bound),
 		cmocka_unit_test(test_options),
 	};
 
