@@ -142,13 +142,12 @@ static void parse_command(const char *w, volatile int64_t *shared)
 
 	if (del)
 		w++;
-	/* func:cmd:N has two colons after the function: find cmd */
+	/* func:cmd:N has two colons after the function: find cmd (none in ":N") */
 	if (c && c[1] >= '0' && c[1] <= '9') {
 		cnt = c + 1;
-		for (c--; c > w && *c != ':'; c--)
-			;
+		c = c > w ? memrchr(w, ':', (size_t)(c - w)) : NULL;
 	}
-	if (!c || *c != ':' || c == w) {
+	if (!c || c == w) {
 		ut_session_error("set_ftrace_filter: '%s': expected func:command[:count]", w);
 		return;
 	}

@@ -2,6 +2,7 @@
 # deps.sh - make sure the Debian packages usertrace builds and tests with
 # are installed: installs them when run as root, else names them.
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3 libzstd-dev"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang"
 [ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind"
 missing=
 for p in $PKGS; do

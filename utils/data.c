@@ -304,7 +304,8 @@ uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns)
 
 	if (d->clock != UT_CLOCK_TSC || !d->mult)
 		return ns;
-	t = ((__int128)(int64_t)(ns - d->mono0) << 32) / (__int128)d->mult;
+	/* times before mono0 are negative: a multiplication, as a shift of them is undefined */
+	t = (__int128)(int64_t)(ns - d->mono0) * ((__int128)1 << 32) / (__int128)d->mult;
 	return d->tsc0 + (uint64_t)(int64_t)t;
 }
 
@@ -547,9 +548,10 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			if (c->after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->depth) {
 				/* the loss ended or began calls unseen: say so */
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
-				ev->depth = v;
 				ev->count = c->depth;
 				cursor_set_depth(c, v);
+				/* the depth kept, as every event's: not a corrupt 2^32 */
+				ev->depth = c->depth;
 				return 1;
 			}
 			cursor_set_depth(c, v);

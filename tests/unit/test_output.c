@@ -26,6 +26,7 @@
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/record.h"
+#include "usertrace/session.h"
 #include "usertrace/ringbuf.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
@@ -1128,6 +1129,61 @@ static void test_data_corrupt(void **state)
 	}
 }
 
+/*
+ * A DEPTH right after lost records restates the open calls (UT_EV_DEPTH);
+ * a corrupt one of 2^32 - 1 gives the depth the reader keeps, as every
+ * other event: report pushed that many unknown frames (the data fuzzer's
+ * find: out of memory).
+ */
+static void test_data_depth_bound(void **state)
+{
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	pb_init(&b, 3000000);
+	b.u.page.flags = 3;
+	pb_depth(&b, UINT32_MAX);
+	pb_rec(&b, UT_REC_EXIT, 3, NULL, 0);
+	decode_dir(&dec, write_dir("depth-bound", &b));
+	assert_int_equal(dec.ret, 0);
+	assert_int_equal(dec.n, 3);
+	assert_int_equal(dec.ev[0].type, UT_EV_LOST);
+	assert_int_equal(dec.ev[0].count, 3);
+	assert_int_equal(dec.ev[1].type, UT_EV_DEPTH);
+	assert_int_equal(dec.ev[1].count, 0);
+	assert_int_equal(dec.ev[1].depth, 4096);
+	assert_int_equal(dec.ev[2].type, UT_EV_EXIT);
+	assert_int_equal(dec.ev[2].depth, 4095);
+	decoded_free(&dec);
+}
+
+/* TSC ticks and ns both ways, times before the calibration point included */
+static void test_data_clock(void **state)
+{
+	struct ut_data d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.clock = UT_CLOCK_TSC;
+	d.tsc0 = 30000;
+	d.mono0 = 5000000;
+	d.mult = (1ull << 32) / 3;	/* 3 ticks per ns */
+	assert_int_equal(ut_data_ns(&d, 30000), 5000000);
+	assert_int_equal(ut_data_ns(&d, 30003), 5000000);	/* 0.99999... ns, rounded down */
+	assert_int_equal(ut_data_ns(&d, 30006), 5000001);
+	assert_int_equal(ut_data_raw(&d, 5000000), 30000);
+	assert_int_equal(ut_data_raw(&d, 5001000), 33000);
+	/* before mono0 (an event older than the calibration): the fuzzer's first find */
+	assert_int_equal(ut_data_raw(&d, 4999000), 27000);
+	assert_int_equal(ut_data_raw(&d, 4990000), 0);
+	assert_int_equal(ut_data_ns(&d, 27000), 4999000);	/* -999.99... ns, rounded down */
+	/* CLOCK_MONOTONIC recordings are ns already */
+	d.clock = UT_CLOCK_MONO;
+	assert_int_equal(ut_data_raw(&d, 4990000), 4990000);
+	assert_int_equal(ut_data_ns(&d, 12), 12);
+}
+
 static void test_options(void **state)
 {
 	struct trace_iter iter;
@@ -1171,6 +1227,8 @@ int main(void)
 		cmocka_unit_test(test_trace_bounds),
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
+		cmocka_unit_test(test_data_clock),
+		cmocka_unit_test(test_data_depth_bound),
 		cmocka_unit_test(test_options),
 	};
 

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * live_stub.c - lib/tracefs/live.c for the tracefs fuzzer: no buffers,
+ * but every view, pump and snapshot request the tracing directory makes
+ * is checked for what live.h promises (known tracer, option words,
+ * strings that are strings, ordered hide ranges), so that a handler that
+ * hands the view layer garbage is found as a crash.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/trace/tracer.h"
+#include "lib/tracefs/live.h"
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "live_stub: bad request: %s\n", what);
+		abort();
+	}
+}
+
+/* a string of at most @max bytes (the buffers tracefs.c keeps them in) */
+static void check_str(const char *s, size_t max, const char *what)
+{
+	if (s)
+		check(strnlen(s, max) < max, what);
+}
+
+static void check_tracer(const char *t)
+{
+	check(t && (!strcmp(t, "nop") || !strcmp(t, "function") || !strcmp(t, "function_graph")),
+	      "tracer");
+}
+
+static void check_view(const struct live_view *v)
+{
+	check_tracer(v->tracer);
+	check(v->options != NULL, "options");
+	for (int i = 0; v->options[i]; i++) {
+		check(i < 64, "too many options");
+		check_str(v->options[i], 40, "option word");
+	}
+	check(v->cpu >= -1 && v->cpu < 1024, "cpu");
+	check(v->clock >= 0 && v->clock < TRACE_NR_CLOCKS, "clock");
+	check_str(v->pids, 4096, "pids");
+	check_str(v->bufdir, 4096, "bufdir");
+	check_str(v->ffilter, 4096, "ffilter");
+	check_str(v->fnotrace, 4096, "fnotrace");
+	check(v->nr_hide >= 0 && v->nr_hide <= 32 && (!v->nr_hide || v->hide), "hide");
+	for (int i = 0; i < v->nr_hide; i++)
+		check(v->hide[2 * i] <= v->hide[2 * i + 1], "hide range");
+}
+
+uint64_t live_now(const char *session_dir)
+{
+	static uint64_t now = 1000;
+
+	check_str(session_dir, 4096, "session dir");
+	return __atomic_add_fetch(&now, 1, __ATOMIC_RELAXED);
+}
+
+int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
+{
+	check_str(session_dir, 4096, "session dir");
+	check_view(v);
+	if (asprintf(out, "# tracer: %s\n#\n", v->tracer) < 0)
+		return -ENOMEM;
+	*len = strlen(*out);
+	return 0;
+}
+
+struct live_reader {
+	int reads;
+};
+
+struct live_reader *live_pipe_open(const char *session_dir, const struct live_view *v)
+{
+	check_str(session_dir, 4096, "session dir");
+	check_view(v);
+	return calloc(1, sizeof(struct live_reader));
+}
+
+int live_pipe_read(struct live_reader *r, char **out, size_t *len)
+{
+	/* one line at the first read, then nothing */
+	*out = r->reads++ ? NULL : strdup("line\n");
+	*len = *out ? 5 : 0;
+	return 0;
+}
+
+void live_pipe_close(struct live_reader *r)
+{
+	free(r);
+}
+
+void live_pipe_set_clock(struct live_reader *r, int clock)
+{
+	check(r && clock >= 0 && clock < TRACE_NR_CLOCKS, "pipe clock");
+}
+
+void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
+{
+	check(r && nr >= 0 && nr <= 32 && (!nr || hide), "pipe hide");
+}
+
+void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace)
+{
+	check(r != NULL, "pipe");
+	check_str(ffilter, 4096, "pipe ffilter");
+	check_str(fnotrace, 4096, "pipe fnotrace");
+}
+
+int live_stats(const char *session_dir, const char *bufdir, int cpu, struct live_stats *st)
+{
+	check_str(session_dir, 4096, "session dir");
+	check_str(bufdir, 4096, "stats bufdir");
+	check(cpu >= -1 && cpu < 1024, "stats cpu");
+	memset(st, 0, sizeof(*st));
+	st->entries = 7;
+	return 0;
+}
+
+struct live_pump {
+	uint32_t nr_pages;
+};
+
+struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint32_t nr_pages,
+				 uint64_t since)
+{
+	struct live_pump *p = calloc(1, sizeof(*p));
+
+	(void)since;
+	check_str(session_dir, 4096, "session dir");
+	check_str(dir, 4096, "pump dir");
+	check(dir && nr_pages > 0, "pump size");
+	if (p)
+		p->nr_pages = nr_pages;
+	return p;
+}
+
+int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *ffilter, const char *fnotrace)
+{
+	check(p != NULL, "pump");
+	check_tracer(tracer);
+	check(on == 0 || on == 1, "pump on");
+	check_str(pids, 4096, "pump pids");
+	check_str(ffilter, 4096, "pump ffilter");
+	check_str(fnotrace, 4096, "pump fnotrace");
+	return 0;
+}
+
+void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
+{
+	check(p && nr_pages > 0, "pump resize");
+	p->nr_pages = nr_pages;
+}
+
+int live_pump_buffers(struct live_pump *p)
+{
+	check(p != NULL, "pump");
+	return 2;
+}
+
+void live_pump_close(struct live_pump *p, int remove)
+{
+	(void)remove;
+	free(p);
+}
+
+int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, uint64_t since)
+{
+	(void)since;
+	check_str(session_dir, 4096, "session dir");
+	check_str(srcdir, 4096, "snapshot src");
+	check(dst && strnlen(dst, 4096) < 4096, "snapshot dst");
+	return 0;
+}
+
+void live_snapshot_free(const char *dst)
+{
+	check(dst && strnlen(dst, 4096) < 4096, "snapshot free");
+}

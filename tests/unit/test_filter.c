@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_filter.c - unit tests of the runtime's function lists
+ * (runtime/filter.c, lib/filter/list.c): the kernel's syntax as the
+ * traced program applies it.
+ *
+ * filter.c is included, so that the tests see the commands it parsed;
+ * what it uses of the rest of the runtime is stubbed below (errors are
+ * kept in a buffer, records counted).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "runtime/filter.c"
+
+struct ut_session_ctl *ut_ctl;
+int ut_rec_mode = UT_MODE_GRAPH;
+int ut_use_tsc;
+int ut_fast;
+int ut_rec_filter;
+int ut_have_rseq;
+intptr_t ut_cpu_off;
+
+static char errors[4096];
+
+void ut_session_error(const char *fmt, ...)
+{
+	size_t len = strlen(errors);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errors + len, sizeof(errors) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(errors, "\n");
+}
+
+int ut_write(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip, uint64_t parent)
+{
+	(void)t;
+	(void)type;
+	(void)ts;
+	(void)ip;
+	(void)parent;
+	return 0;
+}
+
+void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts)
+{
+	(void)t;
+	(void)ips;
+	(void)n;
+	(void)ts;
+}
+
+uint64_t ut_clock_mono(void)
+{
+	return 0;
+}
+
+static struct ut_session_ctl ctl;
+
+/*
+ * load @commands as the runtime takes the control page's list; the
+ * runtime keeps the arrays it replaces (a hook may read one), the test
+ * frees them
+ */
+static void load_commands(const char *commands)
+{
+	struct ut_cmd *old = cmds;
+
+	errors[0] = '\0';
+	ut_ctl = &ctl;
+	snprintf(ctl.commands, sizeof(ctl.commands), "%s", commands);
+	ut_filter_load();
+	if (old != cmds && old != no_cmds)
+		free(old);
+}
+
+static int free_commands(void **state)
+{
+	(void)state;
+	if (cmds != no_cmds)
+		free(cmds);
+	cmds = no_cmds;
+	return 0;
+}
+
+static void test_pattern_match(void **state)
+{
+	(void)state;
+	assert_true(ut_pattern_match("parse_*", "parse_a", "app"));
+	assert_false(ut_pattern_match("parse_*", "run", "app"));
+	assert_true(ut_pattern_match("?un", "run", "app"));
+	assert_true(ut_pattern_match("[a-r]un", "run", "app"));
+	/* func:mod:module, and a module alone */
+	assert_true(ut_pattern_match("foo_*:mod:libfoo.so", "foo_init", "libfoo.so"));
+	assert_false(ut_pattern_match("foo_*:mod:libfoo.so", "foo_init", "app"));
+	assert_true(ut_pattern_match(":mod:lib*", "anything", "libfoo.so"));
+	assert_false(ut_pattern_match(":mod:lib*", "anything", "app"));
+}
+
+static void test_list_match(void **state)
+{
+	(void)state;
+	assert_int_equal(ut_list_match(NULL, "run", "app"), -1);
+	assert_int_equal(ut_list_match("", "run", "app"), -1);
+	assert_int_equal(ut_list_match("run parse_*", "run", "app"), 1);
+	assert_int_equal(ut_list_match("run,parse_*", "parse_b", "app"), 1);
+	assert_int_equal(ut_list_match("run parse_*", "main", "app"), 0);
+	/* in order: a later !pattern removes, a later pattern adds back */
+	assert_int_equal(ut_list_match("parse_* !parse_b", "parse_b", "app"), 0);
+	assert_int_equal(ut_list_match("parse_* !parse_b", "parse_a", "app"), 1);
+	assert_int_equal(ut_list_match("!parse_b parse_*", "parse_b", "app"), 1);
+	/* removals only: no filter at all, as the kernel's empty list */
+	assert_int_equal(ut_list_match("!parse_b", "parse_b", "app"), -1);
+}
+
+static void test_next_word(void **state)
+{
+	const char *list = " a,,b\t\nccc ";
+	char buf[4];
+
+	(void)state;
+	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "a");
+	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "b");
+	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "ccc");
+	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 0);
+	/* a word that does not fit is skipped */
+	list = "toolong ab";
+	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "ab");
+}
+
+static void test_commands(void **state)
+{
+	(void)state;
+	load_commands("run:traceoff:2 main:stacktrace foo_*:mod:libfoo.so:traceon");
+	assert_string_equal(errors, "");
+	assert_int_equal(ncmds, 3);
+	assert_string_equal(cmds[0].pat, "run");
+	assert_int_equal(cmds[0].type, UT_CMD_TRACEOFF);
+	assert_int_equal(cmds[0].count, 2);
+	assert_string_equal(cmds[1].pat, "main");
+	assert_int_equal(cmds[1].type, UT_CMD_STACKTRACE);
+	assert_int_equal(cmds[1].count, -1);
+	assert_string_equal(cmds[2].pat, "foo_*:mod:libfoo.so");
+	assert_int_equal(cmds[2].type, UT_CMD_TRACEON);
+	/* !func:cmd removes what came before */
+	load_commands("run:traceoff:2 main:traceoff !run:traceoff");
+	assert_string_equal(errors, "");
+	assert_int_equal(ncmds, 1);
+	assert_string_equal(cmds[0].pat, "main");
+}
+
+static void test_commands_bad(void **state)
+{
+	(void)state;
+	/* a count with no command or no function: the first word read before itself */
+	load_commands(":2 run:5 !:3 :traceon x:bogus:1 x:");
+	assert_int_equal(ncmds, 0);
+	assert_string_equal(errors,
+			    "set_ftrace_filter: ':2': expected func:command[:count]\n"
+			    "set_ftrace_filter: 'run:5': expected func:command[:count]\n"
+			    "set_ftrace_filter: ':3': expected func:command[:count]\n"
+			    "set_ftrace_filter: ':traceon': expected func:command[:count]\n"
+			    "set_ftrace_filter: 'x:bogus:1': unknown command 'bogus'\n"
+			    "set_ftrace_filter: 'x:': unknown command ''\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pattern_match),
+		cmocka_unit_test(test_list_match),
+		cmocka_unit_test(test_next_word),
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_commands_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, free_commands);
+}
