@@ -238,7 +238,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ut_filter_update(ut_rec_mode);
 	ut_filter_check(ut_ftab_hits, 1);
 	for (size_t i = 0; i < nexe; i++)
-		ut_filter_patch(exe[i].name, "app");
+		ut_filter_patch(exe[i].name, "app", ut_rec_mode);
 
 	memset(&t, 0, sizeof(t));
 	t.frames = frames;
