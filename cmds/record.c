@@ -20,6 +20,8 @@
 #include <getopt.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,7 @@
 #define DEFAULT_BUF_SIZE	(8u << 20)
 #define DEFAULT_ZSTD_LEVEL	1
 #define DRAIN_INTERVAL_MS	20
+#define SAVE_THREADS_MAX	16
 
 /*
  * One ring-buffer file of a thread.  A thread whose buffer filled up
@@ -68,6 +71,8 @@ struct stream {
 	struct buffer *bufs;	/* not yet saved, by generation */
 	unsigned int next_gen;	/* the generation to save next */
 	int done;		/* the thread is over and saved: out is closed */
+	int failed;		/* a write failed (and was reported) */
+	uint64_t backlog;	/* pages to save, when sorting by it */
 	struct rb_header acc;	/* its last buffer's header, lost and overrun summed */
 	struct ut_dat_ext ext;
 	unsigned char *stage;	/* pages not yet written */
@@ -76,6 +81,7 @@ struct stream {
 };
 
 static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_changed;
 static struct ut_session_ctl *volatile sig_ctl;
 
 /* a child changed state: stop sleeping now, not at the next drain */
@@ -84,6 +90,7 @@ static void child_signal(int sig)
 	struct ut_session_ctl *ctl = sig_ctl;
 
 	(void)sig;
+	child_changed = 1;
 	if (ctl) {
 		__atomic_add_fetch(&ctl->wake, 1, __ATOMIC_RELEASE);
 		syscall(SYS_futex, &ctl->wake, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -142,16 +149,65 @@ struct recorder {
 	struct stream *streams;
 	int compress;		/* enum ut_compress */
 	int level;
+	int error;		/* atomic: savers on several threads set it */
+	int nr_cpus;		/* threads to save with, once the program has ended */
+	int ending;		/* the program has ended */
+};
+
+/* what a thread that saves streams needs of its own */
+struct saver {
 	ZSTD_CCtx *zc;
 	void *zbuf;
 	size_t zbuf_size;
-	int error;
 };
+
+/* the CPUs the recorder may run on */
+static int nr_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+static void rec_failed(struct recorder *rec)
+{
+	__atomic_store_n(&rec->error, 1, __ATOMIC_RELAXED);
+}
+
+static int saver_init(struct saver *sv, int compress)
+{
+	memset(sv, 0, sizeof(*sv));
+	if (compress == UT_COMPRESS_NONE)
+		return 0;
+	sv->zc = ZSTD_createCCtx();
+	sv->zbuf_size = ZSTD_compressBound((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+	sv->zbuf = malloc(sv->zbuf_size);
+	if (!sv->zc || !sv->zbuf) {
+		ZSTD_freeCCtx(sv->zc);
+		free(sv->zbuf);
+		sv->zc = NULL;
+		sv->zbuf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void saver_fini(struct saver *sv)
+{
+	ZSTD_freeCCtx(sv->zc);
+	free(sv->zbuf);
+}
 
 static int write_all(struct stream *st, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
+	if (st->failed)
+		return -1;	/* said once */
 	while (len) {
 		ssize_t w = write(st->out, p, len);
 
@@ -159,6 +215,7 @@ static int write_all(struct stream *st, const void *buf, size_t len)
 			continue;
 		if (w <= 0) {
 			pr_err("writing %s: %s", st->path, w < 0 ? strerror(errno) : "short write");
+			st->failed = 1;
 			return -1;
 		}
 		p += w;
@@ -171,7 +228,7 @@ static int write_all(struct stream *st, const void *buf, size_t len)
  * Write the staged pages: as they are, or as one zstd frame behind a
  * chunk header.  The recorder compresses, never the traced threads.
  */
-static int stage_flush(struct recorder *rec, struct stream *st)
+static int stage_flush(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	size_t len = (size_t)st->staged * RB_PAGE_SIZE;
 	struct ut_dat_chunk ch;
@@ -185,7 +242,7 @@ static int stage_flush(struct recorder *rec, struct stream *st)
 		st->staged = st->stage_entries = 0;
 		return write_all(st, st->stage, len);
 	}
-	n = ZSTD_compressCCtx(rec->zc, rec->zbuf, rec->zbuf_size, st->stage, len, rec->level);
+	n = ZSTD_compressCCtx(sv->zc, sv->zbuf, sv->zbuf_size, st->stage, len, rec->level);
 	if (ZSTD_isError(n)) {
 		pr_err("compressing %s: %s", st->path, ZSTD_getErrorName(n));
 		return -1;
@@ -197,17 +254,17 @@ static int stage_flush(struct recorder *rec, struct stream *st)
 	st->staged = st->stage_entries = 0;
 	if (write_all(st, &ch, sizeof(ch)) < 0)
 		return -1;
-	return write_all(st, rec->zbuf, n);
+	return write_all(st, sv->zbuf, n);
 }
 
 /* take one page (copied into the stage) */
-static int stage_page(struct recorder *rec, struct stream *st)
+static int stage_page(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	const struct rb_page *p = (const void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
 
 	st->stage_entries += p->entries;
 	if (++st->staged == UT_CHUNK_PAGES)
-		return stage_flush(rec, st);
+		return stage_flush(rec, sv, st);
 	return 0;
 }
 
@@ -216,7 +273,8 @@ static int stage_page(struct recorder *rec, struct stream *st)
  * the run is over), the partial head page too.  Returns 1 when the
  * buffer is saved whole, 0 when it goes on, -1 on a write error.
  */
-static int drain_buffer(struct recorder *rec, struct stream *st, struct buffer *b, int final)
+static int drain_buffer(struct recorder *rec, struct saver *sv, struct stream *st,
+			struct buffer *b, int final)
 {
 	struct rb_header *h = b->r.hdr;
 	uint64_t head;
@@ -246,7 +304,7 @@ static int drain_buffer(struct recorder *rec, struct stream *st, struct buffer *
 		if (n >= 0 && (n > 0 || b->next != head)) {
 			memset(dst + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
 			h->read_entries += ((struct rb_page *)dst)->entries;
-			if (stage_page(rec, st) < 0)
+			if (stage_page(rec, sv, st) < 0)
 				return -1;
 		}
 		b->next++;
@@ -269,10 +327,10 @@ static int drain_buffer(struct recorder *rec, struct stream *st, struct buffer *
 }
 
 /* the thread is over: the last pages, then the header page */
-static int stream_finish(struct recorder *rec, struct stream *st)
+static int stream_finish(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	unsigned char page[RB_PAGE_SIZE];
-	int ret = stage_flush(rec, st);
+	int ret = stage_flush(rec, sv, st);
 
 	memset(page, 0, sizeof(page));
 	memcpy(page, &st->acc, sizeof(st->acc));
@@ -280,7 +338,7 @@ static int stream_finish(struct recorder *rec, struct stream *st)
 	st->ext.compress = (uint32_t)rec->compress;
 	st->ext.level = rec->compress == UT_COMPRESS_NONE ? 0 : rec->level;
 	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
-	if (pwrite(st->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
+	if (!st->failed && pwrite(st->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
 		pr_err("writing %s: %s", st->path, strerror(errno));
 		ret = -1;
 	}
@@ -311,14 +369,14 @@ static void buffer_remove(struct recorder *rec, struct buffer *b)
  * Save what the thread's buffers hold, oldest buffer first: a newer one
  * is read only once the older ones are closed and saved whole.
  */
-static void drain_stream(struct recorder *rec, struct stream *st, int final)
+static void drain_stream(struct recorder *rec, struct saver *sv, struct stream *st, int final)
 {
 	while (!st->done && st->bufs && (final || st->bufs->gen == st->next_gen)) {
 		struct buffer *b = st->bufs;
-		int r = drain_buffer(rec, st, b, final), moved;
+		int r = drain_buffer(rec, sv, st, b, final), moved;
 
 		if (r < 0)
-			rec->error = 1;
+			rec_failed(rec);
 		if (r <= 0)
 			return;
 		/* only now: the writer stores MOVED before the CLOSED that drain_buffer saw */
@@ -329,11 +387,11 @@ static void drain_stream(struct recorder *rec, struct stream *st, int final)
 		/* the thread went on in another buffer: wait for it */
 		if (moved && !final)
 			continue;
-		if (!st->bufs && stream_finish(rec, st) < 0)
-			rec->error = 1;
+		if (!st->bufs && stream_finish(rec, sv, st) < 0)
+			rec_failed(rec);
 	}
-	if (final && !st->done && stream_finish(rec, st) < 0)
-		rec->error = 1;
+	if (final && !st->done && stream_finish(rec, sv, st) < 0)
+		rec_failed(rec);
 }
 
 static struct stream *stream_find(struct recorder *rec, const char *key)
@@ -354,7 +412,7 @@ static struct stream *stream_new(struct recorder *rec, const char *key)
 	if (st->out < 0 || ftruncate(st->out, RB_PAGE_SIZE) < 0 ||
 	    lseek(st->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
 		pr_err("cannot create %s: %s", st->path, strerror(errno));
-		rec->error = 1;
+		rec_failed(rec);
 		if (st->out >= 0)
 			close(st->out);
 		free(st);
@@ -442,10 +500,131 @@ static void scan_buffers(struct recorder *rec)
 	closedir(d);
 }
 
-static void drain_all(struct recorder *rec, int final)
+/*
+ * Has the program (the first process) ended?  Then what its threads left
+ * in their buffers is saved in parallel (save_streams()): a pass over
+ * every buffer while the recorder was behind would take long on one CPU.
+ * WNOWAIT: the main loop reaps it.
+ */
+static int program_ended(struct recorder *rec)
 {
+	siginfo_t si = { 0 };
+
+	if (rec->ending)
+		return 1;
+	if (!child_changed)
+		return 0;
+	child_changed = 0;
+	if (waitid(P_PID, (id_t)child_pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == child_pid)
+		rec->ending = 1;
+	return rec->ending;
+}
+
+/* pages a stream's buffers hold, not yet saved */
+static uint64_t stream_backlog(const struct stream *st)
+{
+	uint64_t n = 0;
+
+	for (const struct buffer *b = st->bufs; b; b = b->next_gen) {
+		uint64_t head = __atomic_load_n(&b->r.hdr->head, __ATOMIC_ACQUIRE) + 1;
+
+		n += head > b->next ? head - b->next : 0;
+	}
+	return n;
+}
+
+static int by_backlog(const void *a, const void *b)
+{
+	const struct stream *x = *(struct stream *const *)a, *y = *(struct stream *const *)b;
+
+	return x->backlog < y->backlog ? 1 : x->backlog > y->backlog ? -1 : 0;
+}
+
+/* what is saved whole, and by whom: threads take the next stream */
+struct save_list {
+	struct recorder *rec;
+	struct stream **st;
+	int n;
+	int next;		/* atomic */
+};
+
+static void save_some(struct save_list *l, struct saver *sv)
+{
+	int i;
+
+	while ((i = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED)) < l->n)
+		drain_stream(l->rec, sv, l->st[i], 1);
+}
+
+static void *save_thread(void *arg)
+{
+	struct save_list *l = arg;
+	struct saver sv;
+
+	/* no compressor: the others save it all */
+	if (saver_init(&sv, l->rec->compress) == 0) {
+		save_some(l, &sv);
+		saver_fini(&sv);
+	}
+	return NULL;
+}
+
+/*
+ * Save the streams of l whole.  Once the program has ended, nothing else
+ * wants the CPUs: one thread per CPU, each saving (copying, compressing,
+ * writing, freeing) whole streams, so a stream's chunks stay in order.
+ * While the program runs (a child process ended), the recorder's one
+ * thread does it, not to take CPU time from the program.
+ */
+static void save_streams(struct recorder *rec, struct saver *sv, struct save_list *l)
+{
+	pthread_t th[SAVE_THREADS_MAX];
+	int nth = 0, want = rec->nr_cpus < l->n ? rec->nr_cpus : l->n;
+	sigset_t all, old;
+
+	if (want > SAVE_THREADS_MAX)
+		want = SAVE_THREADS_MAX;
+	if (rec->ending && want > 1) {
+		/* the biggest first: the last stream taken is a small one */
+		for (int i = 0; i < l->n; i++)
+			l->st[i]->backlog = stream_backlog(l->st[i]);
+		qsort(l->st, (size_t)l->n, sizeof(*l->st), by_backlog);
+		/* the program's signals are for the main thread: it forwards them */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		while (nth < want - 1 && pthread_create(&th[nth], NULL, save_thread, l) == 0)
+			nth++;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	save_some(l, sv);
+	while (nth)
+		pthread_join(th[--nth], NULL);
+}
+
+/*
+ * Save what every thread's buffers hold.  @final: all of it, the threads
+ * are over.  A pass that is not final stops early when the program ends:
+ * the rest is then saved in parallel, by drain_dead() or the final pass.
+ */
+static void drain_all(struct recorder *rec, struct saver *sv, int final)
+{
+	struct save_list l = { .rec = rec };
+	int n = 0;
+
+	if (!final) {
+		for (struct stream *st = rec->streams; st && !program_ended(rec); st = st->next)
+			drain_stream(rec, sv, st, 0);
+		return;
+	}
 	for (struct stream *st = rec->streams; st; st = st->next)
-		drain_stream(rec, st, final);
+		n += !st->done;
+	l.st = xcalloc((size_t)n, sizeof(*l.st));
+	for (struct stream *st = rec->streams; st; st = st->next)
+		if (!st->done)
+			l.st[l.n++] = st;
+	save_streams(rec, sv, &l);
+	free(l.st);
 }
 
 /*
@@ -456,19 +635,36 @@ static void drain_all(struct recorder *rec, int final)
  * for every process that no longer exists (reaped by its own parent).  A
  * pid taken again by a new process only delays the save to the end.
  */
-static void drain_dead(struct recorder *rec, pid_t pid)
+static int stream_is_dead(const struct stream *st, pid_t pid)
 {
-	int scanned = 0;
+	pid_t p = (pid_t)atoi(st->key);
 
-	for (struct stream *st = rec->streams; st; st = st->next) {
-		pid_t p = (pid_t)atoi(st->key);
+	return !st->done && (pid ? p == pid : kill(p, 0) < 0 && errno == ESRCH);
+}
 
-		if (st->done || (pid ? p != pid : kill(p, 0) == 0 || errno != ESRCH))
-			continue;
-		if (!scanned++)
-			scan_buffers(rec);	/* its last buffers too */
-		drain_stream(rec, st, 1);
+static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
+{
+	struct save_list l = { .rec = rec };
+	struct stream *st;
+	int n = 0;
+
+	if (!pid) {
+		for (st = rec->streams; st && !stream_is_dead(st, 0); st = st->next)
+			;
+		if (!st)
+			return;
 	}
+	/* its last buffers too, and threads that started since the last scan */
+	scan_buffers(rec);
+	for (st = rec->streams; st; st = st->next)
+		n++;
+	l.st = xcalloc((size_t)n, sizeof(*l.st));
+	for (st = rec->streams; st; st = st->next)
+		if (stream_is_dead(st, pid))
+			l.st[l.n++] = st;
+	if (l.n)
+		save_streams(rec, sv, &l);
+	free(l.st);
 }
 
 static void wait_wake(struct recorder *rec, uint32_t seen)
@@ -903,6 +1099,7 @@ int record_run(const struct record_opts *o, int *status)
 	struct session sess;
 	const char *session;
 	struct recorder rec = { 0 };
+	struct saver sv = { 0 };
 	struct ut_session_ctl *ctl;
 	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
 	int clock = session_default_clock();
@@ -941,14 +1138,10 @@ int record_run(const struct record_opts *o, int *status)
 	rec.ctl = ctl;
 	rec.compress = o->compress;
 	rec.level = o->level;
-	if (rec.compress == UT_COMPRESS_ZSTD) {
-		rec.zc = ZSTD_createCCtx();
-		rec.zbuf_size = ZSTD_compressBound((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
-		rec.zbuf = xmalloc(rec.zbuf_size);
-		if (!rec.zc) {
-			pr_err("cannot set up the zstd compressor");
-			goto fail;
-		}
+	rec.nr_cpus = nr_cpus();
+	if (saver_init(&sv, rec.compress) < 0) {
+		pr_err("cannot set up the zstd compressor");
+		goto fail;
 	}
 
 	ut_calibrate(&tsc0, &mono0);
@@ -969,24 +1162,29 @@ int record_run(const struct record_opts *o, int *status)
 
 	for (;;) {
 		pid_t w;
+		int none_left;
 
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
 		scan_buffers(&rec);
-		drain_all(&rec, 0);
+		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-			if (w == pid)
+			if (w == pid) {
 				main_status = wstatus;
-			drain_dead(&rec, w);
+				rec.ending = 1;
+			}
+			drain_dead(&rec, &sv, w);
 		}
-		drain_dead(&rec, 0);
-		if (w < 0 && errno == ECHILD)
+		none_left = w < 0 && errno == ECHILD;
+		drain_dead(&rec, &sv, 0);
+		if (none_left)
 			break;
 		wait_wake(&rec, seen);
 	}
 	signal(SIGCHLD, SIG_DFL);
 	sig_ctl = NULL;
+	rec.ending = 1;
 	scan_buffers(&rec);
-	drain_all(&rec, 1);
+	drain_all(&rec, &sv, 1);
 	if (__atomic_load_n(&ctl->startup_error, __ATOMIC_ACQUIRE)) {
 		startup_failed(session, o->outdir, kept_old);
 		*status = 2;
@@ -1025,11 +1223,11 @@ out:
 		free(st->stage);
 		free(st);
 	}
-	ZSTD_freeCCtx(rec.zc);
-	free(rec.zbuf);
+	saver_fini(&sv);
 	session_destroy(&sess);
 	return rec.error ? -1 : 0;
 fail:
+	saver_fini(&sv);
 	session_destroy(&sess);
 	return -1;
 }

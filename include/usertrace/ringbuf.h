@@ -48,6 +48,8 @@
 /* bytes kept free at the end of a page so writers may store a few bytes past the record */
 #define RB_PAGE_SLACK		8u
 #define RB_DATA_SIZE		(RB_PAGE_SIZE - RB_PAGE_HDR - RB_PAGE_SLACK)
+/* a writer wakes a sleeping consumer every so many pages (a saved chunk) */
+#define RB_WAKE_PAGES		64u
 /* page flags: low 24 bits count records lost just before this page */
 #define RB_PAGE_LOST_MASK	0xffffffu
 

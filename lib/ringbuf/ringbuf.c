@@ -142,8 +142,13 @@ static int rb_next_page(struct rb_writer *w, uint64_t ts)
 			return -1;
 		}
 		w->grow_failed = 0;
-		/* half full: make sure the consumer is awake */
-		if (used == h->nr_pages / 2 && w->wake)
+		/*
+		 * Half full, or another chunk's worth written: make sure the
+		 * consumer is awake (a system call only when it sleeps).  A
+		 * consumer woken often keeps up, so little is left to save
+		 * when the program ends.
+		 */
+		if ((used == h->nr_pages / 2 || !(next % RB_WAKE_PAGES)) && w->wake)
 			w->wake(w);
 	}
 	rb_start_page(w, next, ts);
