@@ -32,7 +32,7 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/dynamic.c \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
-CLI_SRC     := usertrace.c cmds/record.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
+CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
 	       lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \

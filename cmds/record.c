@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
 #include "cmds/session.h"
@@ -67,11 +68,10 @@ struct buffer {
 struct stream {
 	char key[256];		/* <pid>.<tid>.<image> */
 	char path[PATH_MAX];	/* the .dat file */
-	int out;
+	struct cw_file out;	/* the chunk writer's side of it */
 	struct buffer *bufs;	/* not yet saved, by generation */
 	unsigned int next_gen;	/* the generation to save next */
 	int done;		/* the thread is over and saved: out is closed */
-	int failed;		/* a write failed (and was reported) */
 	uint64_t backlog;	/* pages to save, when sorting by it */
 	struct rb_header acc;	/* its last buffer's header, lost and overrun summed */
 	struct ut_dat_ext ext;
@@ -150,6 +150,7 @@ struct recorder {
 	int compress;		/* enum ut_compress */
 	int level;
 	int error;		/* atomic: savers on several threads set it */
+	struct cw_pool *cw;	/* compresses and writes the saved pages */
 	int nr_cpus;		/* threads to save with, once the program has ended */
 	int ending;		/* the program has ended */
 };
@@ -184,7 +185,7 @@ static int saver_init(struct saver *sv, int compress)
 	if (compress == UT_COMPRESS_NONE)
 		return 0;
 	sv->zc = ZSTD_createCCtx();
-	sv->zbuf_size = ZSTD_compressBound((size_t)UT_CHUNK_PAGES * RB_PAGE_SIZE);
+	sv->zbuf_size = cw_out_size();
 	sv->zbuf = malloc(sv->zbuf_size);
 	if (!sv->zc || !sv->zbuf) {
 		ZSTD_freeCCtx(sv->zc);
@@ -202,59 +203,22 @@ static void saver_fini(struct saver *sv)
 	free(sv->zbuf);
 }
 
-static int write_all(struct stream *st, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	if (st->failed)
-		return -1;	/* said once */
-	while (len) {
-		ssize_t w = write(st->out, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			pr_err("writing %s: %s", st->path, w < 0 ? strerror(errno) : "short write");
-			st->failed = 1;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
- * Write the staged pages: as they are, or as one zstd frame behind a
- * chunk header.  The recorder compresses, never the traced threads.
+ * Hand the staged pages to the chunk writer: it writes them as they are,
+ * or compressed, in this thread or (once the program has ended) on its
+ * workers.  The traced threads never compress.
  */
 static int stage_flush(struct recorder *rec, struct saver *sv, struct stream *st)
 {
-	size_t len = (size_t)st->staged * RB_PAGE_SIZE;
-	struct ut_dat_chunk ch;
-	size_t n;
+	uint32_t n = st->staged, entries = st->stage_entries;
 
-	if (!st->staged)
+	if (!n)
 		return 0;
-	st->ext.nr_pages += st->staged;
-	st->ext.entries += st->stage_entries;
-	if (rec->compress == UT_COMPRESS_NONE) {
-		st->staged = st->stage_entries = 0;
-		return write_all(st, st->stage, len);
-	}
-	n = ZSTD_compressCCtx(sv->zc, sv->zbuf, sv->zbuf_size, st->stage, len, rec->level);
-	if (ZSTD_isError(n)) {
-		pr_err("compressing %s: %s", st->path, ZSTD_getErrorName(n));
-		return -1;
-	}
-	ch.magic = UT_CHUNK_MAGIC;
-	ch.csize = (uint32_t)n;
-	ch.nr_pages = st->staged;
-	ch.entries = st->stage_entries;
+	st->ext.nr_pages += n;
+	st->ext.entries += entries;
 	st->staged = st->stage_entries = 0;
-	if (write_all(st, &ch, sizeof(ch)) < 0)
-		return -1;
-	return write_all(st, sv->zbuf, n);
+	return cw_submit(rec->cw, sv->zc, sv->zbuf, &st->out, &st->stage, &st->stage_cap, n,
+			 entries);
 }
 
 /* take one page (copied into the stage) */
@@ -326,27 +290,36 @@ static int drain_buffer(struct recorder *rec, struct saver *sv, struct stream *s
 	return 1;
 }
 
-/* the thread is over: the last pages, then the header page */
-static int stream_finish(struct recorder *rec, struct saver *sv, struct stream *st)
+/* the chunk writer is done with the file: its header page, last */
+static void stream_write_header(struct cw_file *f)
 {
+	struct stream *st = (struct stream *)((char *)f - offsetof(struct stream, out));
 	unsigned char page[RB_PAGE_SIZE];
-	int ret = stage_flush(rec, sv, st);
 
 	memset(page, 0, sizeof(page));
 	memcpy(page, &st->acc, sizeof(st->acc));
+	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
+	if (!f->error && pwrite(f->fd, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
+		pr_err("writing %s: %s", st->path, strerror(errno));
+		f->error = 1;
+	}
+	close(f->fd);
+	f->fd = -1;
+}
+
+/* the thread is over: the last pages, then (once they are written) the header page */
+static int stream_finish(struct recorder *rec, struct saver *sv, struct stream *st)
+{
+	int ret = stage_flush(rec, sv, st);
+
 	memcpy(st->ext.magic, UT_DAT_MAGIC, 8);
 	st->ext.compress = (uint32_t)rec->compress;
 	st->ext.level = rec->compress == UT_COMPRESS_NONE ? 0 : rec->level;
-	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
-	if (!st->failed && pwrite(st->out, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
-		pr_err("writing %s: %s", st->path, strerror(errno));
-		ret = -1;
-	}
-	close(st->out);
-	st->out = -1;
 	free(st->stage);
 	st->stage = NULL;
+	st->stage_cap = 0;
 	st->done = 1;
+	cw_close(rec->cw, &st->out);
 	return ret;
 }
 
@@ -408,16 +381,18 @@ static struct stream *stream_new(struct recorder *rec, const char *key)
 
 	snprintf(st->key, sizeof(st->key), "%s", key);
 	snprintf(st->path, sizeof(st->path), "%s/%s.dat", rec->outdir, key);
-	st->out = open(st->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (st->out < 0 || ftruncate(st->out, RB_PAGE_SIZE) < 0 ||
-	    lseek(st->out, RB_PAGE_SIZE, SEEK_SET) < 0) {
+	st->out.fd = open(st->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (st->out.fd < 0 || ftruncate(st->out.fd, RB_PAGE_SIZE) < 0 ||
+	    lseek(st->out.fd, RB_PAGE_SIZE, SEEK_SET) < 0) {
 		pr_err("cannot create %s: %s", st->path, strerror(errno));
 		rec_failed(rec);
-		if (st->out >= 0)
-			close(st->out);
+		if (st->out.fd >= 0)
+			close(st->out.fd);
 		free(st);
 		return NULL;
 	}
+	st->out.path = st->path;
+	st->out.finish = stream_write_header;
 	st->next = rec->streams;
 	rec->streams = st;
 	return st;
@@ -500,6 +475,13 @@ static void scan_buffers(struct recorder *rec)
 	closedir(d);
 }
 
+/* the program has ended: what is left is saved on every CPU */
+static void set_ending(struct recorder *rec)
+{
+	rec->ending = 1;
+	cw_parallel(rec->cw);
+}
+
 /*
  * Has the program (the first process) ended?  Then what its threads left
  * in their buffers is saved in parallel (save_streams()): a pass over
@@ -517,7 +499,7 @@ static int program_ended(struct recorder *rec)
 	child_changed = 0;
 	if (waitid(P_PID, (id_t)child_pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 	    si.si_pid == child_pid)
-		rec->ending = 1;
+		set_ending(rec);
 	return rec->ending;
 }
 
@@ -1143,6 +1125,7 @@ int record_run(const struct record_opts *o, int *status)
 		pr_err("cannot set up the zstd compressor");
 		goto fail;
 	}
+	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
 	ut_calibrate(&tsc0, &mono0);
 	pid = session_start(&sess, o->argv, lib, NULL);
@@ -1170,7 +1153,7 @@ int record_run(const struct record_opts *o, int *status)
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
 			if (w == pid) {
 				main_status = wstatus;
-				rec.ending = 1;
+				set_ending(&rec);
 			}
 			drain_dead(&rec, &sv, w);
 		}
@@ -1182,9 +1165,12 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	signal(SIGCHLD, SIG_DFL);
 	sig_ctl = NULL;
-	rec.ending = 1;
+	set_ending(&rec);
 	scan_buffers(&rec);
 	drain_all(&rec, &sv, 1);
+	cw_wait(rec.cw);
+	for (struct stream *st = rec.streams; st; st = st->next)
+		rec.error |= st->out.error;
 	if (__atomic_load_n(&ctl->startup_error, __ATOMIC_ACQUIRE)) {
 		startup_failed(session, o->outdir, kept_old);
 		*status = 2;
@@ -1216,6 +1202,7 @@ int record_run(const struct record_opts *o, int *status)
 	ut_symtab_save(o->outdir);
 	record_summary(&rec);
 out:
+	cw_destroy(rec.cw);
 	while (rec.streams) {
 		struct stream *st = rec.streams;
 
@@ -1227,6 +1214,7 @@ out:
 	session_destroy(&sess);
 	return rec.error ? -1 : 0;
 fail:
+	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);
 	return -1;
