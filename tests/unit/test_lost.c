@@ -119,6 +119,7 @@ static void pg_exit(struct page *p, uint64_t ts)
 /* ---- data directories ---- */
 
 static char root[] = "/tmp/usertrace-test-lost.XXXXXX";
+static int root_made;	/* mkdtemp() filled in its XXXXXX (which may end in X) */
 
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -160,8 +161,10 @@ static const char *write_dir(const char *name, const struct page *pages, int n, 
 
 	static int serial;
 
-	if (root[strlen(root) - 1] == 'X')
+	if (!root_made) {
 		assert_non_null(mkdtemp(root));
+		root_made = 1;
+	}
 	snprintf(dir, sizeof(dir), "%s/%s.%d", root, name, ++serial);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	put_file(dir, "info", "version=1\ntracer=function_graph\nclock=mono\nnr_cpus=1\n");
@@ -202,7 +205,7 @@ static const char *write_dir(const char *name, const struct page *pages, int n, 
 static int cleanup(void **state)
 {
 	(void)state;
-	if (root[strlen(root) - 1] != 'X')
+	if (root_made)
 		remove_tree(root);
 	return 0;
 }

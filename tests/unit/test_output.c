@@ -893,6 +893,7 @@ static void pb_trace(struct page_builder *b, uint32_t delta, uint16_t n, const u
 }
 
 static char data_root[] = "/tmp/usertrace-test-output.XXXXXX";
+static int data_root_made;	/* mkdtemp() filled in its XXXXXX (which may end in X) */
 
 /*
  * DIR/info (the TSC clock at 3 ticks per ns: t ns = t ticks * mult >> 32,
@@ -908,8 +909,10 @@ static const char *write_dir(const char *name, const struct page_builder *b)
 	} hdr;
 	FILE *f;
 
-	if (data_root[strlen(data_root) - 1] == 'X')
+	if (!data_root_made) {
 		assert_non_null(mkdtemp(data_root));
+		data_root_made = 1;
+	}
 	snprintf(dir, sizeof(dir), "%s/%s", data_root, name);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	snprintf(path, sizeof(path), "%s/info", dir);
@@ -941,7 +944,7 @@ static const char *write_dir(const char *name, const struct page_builder *b)
 static int data_cleanup(void **state)
 {
 	(void)state;
-	if (data_root[strlen(data_root) - 1] != 'X')
+	if (data_root_made)
 		remove_tree(data_root);
 	return 0;
 }
