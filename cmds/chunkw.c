@@ -44,6 +44,12 @@ struct cw_job {
 	int done, failed;
 };
 
+struct cw_worker {
+	struct cw_pool *p;
+	ZSTD_CCtx *zc;		/* made before the thread: a worker always can */
+	pthread_t thread;
+};
+
 struct cw_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* a job was queued, or stop */
@@ -52,7 +58,7 @@ struct cw_pool {
 	struct cw_job *jobs;
 	int njobs, pending, finishing, stop;
 	int compress, level, want_workers, nworkers;
-	pthread_t threads[CW_MAX_WORKERS];
+	struct cw_worker workers[CW_MAX_WORKERS];
 	size_t out_size;
 };
 
@@ -106,15 +112,13 @@ static void job_write(struct cw_pool *p, struct cw_job *j)
 {
 	struct cw_file *f = j->f;
 
-	if (f->error)
+	if (cw_failed(f))
 		return;
-	if (j->failed)
-		f->error = 1;
-	else if (p->compress == UT_COMPRESS_NONE)
-		f->error = cw_write_all(f->fd, f->path, j->pages,
-					(size_t)j->nr_pages * RB_PAGE_SIZE) < 0;
-	else
-		f->error = cw_write_all(f->fd, f->path, j->out, j->out_len) < 0;
+	if (j->failed ||
+	    (p->compress == UT_COMPRESS_NONE ?
+	     cw_write_all(f->fd, f->path, j->pages, (size_t)j->nr_pages * RB_PAGE_SIZE) :
+	     cw_write_all(f->fd, f->path, j->out, j->out_len)) < 0)
+		cw_fail(f);
 }
 
 /*
@@ -178,8 +182,8 @@ static void run_job(struct cw_pool *p, ZSTD_CCtx *zc)
 
 static void *worker(void *arg)
 {
-	struct cw_pool *p = arg;
-	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	struct cw_worker *w = arg;
+	struct cw_pool *p = w->p;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -187,10 +191,9 @@ static void *worker(void *arg)
 			pthread_cond_wait(&p->work, &p->lock);
 		if (!p->queue)
 			break;
-		run_job(p, zc);
+		run_job(p, w->zc);
 	}
 	pthread_mutex_unlock(&p->lock);
-	ZSTD_freeCCtx(zc);
 	return NULL;
 }
 
@@ -244,8 +247,15 @@ void cw_parallel(struct cw_pool *p)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int i = 0; i < p->want_workers; i++) {
-		if (pthread_create(&p->threads[i], NULL, worker, p))
+		struct cw_worker *w = &p->workers[i];
+
+		w->p = p;
+		w->zc = ZSTD_createCCtx();
+		if (!w->zc || pthread_create(&w->thread, NULL, worker, w)) {
+			ZSTD_freeCCtx(w->zc);
+			w->zc = NULL;
 			break;
+		}
 		__atomic_store_n(&p->nworkers, p->nworkers + 1, __ATOMIC_RELEASE);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -268,7 +278,7 @@ int cw_submit(struct cw_pool *p, ZSTD_CCtx *zc, void *zbuf, struct cw_file *f,
 {
 	struct cw_job *j, t;
 
-	if (f->error)
+	if (cw_failed(f))
 		return -1;
 	if (!__atomic_load_n(&p->nworkers, __ATOMIC_ACQUIRE)) {
 		size_t n;
@@ -278,9 +288,12 @@ int cw_submit(struct cw_pool *p, ZSTD_CCtx *zc, void *zbuf, struct cw_file *f,
 		else
 			n = compress_chunk(zc, p->level, zbuf, p->out_size, *pages, nr_pages,
 					   entries, f->path);
-		f->error = !n || cw_write_all(f->fd, f->path,
-					       p->compress == UT_COMPRESS_NONE ? *pages : zbuf, n) < 0;
-		return f->error ? -1 : 0;
+		if (!n || cw_write_all(f->fd, f->path,
+				       p->compress == UT_COMPRESS_NONE ? *pages : zbuf, n) < 0) {
+			cw_fail(f);
+			return -1;
+		}
+		return 0;
 	}
 	pthread_mutex_lock(&p->lock);
 	while (!p->free) {
@@ -297,6 +310,12 @@ int cw_submit(struct cw_pool *p, ZSTD_CCtx *zc, void *zbuf, struct cw_file *f,
 	t = *j;
 	j->pages = *pages;
 	j->cap = *cap;
+	/* only a whole chunk's room back: a small one would be grown again chunk by chunk */
+	if (t.cap < UT_CHUNK_PAGES) {
+		free(t.pages);
+		t.pages = NULL;
+		t.cap = 0;
+	}
 	*pages = t.pages;
 	*cap = t.cap;
 	j->f = f;
@@ -354,8 +373,10 @@ void cw_destroy(struct cw_pool *p)
 	p->stop = 1;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
-	for (int i = 0; i < p->nworkers; i++)
-		pthread_join(p->threads[i], NULL);
+	for (int i = 0; i < p->nworkers; i++) {
+		pthread_join(p->workers[i].thread, NULL);
+		ZSTD_freeCCtx(p->workers[i].zc);
+	}
 	for (int i = 0; i < p->njobs; i++) {
 		free(p->jobs[i].pages);
 		free(p->jobs[i].out);

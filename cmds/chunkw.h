@@ -30,8 +30,19 @@ struct cw_file {
 	struct cw_job *head, *tail;	/* handed over, not yet written, in order */
 	int writing;			/* a thread writes this file's chunks now */
 	int closing;
-	int error;			/* a write or compression failed */
+	int error;			/* a write or compression failed: cw_failed() */
 };
+
+/* atomic: the workers and the threads that hand chunks over all look */
+static inline int cw_failed(struct cw_file *f)
+{
+	return __atomic_load_n(&f->error, __ATOMIC_RELAXED);
+}
+
+static inline void cw_fail(struct cw_file *f)
+{
+	__atomic_store_n(&f->error, 1, __ATOMIC_RELAXED);
+}
 
 struct cw_pool;
 

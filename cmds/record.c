@@ -88,6 +88,7 @@ static struct ut_session_ctl *volatile sig_ctl;
 static void child_signal(int sig)
 {
 	struct ut_session_ctl *ctl = sig_ctl;
+	int saved = errno;
 
 	(void)sig;
 	child_changed = 1;
@@ -95,12 +96,16 @@ static void child_signal(int sig)
 		__atomic_add_fetch(&ctl->wake, 1, __ATOMIC_RELEASE);
 		syscall(SYS_futex, &ctl->wake, FUTEX_WAKE, 1, NULL, NULL, 0);
 	}
+	errno = saved;
 }
 
 static void forward_signal(int sig)
 {
+	int saved = errno;
+
 	if (child_pid > 0)
 		kill(child_pid, sig);
+	errno = saved;
 }
 
 /* *kept_old: a previous recording was renamed DIR.old */
@@ -217,8 +222,12 @@ static int stage_flush(struct recorder *rec, struct saver *sv, struct stream *st
 	st->ext.nr_pages += n;
 	st->ext.entries += entries;
 	st->staged = st->stage_entries = 0;
-	return cw_submit(rec->cw, sv->zc, sv->zbuf, &st->out, &st->stage, &st->stage_cap, n,
-			 entries);
+	/*
+	 * A file that failed (said once, counted at the end) takes no more:
+	 * the buffers are still read to the end and freed, the file closed.
+	 */
+	cw_submit(rec->cw, sv->zc, sv->zbuf, &st->out, &st->stage, &st->stage_cap, n, entries);
+	return 0;
 }
 
 /* take one page (copied into the stage) */
@@ -259,7 +268,8 @@ static int drain_buffer(struct recorder *rec, struct saver *sv, struct stream *s
 
 		/* the stage grows to a chunk: a thread that records little needs little */
 		if (st->staged == st->stage_cap) {
-			st->stage_cap = st->stage_cap ? 2 * st->stage_cap : 4;
+			st->stage_cap = st->stage_cap ? 2 * st->stage_cap :
+					st->ext.nr_pages ? UT_CHUNK_PAGES : 4;
 			st->stage = xrealloc(st->stage, (size_t)st->stage_cap * RB_PAGE_SIZE);
 		}
 		dst = st->stage + (size_t)st->staged * RB_PAGE_SIZE;
@@ -299,9 +309,9 @@ static void stream_write_header(struct cw_file *f)
 	memset(page, 0, sizeof(page));
 	memcpy(page, &st->acc, sizeof(st->acc));
 	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
-	if (!f->error && pwrite(f->fd, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
+	if (!cw_failed(f) && pwrite(f->fd, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
 		pr_err("writing %s: %s", st->path, strerror(errno));
-		f->error = 1;
+		cw_fail(f);
 	}
 	close(f->fd);
 	f->fd = -1;
@@ -595,8 +605,14 @@ static void drain_all(struct recorder *rec, struct saver *sv, int final)
 	int n = 0;
 
 	if (!final) {
-		for (struct stream *st = rec->streams; st && !program_ended(rec); st = st->next)
+		/* processes that outlive the program are saved as they go, as before */
+		int ended = rec->ending;
+
+		for (struct stream *st = rec->streams; st; st = st->next) {
+			if (!ended && program_ended(rec))
+				return;
 			drain_stream(rec, sv, st, 0);
+		}
 		return;
 	}
 	for (struct stream *st = rec->streams; st; st = st->next)
@@ -1170,7 +1186,7 @@ int record_run(const struct record_opts *o, int *status)
 	drain_all(&rec, &sv, 1);
 	cw_wait(rec.cw);
 	for (struct stream *st = rec.streams; st; st = st->next)
-		rec.error |= st->out.error;
+		rec.error |= cw_failed(&st->out);
 	if (__atomic_load_n(&ctl->startup_error, __ATOMIC_ACQUIRE)) {
 		startup_failed(session, o->outdir, kept_old);
 		*status = 2;

@@ -18,9 +18,12 @@ int debug;
 
 static void vpr(const char *prefix, const char *fmt, va_list ap)
 {
+	/* one line, also when the recorder's threads report at once */
+	flockfile(stderr);
 	fprintf(stderr, "usertrace: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void pr_err(const char *fmt, ...)

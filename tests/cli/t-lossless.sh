@@ -167,6 +167,38 @@ want=$(( 2 * (2 + 64 + 64 * 20000) ))
 [ "$e" = "$want" ] && [ "$l" = 0 ] && ok "64 threads: $e events, 0 lost" ||
 	not_ok "64 threads: entries=$e lost=$l, expected $want"
 
+# a process that outlives the program is saved as it runs, not at its
+# end: with the buffers fixed (--drop, 64K), a background child of 2
+# threads keeps far more than its first buffers (16 pages, about 9000
+# events each) would hold if nobody read them until it ended
+rec --drop -b 64K -o "$W/d8" -- sh -c "\"$W/p\" 2 300000 & sleep 0.05; exit 0"
+read -r e l < <(count "$W/d8")
+want=$(( 2 * (2 + 2 + 2 * 300000) ))
+[ $((e + l)) = "$want" ] && [ "$e" -gt 60000 ] &&
+	ok "a child that outlives the program: $e kept, $l lost of $want" ||
+	not_ok "outliving child: entries=$e lost=$l of $want"
+
+# a full disk: exit 1, one message per thread's file, no hang, nothing
+# left in /dev/shm (root only: a small tmpfs)
+if [ "$(id -u)" = 0 ] && mkdir -p "$W/small" && mount -t tmpfs -o size=300k tmpfs "$W/small" 2>/dev/null; then
+	before=$(ls /dev/shm | grep -c '^usertrace')
+	timeout 120 "$UT" record -o "$W/small/d" -- "$W/p" 8 200000 > "$W/out" 2> "$W/err"
+	st=$?
+	nmsg=$(grep -c 'No space left on device' "$W/err")
+	nfiles=$(sed -n 's|^usertrace: writing \(.*\.dat\): No space.*|\1|p' "$W/err" | sort -u | wc -l)
+	after=$(ls /dev/shm | grep -c '^usertrace')
+	umount "$W/small"
+	if [ "$st" = 1 ] && [ "$nfiles" -ge 1 ] && [ "$nfiles" = "$(grep -c '\.dat: No space' "$W/err")" ] &&
+	   [ "$nmsg" -le $((nfiles + 2)) ] && [ "$after" = "$before" ]; then
+		ok "full disk: status 1, one message for each of $nfiles files, /dev/shm clean"
+	else
+		not_ok "full disk: status $st, $nmsg messages for $nfiles files, sessions $before -> $after"
+		sed 's/^/# /' "$W/err" | head -20
+	fi
+else
+	ok "# SKIP full disk: not root or no tmpfs"
+fi
+
 # bad values
 expect 2 "invalid buffer limit" -- "$UT" record --buffer-limit 12Q -- true
 expect 2 "invalid buffer limit" -- "$UT" record --buffer-limit -5 -- true
