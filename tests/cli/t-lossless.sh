@@ -171,9 +171,9 @@ want=$(( 2 * (2 + 64 + 64 * 20000) ))
 # end: with the buffers fixed (--drop, 64K), a background child of 2
 # threads keeps far more than its first buffers (16 pages, about 9000
 # events each) would hold if nobody read them until it ended
-rec --drop -b 64K -o "$W/d8" -- sh -c "\"$W/p\" 2 300000 & sleep 0.05; exit 0"
+rec --drop -b 64K -o "$W/d8" -- sh -c "\"$W/p\" 2 2000000 & exit 0"
 read -r e l < <(count "$W/d8")
-want=$(( 2 * (2 + 2 + 2 * 300000) ))
+want=$(( 2 * (2 + 2 + 2 * 2000000) ))
 [ $((e + l)) = "$want" ] && [ "$e" -gt 60000 ] &&
 	ok "a child that outlives the program: $e kept, $l lost of $want" ||
 	not_ok "outliving child: entries=$e lost=$l of $want"
