@@ -139,19 +139,18 @@ static void read_all(struct tfs_session *s, const char *path)
 	ssize_t n;
 
 	/*
-	 * trace_pipe: one read, of the stub's line; a second one would wait.
-	 * So would the first of an instance that is off: not those.
+	 * trace_pipe: read without waiting (O_NONBLOCK: EAGAIN once it is
+	 * empty), as a reader that polls would; a blocking read of an empty
+	 * one waits for the program, as the kernel's.
 	 */
-	if (strstr(path, "trace_pipe") && !strncmp(path, "instances", 9))
-		return;
-	if (tfs_open(s, path, O_RDONLY, &h))
+	if (tfs_open(s, path, O_RDONLY | (strstr(path, "trace_pipe") ? O_NONBLOCK : 0), &h))
 		return;
 	if (verbose)
 		fprintf(stderr, "< %s\n", path);
 	do {
 		n = tfs_read(h, buf, sizeof(buf), off);
 		off += n > 0 ? n : 0;
-	} while (n > 0 && !strstr(path, "trace_pipe"));
+	} while (n > 0);
 	tfs_release(h);
 }
 

@@ -3271,6 +3271,9 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		free(out);
 		if (gone)
 			return 0;
+		/* nothing new: the kernel's trace_pipe says so to a reader that will not wait */
+		if (h->flags & O_NONBLOCK)
+			return -EAGAIN;
 		/* nothing new: sleep a little, or until woken */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += TFS_POLL_MS * 1000000L;

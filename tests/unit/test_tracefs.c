@@ -901,6 +901,21 @@ static void test_trace_pipe(void **state)
 	tfs_release(h);
 }
 
+/* O_NONBLOCK: the line there is, then EAGAIN, as the kernel's trace_pipe */
+static void test_trace_pipe_nonblock(void **state)
+{
+	struct fix *f = *state;
+	struct tfs_handle *h;
+	char buf[64];
+
+	assert_int_equal(tfs_open(f->s, "trace_pipe", O_RDONLY | O_NONBLOCK, &h), 0);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), 5);
+	assert_memory_equal(buf, "line\n", 5);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), -EAGAIN);
+	assert_int_equal(tfs_read(h, buf, sizeof(buf), 0), -EAGAIN);
+	tfs_release(h);
+}
+
 static void test_snapshot_marker(void **state)
 {
 	struct fix *f = *state;
@@ -974,6 +989,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_timeout, setup, teardown),
 	};
