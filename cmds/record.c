@@ -46,7 +46,7 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-#define DEFAULT_BUF_SIZE	(2u << 20)
+#define DEFAULT_BUF_SIZE	(4u << 20)
 #define DEFAULT_ZSTD_LEVEL	1
 #define DRAIN_INTERVAL_MS	20
 #define SAVE_THREADS_MAX	16
@@ -685,7 +685,7 @@ static void usage(FILE *f)
 		"                        -- PROG [ARGS...]\n"
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
-		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 2M)\n"
+		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 4M)\n"
 		"  -t, --tracer NAME    function_graph (default), function or nop\n"
 		"      --overwrite      flight recorder: keep the last SIZE per thread\n"
 		"      --drop           a full buffer drops events and counts them,\n"
