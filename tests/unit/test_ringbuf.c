@@ -1118,6 +1118,12 @@ static void check_page(void *arg, const struct rb_page *p, int n, uint64_t seq)
 		check_error(c, seq, "entries", p->entries);
 }
 
+/* the writer has filled every page the reader has not taken back */
+static int buffer_full(struct rb_header *h, uint64_t next)
+{
+	return __atomic_load_n(&h->head, __ATOMIC_ACQUIRE) + 1 - next >= h->nr_pages;
+}
+
 /* the reader loop of the recorder: drain until the writer has closed */
 static void stress_read(struct rb_header *h, struct check *c)
 {
@@ -1129,10 +1135,18 @@ static void stress_read(struct rb_header *h, struct check *c)
 		drain(h, &next, closed, check_page, c);
 		if (closed)
 			break;
-		/* the writer is faster anyway; a pause every 512 pages makes sure it drops */
+		/*
+		 * A pause every 512 pages makes sure the writer drops: wait
+		 * until it has filled the buffer (a loaded machine may not run
+		 * it during a fixed pause: the test then failed now and then),
+		 * then give it time for a few records more, which are dropped.
+		 */
 		if (c->pages >= pause) {
 			pause = c->pages + 512;
-			usleep(1000);
+			for (int i = 0; i < 2000 && !buffer_full(h, next) &&
+			     __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != RB_STATE_CLOSED; i++)
+				usleep(1000);
+			usleep(10000);
 		}
 	}
 }
