@@ -164,7 +164,6 @@ struct recorder {
 struct saver {
 	ZSTD_CCtx *zc;
 	void *zbuf;
-	size_t zbuf_size;
 };
 
 /* the CPUs the recorder may run on */
@@ -190,8 +189,7 @@ static int saver_init(struct saver *sv, int compress)
 	if (compress == UT_COMPRESS_NONE)
 		return 0;
 	sv->zc = ZSTD_createCCtx();
-	sv->zbuf_size = cw_out_size();
-	sv->zbuf = malloc(sv->zbuf_size);
+	sv->zbuf = malloc(cw_out_size());
 	if (!sv->zc || !sv->zbuf) {
 		ZSTD_freeCCtx(sv->zc);
 		free(sv->zbuf);
@@ -213,12 +211,12 @@ static void saver_fini(struct saver *sv)
  * or compressed, in this thread or (once the program has ended) on its
  * workers.  The traced threads never compress.
  */
-static int stage_flush(struct recorder *rec, struct saver *sv, struct stream *st)
+static void stage_flush(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	uint32_t n = st->staged, entries = st->stage_entries;
 
 	if (!n)
-		return 0;
+		return;
 	st->ext.nr_pages += n;
 	st->ext.entries += entries;
 	st->staged = st->stage_entries = 0;
@@ -227,24 +225,23 @@ static int stage_flush(struct recorder *rec, struct saver *sv, struct stream *st
 	 * the buffers are still read to the end and freed, the file closed.
 	 */
 	cw_submit(rec->cw, sv->zc, sv->zbuf, &st->out, &st->stage, &st->stage_cap, n, entries);
-	return 0;
 }
 
 /* take one page (copied into the stage) */
-static int stage_page(struct recorder *rec, struct saver *sv, struct stream *st)
+static void stage_page(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	const struct rb_page *p = (const void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
 
 	st->stage_entries += p->entries;
 	if (++st->staged == UT_CHUNK_PAGES)
-		return stage_flush(rec, sv, st);
-	return 0;
+		stage_flush(rec, sv, st);
 }
 
 /*
  * Save the pages [b->next, head) of one buffer and, if it is closed (or
  * the run is over), the partial head page too.  Returns 1 when the
- * buffer is saved whole, 0 when it goes on, -1 on a write error.
+ * buffer is saved whole, 0 when it goes on (a failed write is the
+ * file's: cw_failed(), counted at the end).
  */
 static int drain_buffer(struct recorder *rec, struct saver *sv, struct stream *st,
 			struct buffer *b, int final)
@@ -278,8 +275,7 @@ static int drain_buffer(struct recorder *rec, struct saver *sv, struct stream *s
 		if (n >= 0 && (n > 0 || b->next != head)) {
 			memset(dst + RB_PAGE_HDR + n, 0, RB_PAGE_SIZE - RB_PAGE_HDR - (size_t)n);
 			h->read_entries += ((struct rb_page *)dst)->entries;
-			if (stage_page(rec, sv, st) < 0)
-				return -1;
+			stage_page(rec, sv, st);
 		}
 		b->next++;
 		/* the copy is ours now: the writer may have the page back */
@@ -318,9 +314,9 @@ static void stream_write_header(struct cw_file *f)
 }
 
 /* the thread is over: the last pages, then (once they are written) the header page */
-static int stream_finish(struct recorder *rec, struct saver *sv, struct stream *st)
+static void stream_finish(struct recorder *rec, struct saver *sv, struct stream *st)
 {
-	int ret = stage_flush(rec, sv, st);
+	stage_flush(rec, sv, st);
 
 	memcpy(st->ext.magic, UT_DAT_MAGIC, 8);
 	st->ext.compress = (uint32_t)rec->compress;
@@ -330,7 +326,6 @@ static int stream_finish(struct recorder *rec, struct saver *sv, struct stream *
 	st->stage_cap = 0;
 	st->done = 1;
 	cw_close(rec->cw, &st->out);
-	return ret;
 }
 
 /* a saved buffer: remove it, and give a grown one's memory back to the budget */
@@ -356,11 +351,9 @@ static void drain_stream(struct recorder *rec, struct saver *sv, struct stream *
 {
 	while (!st->done && st->bufs && (final || st->bufs->gen == st->next_gen)) {
 		struct buffer *b = st->bufs;
-		int r = drain_buffer(rec, sv, st, b, final), moved;
+		int moved;
 
-		if (r < 0)
-			rec_failed(rec);
-		if (r <= 0)
+		if (!drain_buffer(rec, sv, st, b, final))
 			return;
 		/* only now: the writer stores MOVED before the CLOSED that drain_buffer saw */
 		moved = b->r.hdr->flags & RB_HDR_MOVED;
@@ -370,11 +363,11 @@ static void drain_stream(struct recorder *rec, struct saver *sv, struct stream *
 		/* the thread went on in another buffer: wait for it */
 		if (moved && !final)
 			continue;
-		if (!st->bufs && stream_finish(rec, sv, st) < 0)
-			rec_failed(rec);
+		if (!st->bufs)
+			stream_finish(rec, sv, st);
 	}
-	if (final && !st->done && stream_finish(rec, sv, st) < 0)
-		rec_failed(rec);
+	if (final && !st->done)
+		stream_finish(rec, sv, st);
 }
 
 static struct stream *stream_find(struct recorder *rec, const char *key)
