@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -335,6 +336,13 @@ static void buffer_remove(struct recorder *rec, struct buffer *b)
 	uint64_t size = rb_file_size(b->r.hdr->nr_pages);
 	int grown = b->r.hdr->flags & RB_HDR_GROWN;
 
+	/*
+	 * Free the pages here: the writer may still map the buffer (it
+	 * unmaps a moved one at its next move, an exited thread's at the
+	 * process's exit), and the last to unmap an unlinked file pays for
+	 * freeing its memory.  That should be the recorder, not the program.
+	 */
+	madvise((char *)b->r.hdr + RB_PAGE_SIZE, size - RB_PAGE_SIZE, MADV_REMOVE);
 	rb_close(&b->r);
 	snprintf(path, sizeof(path), "%s/%s", rec->session, b->name);
 	unlink(path);

@@ -152,7 +152,16 @@ struct rb_writer {
 	 */
 	int (*grow)(struct rb_writer *w, uint64_t ts);
 	uint32_t grow_failed;
+	/*
+	 * First pass over the slots: the pages below this one are mapped.
+	 * The writer maps the next RB_POPULATE_PAGES at once, one system
+	 * call instead of a page fault per page; ~0u when the kernel cannot.
+	 */
+	uint32_t populated;
 };
+
+/* pages the writer maps ahead on its first pass (256 KiB) */
+#define RB_POPULATE_PAGES	64
 
 void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now);
 void rb_writer_move(struct rb_writer *w, struct rb_header *h, uint64_t now);

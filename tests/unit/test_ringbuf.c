@@ -554,6 +554,58 @@ static void test_page_crossing(void **state)
 	tbuf_free(&b);
 }
 
+/* resident pages among the buffer's data slots [from, to) */
+static uint32_t resident(struct rb_header *h, uint32_t from, uint32_t to)
+{
+	unsigned char vec[256];
+	uint32_t n = 0;
+
+	assert_true(to - from <= sizeof(vec));
+	assert_int_equal(mincore(rb_page_slot(h, from), (size_t)(to - from) * RB_PAGE_SIZE, vec), 0);
+	for (uint32_t i = 0; i < to - from; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/*
+ * On its first pass the writer maps RB_POPULATE_PAGES at a time, not a
+ * page per fault, and the program's errno stays what it was.
+ */
+static void test_populate(void **state)
+{
+	struct rb_writer w = { 0 };
+	uint64_t ts = 100;
+	uint32_t nr = RB_POPULATE_PAGES * 2 + 8;
+	struct tbuf b;
+
+	(void)state;
+	tbuf_new(&b, nr, RB_MODE_CONSUMER);
+	errno = EBADF;
+	rb_writer_init(&w, b.h, ts);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(resident(b.h, 0, RB_POPULATE_PAGES), RB_POPULATE_PAGES);
+	assert_int_equal(resident(b.h, RB_POPULATE_PAGES, nr), 0);
+	assert_int_equal(w.populated, RB_POPULATE_PAGES);
+	/* to the first page of the second batch */
+	while (b.h->head < RB_POPULATE_PAGES)
+		assert_true(put_entry(&w, ts++, 1));
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(resident(b.h, RB_POPULATE_PAGES, 2 * RB_POPULATE_PAGES),
+			 RB_POPULATE_PAGES);
+	assert_int_equal(resident(b.h, 2 * RB_POPULATE_PAGES, nr), 0);
+	/* the last batch is cut at the end of the buffer */
+	while (b.h->head < 2 * RB_POPULATE_PAGES)
+		assert_true(put_entry(&w, ts++, 1));
+	assert_int_equal(resident(b.h, 2 * RB_POPULATE_PAGES, nr), 8);
+	assert_int_equal(w.populated, nr);
+	/* the second pass maps nothing more: consume, wrap around */
+	b.h->tail = b.h->head;
+	while (b.h->head < nr + 1)
+		assert_true(put_entry(&w, ts++, 1));
+	assert_int_equal(w.populated, nr);
+	tbuf_free(&b);
+}
+
 /* a time extend that does not fit goes, with its record, to a fresh page */
 static void test_extend_at_page_end(void **state)
 {
@@ -1402,6 +1454,7 @@ int main(void)
 		cmocka_unit_test(test_time_extend),
 		cmocka_unit_test(test_time_backwards),
 		cmocka_unit_test(test_page_crossing),
+		cmocka_unit_test(test_populate),
 		cmocka_unit_test(test_extend_at_page_end),
 		cmocka_unit_test(test_consumer_lost),
 		cmocka_unit_test(test_lost_flag_saturates),
