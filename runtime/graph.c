@@ -81,21 +81,12 @@ _Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
 
 __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
 
-/* record lengths by type, for the fixed-size ones */
-static const uint8_t ut_len[] = {
-	[UT_REC_ENTRY] = 10,
-	[UT_REC_EXIT] = 4,
-	[UT_REC_FUNC] = 16,
-	[UT_REC_ENTRY_PARENT] = 16,
-	[UT_REC_DEPTH] = 8,
-	[UT_REC_CPU] = 8,
-};
-
-static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip,
+static __attribute__((always_inline)) inline int __ut_put(struct ut_thread *t, uint32_t type,
+							  uint64_t ts, uint64_t ip,
 			   uint64_t parent)
 {
 	struct rb_writer *w = &t->w;
-	uint32_t len = ut_len[type], h;
+	uint32_t len = ut_rec_info[type].base, h;
 	unsigned char *p;
 
 	p = rb_reserve(w, len, &ts);
@@ -127,7 +118,7 @@ static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint
 		break;
 	}
 	/* DEPTH and CPU describe the stream; they are not events */
-	rb_commit(w, len, ts, type < UT_REC_DEPTH);
+	rb_commit(w, len, ts, ut_rec_counts(type));
 	if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT)
 		t->rec_depth++;
 	else if (type == UT_REC_EXIT && t->rec_depth)
@@ -136,7 +127,8 @@ static inline int __ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint
 }
 
 /* one record, with a CPU record first if the thread migrated */
-static inline int ut_put(struct ut_thread *t, uint32_t type, uint64_t ts, uint64_t ip,
+static __attribute__((always_inline)) inline int ut_put(struct ut_thread *t, uint32_t type,
+							uint64_t ts, uint64_t ip,
 			 uint64_t parent)
 {
 	uint32_t cpu = ut_cpu();
@@ -446,7 +438,7 @@ static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips
 	memcpy(p + 4, &n16, 2);
 	for (uint32_t i = 0; i < n; i++)
 		ut_put48(p + 6 + 6 * i, ips[i]);
-	rb_commit(&t->w, len, ts, type != UT_REC_STACK);
+	rb_commit(&t->w, len, ts, ut_rec_counts(type));
 	return 1;
 }
 
@@ -529,7 +521,7 @@ static void ut_write_return(struct ut_thread *t, uintptr_t ip, uint32_t depth, u
 		ut_put48(p + 4, ip);
 		memcpy(p + 10, &d16, 2);
 		ut_put48(p + 12, dur);
-		rb_commit(&t->w, 18, ts, 1);
+		rb_commit(&t->w, 18, ts, ut_rec_counts(UT_REC_RETURN));
 	}
 	ut_release(t);
 }

@@ -11,6 +11,11 @@ $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
+# test_records reads the record table of doc/design/ring-buffer.md
+$(O)/tests/test_records: tests/unit/test_records.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $< -lcmocka
+
 $(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++

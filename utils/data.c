@@ -511,8 +511,8 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			continue;
 		}
 		memcpy(&h, r, 4);
-		if (RB_HDR_TYPE(h) != UT_REC_DEPTH && RB_HDR_TYPE(h) != UT_REC_STACK &&
-		    RB_HDR_TYPE(h) != UT_REC_CPU)
+		/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
+		if (ut_rec_counts(RB_HDR_TYPE(h)))
 			c->after_lost = 0;
 		switch (RB_HDR_TYPE(h)) {
 		case UT_REC_ENTRY:

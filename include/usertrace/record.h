@@ -9,21 +9,7 @@
  * it closes the innermost open entry of its thread, as the shadow stack
  * guarantees that every entry gets exactly one exit.
  *
- *   type           bytes  payload
- *   ENTRY            10   ip
- *   EXIT              4   -
- *   FUNC             16   ip, parent ip          (function tracer)
- *   ENTRY_PARENT     16   ip, parent ip          (graph entry at depth 0)
- *   DEPTH             8   u32 shadow-stack depth (first record of a page)
- *   CPU               8   u32 cpu                (the thread migrated)
- *   STACK        6+6*n    u16 n, n ips, outermost first (open frames
- *                         inherited by a forked child)
- *   DATA          6+len   u16 len, bytes         (trace_marker text)
- *   RETURN           18   ip, u16 depth, u48 duration in clock units
- *                         (a call at least tracing_thresh long; its
- *                         ENTRY was not written; time = the return)
- *   TRACE        6+6*n    u16 n, n ips, innermost first (a stacktrace
- *                         function command fired)
+ * The types, their lengths and payloads are listed once, in entries.h.
  */
 #ifndef USERTRACE_RECORD_H
 #define USERTRACE_RECORD_H
@@ -33,17 +19,43 @@
 #include "ringbuf.h"
 
 enum ut_rec_type {
-	UT_REC_ENTRY = 1,
-	UT_REC_EXIT = 2,
-	UT_REC_FUNC = 3,
-	UT_REC_ENTRY_PARENT = 4,
-	UT_REC_DEPTH = 5,
-	UT_REC_CPU = 6,
-	UT_REC_STACK = 7,
-	UT_REC_DATA = 8,
-	UT_REC_RETURN = 9,
-	UT_REC_TRACE = 10,
+#define UT_RECORD(name, type, base, unit, max, counts)	UT_REC_##name = type,
+#include "entries.h"
+#undef UT_RECORD
 };
+
+/* what entries.h says of one type */
+struct ut_rec_info {
+	const char *name;
+	uint8_t base;		/* length, or length without the variable part */
+	uint8_t unit;		/* bytes per unit of the variable part; 0: none */
+	uint16_t max;		/* most units */
+	uint8_t counts;		/* an event: counted in page->entries */
+};
+
+/* by type; an unlisted type has base 0 */
+static const struct ut_rec_info ut_rec_info[RB_TYPE_TIME_EXTEND + 1] = {
+#define UT_RECORD(name, type, base, unit, max, counts)	\
+	[type] = { #name, base, unit, max, counts },
+#include "entries.h"
+#undef UT_RECORD
+	[RB_TYPE_TIME_EXTEND] = { "TIME_EXTEND", 8, 0, 0, 0 },
+};
+
+/* a free type (entries.h): sized, skipped by the readers */
+static const struct ut_rec_info ut_rec_free = { NULL, 6, 1, 65535, 0 };
+
+/* 1 if records of @type are events (counted), 0 if not */
+static inline int ut_rec_counts(uint32_t type)
+{
+	return type <= RB_TYPE_TIME_EXTEND && ut_rec_info[type].counts;
+}
+
+/* the name of @type, NULL for a free one */
+static inline const char *ut_rec_name(uint32_t type)
+{
+	return type <= RB_TYPE_TIME_EXTEND ? ut_rec_info[type].name : NULL;
+}
 
 #define UT_ADDR_MASK	0xffffffffffffull
 #define UT_STACK_MAX	64
@@ -70,38 +82,28 @@ static inline void ut_put48(unsigned char *p, uint64_t v)
 /* length of the record at @rec, 0 if it is not a valid record or does not fit in @avail */
 static inline uint32_t ut_rec_len(const unsigned char *rec, uint32_t avail)
 {
-	uint32_t h, len;
+	const struct ut_rec_info *ri;
+	uint32_t h, type, len;
 	uint16_t n;
 
 	if (avail < 4)
 		return 0;
 	memcpy(&h, rec, 4);
-	switch (RB_HDR_TYPE(h)) {
-	case UT_REC_ENTRY:		len = 10; break;
-	case UT_REC_EXIT:		len = 4; break;
-	case UT_REC_FUNC:
-	case UT_REC_ENTRY_PARENT:	len = 16; break;
-	case UT_REC_DEPTH:
-	case UT_REC_CPU:
-	case RB_TYPE_TIME_EXTEND:	len = 8; break;
-	case UT_REC_RETURN:		len = 18; break;
-	case UT_REC_STACK:
-	case UT_REC_TRACE:
+	type = RB_HDR_TYPE(h);
+	ri = &ut_rec_info[type];
+	if (!ri->base) {
+		if (!type)
+			return 0;
+		ri = &ut_rec_free;
+	}
+	len = ri->base;
+	if (ri->unit) {
 		if (avail < 6)
 			return 0;
 		memcpy(&n, rec + 4, 2);
-		if (n > UT_STACK_MAX)
+		if (n > ri->max)
 			return 0;
-		len = 6 + 6u * n;
-		break;
-	case UT_REC_DATA:
-		if (avail < 6)
-			return 0;
-		memcpy(&n, rec + 4, 2);
-		len = 6 + n;
-		break;
-	default:
-		return 0;
+		len += (uint32_t)ri->unit * n;
 	}
 	return len <= avail ? len : 0;
 }

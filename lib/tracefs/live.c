@@ -379,13 +379,6 @@ static int filter_time(const struct filter *f, uint64_t raw)
 
 struct pump_sink;
 
-static int rec_counts(uint32_t type)
-{
-	/* as the writers count page->entries (DATA: trace_marker, live_marker_write()) */
-	return type < UT_REC_DEPTH || type == UT_REC_RETURN || type == UT_REC_TRACE ||
-	       type == UT_REC_DATA;
-}
-
 static void emit_init(struct emitter *e, int fd)
 {
 	memset(e, 0, sizeof(*e));
@@ -514,7 +507,7 @@ static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void
 	h = RB_HDR(type, ts - w->last_ts);
 	memcpy(p, &h, 4);
 	memcpy(p + 4, payload, n);
-	rb_commit(w, 4 + n, ts, rec_counts(type));
+	rb_commit(w, 4 + n, ts, ut_rec_counts(type));
 }
 
 /* the first @d open calls, as a STACK (DEPTH beyond UT_STACK_MAX) */
@@ -616,7 +609,7 @@ static void ring_emit(struct emitter *e, struct tracker *t, const unsigned char 
 		ring_put(w, UT_REC_CPU, ts, &t->cpu, 4);
 	}
 	ring_put(w, type, ts, rec + 4, len - 4);
-	if (rec_counts(type))
+	if (ut_rec_counts(type))
 		e->entries++;
 	e->bytes += len;
 }
@@ -663,7 +656,7 @@ static void emit(struct emitter *e, struct tracker *t, const struct filter *f,
 		e->out_cpu = t->cpu;
 	}
 	emit_put(e, type, ts, rec + 4, len - 4);
-	if (rec_counts(type)) {
+	if (ut_rec_counts(type)) {
 		p->entries++;
 		e->entries++;
 		if (!e->have_first) {
@@ -780,7 +773,7 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 		t->last_ts = ts;
 		memcpy(&h, r, 4);
 		type = RB_HDR_TYPE(h);
-		*events += rec_counts(type);
+		*events += ut_rec_counts(type);
 		switch (type) {
 		case UT_REC_DEPTH:
 			memcpy(&v, r + 4, 4);
@@ -1927,7 +1920,7 @@ int live_marker_write(struct live_marker *m, const void *text, size_t len)
 			h = RB_HDR(UT_REC_CPU, ts - m->w.last_ts);
 			memcpy(p, &h, 4);
 			memcpy(p + 4, &cpu, 4);
-			rb_commit(&m->w, 8, ts, 0);
+			rb_commit(&m->w, 8, ts, ut_rec_counts(UT_REC_CPU));
 		}
 	}
 	p = rb_reserve(&m->w, 6 + (uint32_t)len, &ts);
@@ -1938,7 +1931,7 @@ int live_marker_write(struct live_marker *m, const void *text, size_t len)
 	memcpy(p, &h, 4);
 	memcpy(p + 4, &l16, 2);
 	memcpy(p + 6, text, len);
-	rb_commit(&m->w, 6 + (uint32_t)len, ts, 1);
+	rb_commit(&m->w, 6 + (uint32_t)len, ts, ut_rec_counts(UT_REC_DATA));
 	return 0;
 }
 

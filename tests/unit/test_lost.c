@@ -78,7 +78,7 @@ static void pg_rec(struct page *p, unsigned type, uint64_t ts, const void *paylo
 	if (len)
 		memcpy(rp->data + rp->commit + 4, payload, len);
 	rp->commit += 4 + len;
-	if (type < UT_REC_DEPTH)
+	if (ut_rec_counts(type))
 		rp->entries++;
 	p->last = ts;
 }

@@ -122,7 +122,7 @@ static int put_rec(struct rb_writer *w, uint32_t type, uint64_t *ts, uint64_t va
 		memcpy(p + 4, &v, 4);
 	}
 	/* DEPTH and CPU describe the stream; they are not events */
-	rb_commit(w, len, *ts, type < UT_REC_DEPTH);
+	rb_commit(w, len, *ts, ut_rec_counts(type));
 	return 1;
 }
 
@@ -1023,12 +1023,20 @@ static void test_iter_corrupt(void **state)
 
 	/* type 0 is reserved */
 	assert_int_equal(iter_page(d, 4, &nrec), -1);
+	/* a free type (entries.h) is sized: read when its count fits, else corrupt */
 	for (uint32_t type = UT_REC_TRACE + 1; type < RB_TYPE_TIME_EXTEND; type++) {
 		h = RB_HDR(type, 1);
 		memcpy(d, &h, 4);
+		n = 2;
+		memcpy(d + 4, &n, 2);
+		assert_int_equal(iter_page(d, 8, &nrec), 0);
+		assert_int_equal(nrec, 1);
+		n = 3;
+		memcpy(d + 4, &n, 2);
 		assert_int_equal(iter_page(d, 8, &nrec), -1);
 		assert_int_equal(nrec, 0);
 	}
+	memset(d, 0, sizeof(d));
 
 	/* a good ENTRY, then garbage */
 	h = RB_HDR(UT_REC_ENTRY, 1);
