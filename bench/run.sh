@@ -193,6 +193,27 @@ median() {
 		awk '{ a[NR] = $1 } END { if (NR) print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
+# paired A B [N]: the median over the rounds of (a_i - n_i) / (b_i - n_i),
+# the i-th values of the lists A, B and N (N: zeros when not given).  The
+# three runs of a round are next to each other in time, so a slow spell of
+# a shared machine weighs on both sides of each round's ratio; the ratio
+# of two medians mixes rounds run at different speeds.  Empty when the
+# lists differ in length (a failed run), or a denominator is not positive.
+paired() {
+	awk -v a="$1" -v b="$2" -v n="${3:-}" 'BEGIN {
+		na = split(a, A); nb = split(b, B); nn = split(n, N)
+		if (na == 0 || na != nb || (nn && nn != na)) exit
+		for (i = 1; i <= na; i++) {
+			d = B[i] - (nn ? N[i] : 0)
+			if (d <= 0) exit
+			R[i] = (A[i] - (nn ? N[i] : 0)) / d
+		}
+		for (i = 2; i <= na; i++)	# insertion sort: a handful of rounds
+			for (j = i; j > 1 && R[j - 1] > R[j]; j--) { t = R[j]; R[j] = R[j - 1]; R[j - 1] = t }
+		print na % 2 ? R[(na + 1) / 2] : (R[na / 2] + R[na / 2 + 1]) / 2
+	}'
+}
+
 # calc EXPR: floating-point arithmetic
 calc() { awk "BEGIN { print ($1) }"; }
 
@@ -422,9 +443,11 @@ done
 
 echo
 echo "in-thread: the traced program's own CPU time (all threads, from the start of main),"
-echo "seconds; ns/call = (traced - native) / calls; ratio = usertrace / uftrace (bar <= $BAR_CPU)"
-printf '%-10s %-28s %9s %7s %9s %7s %11s %11s %6s\n' case flag calls native usertrace uftrace \
-	"ut ns/call" "uf ns/call" ratio
+echo "seconds, medians; ns/call = (traced - native) / calls; ratio = the median over the rounds"
+echo "of usertrace's (traced - native) / uftrace's, each with the same round's native run (bar <= $BAR_CPU);"
+echo "med r = the ratio of the two ns/call columns (of the medians)"
+printf '%-10s %-28s %9s %7s %9s %7s %11s %11s %6s %6s\n' case flag calls native usertrace uftrace \
+	"ut ns/call" "uf ns/call" ratio "med r"
 for c in "${CASES[@]}"; do
 	native=$(native_of "$c")
 	for tag in "${TAGS[@]}"; do
@@ -439,10 +462,13 @@ for c in "${CASES[@]}"; do
 		fi
 		ut_ns=$(calc "($ut - $native) / $calls")
 		uf_ns=$(calc "($uf - $native) / $calls")
-		ratio=$(calc "$uf_ns > 0 ? $ut_ns / $uf_ns : -1")
-		printf '%-10s %-28s %9d %7.3f %9.3f %7.3f %11.1f %11.1f %6s\n' "$c" "$flag" "$calls" \
+		m_ratio=$(calc "$uf_ns > 0 ? $ut_ns / $uf_ns : -1")
+		ratio=$(paired "${CPU[$c.$tag.usertrace]}" "${CPU[$c.$tag.uftrace]}" \
+			"${CPU[$c.$tag.native]:-}")
+		[ -n "$ratio" ] || ratio=$m_ratio
+		printf '%-10s %-28s %9d %7.3f %9.3f %7.3f %11.1f %11.1f %6s %6s\n' "$c" "$flag" "$calls" \
 			"$(calc "$native / 1e9")" "$(calc "$ut / 1e9")" "$(calc "$uf / 1e9")" \
-			"$ut_ns" "$uf_ns" "$(fmt_ratio "$ratio")"
+			"$ut_ns" "$uf_ns" "$(fmt_ratio "$ratio")" "$(fmt_ratio "$m_ratio")"
 		[ -n "${WARN[$c.$tag]:-}" ] && echo "           ^ ${WARN[$c.$tag]}"
 		bar_check cpu "$ratio" "$BAR_CPU" "$c $flag"
 	done
@@ -450,10 +476,11 @@ done
 
 echo
 echo "whole run: 'record' from start to exit, data written to $DATA_DIR; wall time (seconds,"
-echo "ratio = usertrace / uftrace, bar <= $BAR_WALL) and CPU time (seconds, all processes and threads"
-echo "of the run: program and recorder); none = usertrace --compress=none (one run)"
-printf '%-10s %-28s %7s %7s %6s %7s %7s %6s %8s %8s\n' case flag "ut wall" "uf wall" ratio \
-	"ut cpu" "uf cpu" ratio "none wl" "none cpu"
+echo "medians; ratio = the median over the rounds of usertrace / uftrace, bar <= $BAR_WALL; med r ="
+echo "the ratio of the medians) and CPU time (seconds, all processes and threads of the run:"
+echo "program and recorder; ratio of the medians); none = usertrace --compress=none (one run)"
+printf '%-10s %-28s %7s %7s %6s %6s %7s %7s %6s %8s %8s\n' case flag "ut wall" "uf wall" ratio \
+	"med r" "ut cpu" "uf cpu" ratio "none wl" "none cpu"
 for c in "${CASES[@]}"; do
 	for tag in "${TAGS[@]}"; do
 		flag=$(flag_of "$tag")
@@ -466,12 +493,14 @@ for c in "${CASES[@]}"; do
 			bar_check wall "" "$BAR_WALL" "$c $flag"
 			continue
 		fi
-		ratio=$(calc "$ut / $uf")
+		m_ratio=$(calc "$ut / $uf")
+		ratio=$(paired "${TIMES[$c.$tag.usertrace]}" "${TIMES[$c.$tag.uftrace]}")
+		[ -n "$ratio" ] || ratio=$m_ratio
 		c_ratio=$(calc "$uf_c > 0 ? $ut_c / $uf_c : -1")
 		utn=$(median "${UTN_TIMES[$c.$tag]:-}")
 		utn_c=$(median "${UTN_CPU[$c.$tag]:-}")
-		printf '%-10s %-28s %7.3f %7.3f %6.2f %7.3f %7.3f %6s %8s %8s\n' "$c" "$flag" \
-			"$(calc "$ut / 1e6")" "$(calc "$uf / 1e6")" "$ratio" \
+		printf '%-10s %-28s %7.3f %7.3f %6.2f %6.2f %7.3f %7.3f %6s %8s %8s\n' "$c" "$flag" \
+			"$(calc "$ut / 1e6")" "$(calc "$uf / 1e6")" "$ratio" "$m_ratio" \
 			"$(calc "$ut_c / 1e3")" "$(calc "$uf_c / 1e3")" "$(fmt_ratio "$c_ratio")" \
 			"$([ -n "$utn" ] && printf %.3f "$(calc "$utn / 1e6")" || echo -)" \
 			"$([ -n "$utn_c" ] && printf %.3f "$(calc "$utn_c / 1e3")" || echo -)"
