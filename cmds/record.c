@@ -44,6 +44,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
@@ -687,7 +688,9 @@ static void usage(FILE *f)
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
 		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 4M)\n"
-		"  -t, --tracer NAME    function_graph (default), function or nop\n"
+		"  -t, --tracer NAME    one of (default " UT_TRACER_DEFAULT "):\n");
+	tracer_help(f, "                         ");
+	fprintf(f,
 		"      --overwrite      flight recorder: keep the last SIZE per thread\n"
 		"      --drop           a full buffer drops events and counts them,\n"
 		"                       instead of growing (fixed memory)\n"
@@ -846,7 +849,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->outdir = "usertrace.data";
 	o->buf_size = DEFAULT_BUF_SIZE;
-	o->tracer = &function_graph_tracer;
+	o->tracer = tracer_find(UT_TRACER_DEFAULT);
 	o->grow_limit = default_grow_limit();
 	o->compress = UT_COMPRESS_ZSTD;
 	o->level = DEFAULT_ZSTD_LEVEL;
@@ -867,7 +870,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		case 't':
 			o->tracer = tracer_find(optarg);
 			if (!o->tracer) {
-				pr_err("unknown tracer '%s' (available: function_graph function nop)", optarg);
+				pr_err("unknown tracer '%s' (available: %s)", optarg, UT_TRACER_NAMES);
 				return -1;
 			}
 			break;
@@ -1118,7 +1121,7 @@ int record_run(const struct record_opts *o, int *status)
 		return -1;
 	session = sess.dir;
 	ctl = sess.ctl;
-	ctl->rec_mode = (uint32_t)o->tracer->rec_mode;
+	ctl->rec_mode = (uint32_t)tracer_rec_mode(o->tracer);
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

@@ -14,6 +14,7 @@
 
 #include "cmds/cmds.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/tracers.h"
 #include "utils/data.h"
 #include "utils/utils.h"
 
@@ -22,8 +23,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: usertrace replay [options]\n"
 		"  -i, --input DIR      the recording (default usertrace.data)\n"
-		"  -t, --tracer NAME    print as function_graph, function or nop\n"
-		"                       (default: the tracer it was recorded with)\n"
+		"  -t, --tracer NAME    print as another tracer (default: the one it\n"
+		"                       was recorded with):\n");
+	tracer_help(f, "                         ");
+	fprintf(f,
 		"      --tid LIST       only these threads (comma-separated tids)\n"
 		"  -O, --option OPT     a trace option, or noOPT to turn it off:\n"
 		"                       print-parent sym-offset sym-addr irq-info\n"
@@ -129,8 +132,7 @@ static int replay(const struct replay_opts *o, FILE *out)
 	if (o->tracer) {
 		t = tracer_find(o->tracer);
 		if (!t) {
-			pr_err("unknown tracer '%s' (available: function_graph function nop)",
-			       o->tracer);
+			pr_err("unknown tracer '%s' (available: %s)", o->tracer, UT_TRACER_NAMES);
 			return -1;
 		}
 	}
@@ -214,8 +216,7 @@ int command_replay(int argc, char **argv)
 			break;
 		case 't':
 			if (!tracer_find(optarg)) {
-				pr_err("unknown tracer '%s' (available: function_graph function nop)",
-				       optarg);
+				pr_err("unknown tracer '%s' (available: %s)", optarg, UT_TRACER_NAMES);
 				goto out;
 			}
 			o.tracer = optarg;

@@ -21,14 +21,13 @@ FZ_CFLAGS    := -O1 -g -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-stric
 		$(FUSE_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
 
 FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/symtab.c utils/utils.c \
-		  lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c \
-		  lib/trace/tracers/function.c lib/trace/tracers/function_graph.c \
+		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c lib/tracefs/tracefs.c \
 		  lib/trace/clock.c
 
-FZ_HDRS := $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h \
+FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/tracefs/*.h \
 		      lib/filter/*.h cmds/*.h runtime/*.h fuzz/*.h)
 
 $(FZ)/obj/%.o: %.c $(FZ_HDRS)
@@ -70,8 +69,7 @@ fuzz-smoke: fuzz-build
 FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 	       $(O)/tests/fuzz-replay-tracefs
 FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/symtab.c utils/utils.c \
-		  lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c \
-		  lib/trace/tracers/function.c lib/trace/tracers/function_graph.c \
+		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c)
 FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c)
 FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'

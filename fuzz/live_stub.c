@@ -14,6 +14,7 @@
 
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
+#include "usertrace/tracers.h"
 
 static void check(int ok, const char *what)
 {
@@ -32,8 +33,7 @@ static void check_str(const char *s, size_t max, const char *what)
 
 static void check_tracer(const char *t)
 {
-	check(t && (!strcmp(t, "nop") || !strcmp(t, "function") || !strcmp(t, "function_graph")),
-	      "tracer");
+	check(t && ut_tracer_index(t) >= 0, "tracer");
 }
 
 static void check_view(const struct live_view *v)

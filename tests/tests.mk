@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h utils/*.h lib/trace/*.h lib/tracefs/*.h lib/filter/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/tracefs/*.h lib/filter/*.h)
 
 $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -30,8 +30,7 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c \
-		lib/trace/tracers/function.c lib/trace/tracers/function_graph.c utils/utils.c \
+$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/utils.c \
 		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread
@@ -43,8 +42,7 @@ $(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/tra
 
 # test_lost runs replay and report themselves on data directories it writes
 $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
-		lib/trace/tracers/function_graph.c $(RINGBUF_SRC) $(HDRS) cmds/cmds.h
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(HDRS) cmds/cmds.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
 
@@ -72,8 +70,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/tracers/nop.c lib/trace/tracers/function.c \
-		lib/trace/tracers/function_graph.c $(RINGBUF_SRC)
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
 

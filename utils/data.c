@@ -30,6 +30,7 @@
 
 #include "usertrace/datfile.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
@@ -54,7 +55,7 @@ static int parse_info(struct ut_data *d, const char *path)
 	}
 	d->nr_cpus = 1;
 	d->clock = UT_CLOCK_MONO;
-	strcpy(d->tracer, "function_graph");
+	strcpy(d->tracer, UT_TRACER_DEFAULT);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *eq = strchr(line, '=');
 		const char *k = line, *v;

@@ -13,38 +13,47 @@
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/tracers.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
+/* the output parts, in the order of usertrace/tracers.def */
 static const struct tracer *const tracers[] = {
-	&function_graph_tracer,
-	&function_tracer,
-	&nop_tracer,
+#define UT_TRACER(name, mode, help)	&name##_tracer,
+#include "usertrace/tracers.def"
+#undef UT_TRACER
 };
 
+_Static_assert(ARRAY_SIZE(tracers) == UT_NR_TRACERS, "tracers.def");
+
+/* accepts "ftrace" for function (ut_tracer_index()) */
 const struct tracer *tracer_find(const char *name)
 {
-	size_t i;
+	int i = ut_tracer_index(name);
 
-	if (!name)
-		return NULL;
-	if (!strcmp(name, "ftrace"))
-		return &function_tracer;
-	for (i = 0; i < ARRAY_SIZE(tracers); i++)
-		if (!strcmp(tracers[i]->name, name))
-			return tracers[i];
-	return NULL;
+	return i < 0 ? NULL : tracers[i];
+}
+
+/* what the programs record for tracer @t */
+enum ut_rec_mode tracer_rec_mode(const struct tracer *t)
+{
+	int i = ut_tracer_index(t->name);
+
+	return i < 0 ? UT_MODE_NONE : ut_tracers[i].mode;
+}
+
+/* one line per tracer, "name  help", for the help texts */
+void tracer_help(FILE *out, const char *indent)
+{
+	for (size_t i = 0; i < UT_NR_TRACERS; i++)
+		fprintf(out, "%s%-16s%s\n", indent, ut_tracers[i].name, ut_tracers[i].help);
 }
 
 /* as available_tracers: names on one line, separated by spaces */
 void tracer_list(FILE *out)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(tracers); i++)
-		fprintf(out, "%s%s", i ? " " : "", tracers[i]->name);
-	fputc('\n', out);
+	fprintf(out, "%s\n", UT_TRACER_NAMES);
 }
 
 /* the global options (trace_options) usertrace implements */

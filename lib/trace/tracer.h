@@ -2,12 +2,14 @@
 /*
  * tracer.h - the tracer plugin interface, as in the kernel's struct tracer.
  *
- * A tracer decides what the runtime records (@rec_mode) and how events are
- * printed.  Output is defined once here and shared by replay, live and
- * (later) the tracing directory's trace and trace_pipe files.
+ * A tracer decides what the runtime records (its mode in
+ * usertrace/tracers.def) and how events are printed.  Output is defined
+ * once here and shared by replay, live and the tracing directory's trace
+ * and trace_pipe files.
  *
  * Adding a tracer is adding lib/trace/tracers/<name>.c that ends in a
- * designated-initialiser struct tracer, plus one line in tracer.c.
+ * designated-initialiser `struct tracer <name>_tracer`, plus its line in
+ * include/usertrace/tracers.def.
  */
 #ifndef USERTRACE_TRACER_H
 #define USERTRACE_TRACER_H
@@ -39,9 +41,7 @@ enum trace_iter_flags {
 			    TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS)
 
 struct tracer {
-	const char *name;
-	/* what the runtime records for this tracer: enum ut_rec_mode */
-	int rec_mode;
+	const char *name;	/* its name in tracers.def */
 	/* tracer-specific options (funcgraph-*), terminated by a NULL name */
 	const struct tracer_opt *opts;
 	uint32_t default_flags;
@@ -131,6 +131,7 @@ uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event 
 
 const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for function */
 void tracer_list(FILE *out);
+void tracer_help(FILE *out, const char *indent);
 /*
  * apply "-O name" / "-O noname": returns 0, or -EINVAL for an unknown
  * option (the caller prints the message)
@@ -141,6 +142,11 @@ void trace_print_sym(struct trace_iter *iter, const struct ut_event *ev, uint64_
 /* run the whole output: header, events, finish.  Returns 0 or -1 (corrupt data). */
 int trace_print_all(struct trace_iter *iter);
 
-extern const struct tracer nop_tracer, function_tracer, function_graph_tracer;
+enum ut_rec_mode tracer_rec_mode(const struct tracer *t);
+
+/* the output part of each tracer of usertrace/tracers.def */
+#define UT_TRACER(name, mode, help)	extern const struct tracer name##_tracer;
+#include "usertrace/tracers.def"
+#undef UT_TRACER
 
 #endif

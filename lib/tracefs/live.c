@@ -44,6 +44,7 @@
 
 #include "lib/filter/list.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/tracers.h"
 #include "lib/tracefs/live.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
@@ -196,7 +197,7 @@ static struct live_cache *cache_get(const char *session, int *err)
 	snprintf(path, sizeof(path), "%s/info", c->dir);
 	f = fopen(path, "w");
 	if (f) {
-		fprintf(f, "# usertrace live session %s\nversion=1\ntracer=function_graph\n"
+		fprintf(f, "# usertrace live session %s\nversion=1\ntracer=" UT_TRACER_DEFAULT "\n"
 			"clock=%s\ntsc0=%" PRIu64 "\nmono0=%" PRIu64 "\ntsc1=%" PRIu64
 			"\nmono1=%" PRIu64 "\nnr_cpus=%ld\n", session,
 			clock == UT_CLOCK_TSC ? "tsc" : "mono", tsc0, mono0, tsc1, mono1,
@@ -1120,7 +1121,7 @@ static int make_memfd(void)
 static int print_files(struct live_cache *c, const struct live_view *v, struct emitter *e,
 		       int nr, int header, uint64_t *counter, char **out, size_t *len)
 {
-	const struct tracer *t = tracer_find(v->tracer ? v->tracer : "function_graph");
+	const struct tracer *t = tracer_find(v->tracer ? v->tracer : UT_TRACER_DEFAULT);
 	struct trace_iter iter;
 	struct ut_data d;
 	FILE *f;
@@ -1397,7 +1398,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	pthread_mutex_lock(&live_lock);
 	c = cache_get(session_dir, &err);
 	pthread_mutex_unlock(&live_lock);
-	if (!c || !tracer_find(v->tracer ? v->tracer : "function_graph")) {
+	if (!c || !tracer_find(v->tracer ? v->tracer : UT_TRACER_DEFAULT)) {
 		errno = c ? EINVAL : -err;
 		return NULL;
 	}
@@ -1417,7 +1418,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	r->v.nr_cpu_pages = 0;
 	r->v.cpu_since = NULL;
 	r->v.nr_cpu_since = 0;
-	r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
+	r->tracer = xstrdup(v->tracer ? v->tracer : UT_TRACER_DEFAULT);
 	r->v.tracer = r->tracer;
 	while (v->options && v->options[n])
 		n++;
@@ -1461,9 +1462,9 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
 {
 	int n = 0;
 
-	if (strcmp(r->tracer, v->tracer ? v->tracer : "function_graph")) {
+	if (strcmp(r->tracer, v->tracer ? v->tracer : UT_TRACER_DEFAULT)) {
 		free(r->tracer);
-		r->tracer = xstrdup(v->tracer ? v->tracer : "function_graph");
+		r->tracer = xstrdup(v->tracer ? v->tracer : UT_TRACER_DEFAULT);
 		r->v.tracer = r->tracer;
 	}
 	for (char **o = r->options; *o; o++)

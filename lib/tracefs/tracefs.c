@@ -82,6 +82,7 @@
 
 #include "usertrace/record.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
@@ -189,7 +190,6 @@ static const struct {
 #define NR_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
 #define OPT_MARKERS	6	/* opts[] index of "markers" */
 
-static const char *const tracer_names[] = { "nop", "function", "function_graph" };
 
 /* ---- the session ---- */
 
@@ -1299,13 +1299,15 @@ static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 }
 
 static int tracer_index(const char *name);
+static int tracer_mode(const char *name);
+static const char *tracer_of_mode(uint32_t mode);
 static int rec_filter_update(struct tfs_session *s);
 
 /* does an instance need the programs to record?  Context: s->lock held. */
 static int insts_recording(struct tfs_session *s)
 {
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		if (in->on && tracer_index(in->tracer) > 0)
+		if (in->on && tracer_mode(in->tracer) > 0)
 			return 1;
 	return 0;
 }
@@ -1358,14 +1360,14 @@ static int recording_update(struct tfs_session *s)
 
 	/* a traceoff in the programs since: keep it */
 	top_sync(s);
-	mode = tracer_index(s->top.tracer);
+	mode = tracer_mode(s->top.tracer);
 	/*
 	 * Instances that are off count too: switching tracing_on then needs
 	 * no handshake, and keeps the recording's kind.
 	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		if (tracer_index(in->tracer) > mode)
-			mode = tracer_index(in->tracer);
+		if (tracer_mode(in->tracer) > mode)
+			mode = tracer_mode(in->tracer);
 	if (mode < 0)
 		mode = 0;
 	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
@@ -1380,7 +1382,7 @@ static int recording_update(struct tfs_session *s)
 /* does the directory make the programs record now? */
 static int inst_records(struct tfs_inst *in)
 {
-	return in->on && tracer_index(in->tracer) > 0;
+	return in->on && tracer_mode(in->tracer) > 0;
 }
 
 /*
@@ -1474,7 +1476,7 @@ static int rec_filter_update(struct tfs_session *s)
 	int inst_rec = 0;
 
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!in->on || tracer_index(in->tracer) <= 0)
+		if (!in->on || tracer_mode(in->tracer) <= 0)
 			continue;
 		inst_rec = 1;
 		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
@@ -1887,7 +1889,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	pthread_cond_init(&s->pump_cond, NULL);
 	inst_init(&s->top);
 	snprintf(s->top.tracer, sizeof(s->top.tracer), "%s",
-		 s->ctl->rec_mode < 3 ? tracer_names[s->ctl->rec_mode] : "nop");
+		 tracer_of_mode(s->ctl->rec_mode));
 	s->top.on = s->ctl->tracing_on != 0;
 	s->on_stored = s->ctl->tracing_on;
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
@@ -2622,7 +2624,7 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		sb_puts(b, readme_text);
 		break;
 	case F_AVAIL_TRACERS:
-		sb_puts(b, "function_graph function nop\n");
+		sb_printf(b, "%s\n", UT_TRACER_NAMES);
 		break;
 	case F_CUR_TRACER:
 		sb_printf(b, "%s\n", inst_tracer(s, in));
@@ -2773,14 +2775,26 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 
 static int tracer_index(const char *name)
 {
-	if (!strcmp(name, "ftrace"))		/* 2.6.27's name */
-		return UT_MODE_FUNC;
 	if (!strcmp(name, "none"))
-		return UT_MODE_NONE;
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(name, tracer_names[i]))
-			return i;
-	return -1;
+		name = "nop";
+	return ut_tracer_index(name);	/* and "ftrace", 2.6.27's name of function */
+}
+
+/* what the programs record for tracer @name: enum ut_rec_mode, -1 if unknown */
+static int tracer_mode(const char *name)
+{
+	int i = tracer_index(name);
+
+	return i < 0 ? -1 : (int)ut_tracers[i].mode;
+}
+
+/* the first tracer that records @mode (a session's starting tracer) */
+static const char *tracer_of_mode(uint32_t mode)
+{
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if (ut_tracers[i].mode == mode)
+			return ut_tracers[i].name;
+	return "nop";
 }
 
 /* a trace option word ("name" or "noname"); Context: s->lock held */
@@ -2924,11 +2938,11 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 
 		if (t < 0)
 			return t;
-		if (!strcmp(inst_tracer(s, in), tracer_names[t]))
+		if (!strcmp(inst_tracer(s, in), ut_tracers[t].name))
 			return 0;
 		inst_pump(in);
 		top_sync(s);
-		snprintf(in->tracer, sizeof(in->tracer), "%s", tracer_names[t]);
+		snprintf(in->tracer, sizeof(in->tracer), "%s", ut_tracers[t].name);
 		ret = recording_update(s);
 		/* as the kernel, a new tracer starts with an empty buffer */
 		trace_clear(s, in);

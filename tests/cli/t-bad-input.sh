@@ -9,7 +9,7 @@ expect 2 'no program to run' -- "$UT" record
 expect 2 'no program to run' -- "$UT" record -o "$W/d" --
 expect 2 "invalid buffer size 'lots'" -- "$UT" record -b lots -- true
 expect 2 "invalid buffer size '1'" -- "$UT" record -b 1 -- true
-expect 2 "unknown tracer 'bogus'" -- "$UT" record -t bogus -- true
+expect 2 "unknown tracer 'bogus' \\(available: function_graph function nop\\)" -- "$UT" record -t bogus -- true
 expect 1 "cannot run '/nonexistent/prog': No such file or directory" -- "$UT" record -o "$W/d" -- /nonexistent/prog
 expect 1 "cannot run '$W': Permission denied" -- "$UT" record -o "$W/d2" -- "$W"
 expect 1 'cannot open data directory' -- "$UT" replay -i "$W/none"
@@ -28,7 +28,7 @@ int main(void) { return f(1) - 2; }
 C
 gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
 "$UT" record -o "$W/good" -- "$W/p" > /dev/null 2>&1
-expect 1 "unknown tracer 'bogus'" -- "$UT" replay -i "$W/good" -t bogus
+expect 1 "unknown tracer 'bogus' \\(available: function_graph function nop\\)" -- "$UT" replay -i "$W/good" -t bogus
 expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
 expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
 expect 1 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope

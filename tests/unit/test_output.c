@@ -25,6 +25,7 @@
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/tracers.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/ringbuf.h"
@@ -824,6 +825,50 @@ static void test_trace_bounds(void **state)
 }
 
 
+/* ---- the tracer registry (usertrace/tracers.def) ---- */
+
+static void test_registry(void **state)
+{
+	static const struct {
+		const char *name;
+		enum ut_rec_mode mode;
+	} want[] = {
+		{ "function_graph", UT_MODE_GRAPH },
+		{ "function", UT_MODE_FUNC },
+		{ "nop", UT_MODE_NONE },
+	};
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(UT_NR_TRACERS, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < UT_NR_TRACERS; i++) {
+		const struct tracer *t = tracer_find(want[i].name);
+
+		assert_non_null(t);
+		assert_string_equal(t->name, want[i].name);
+		assert_string_equal(ut_tracers[i].name, want[i].name);
+		assert_int_equal(ut_tracer_index(want[i].name), (int)i);
+		assert_int_equal(tracer_rec_mode(t), want[i].mode);
+		assert_non_null(ut_tracers[i].help);
+	}
+	assert_ptr_equal(tracer_find("ftrace"), tracer_find("function"));
+	assert_ptr_equal(tracer_find(UT_TRACER_DEFAULT), &function_graph_tracer);
+	assert_null(tracer_find("bogus"));
+	assert_null(tracer_find(""));
+	assert_null(tracer_find(NULL));
+	assert_int_equal(ut_tracer_index("function_graph "), -1);
+	assert_string_equal(UT_TRACER_NAMES, "function_graph function nop");
+	f = mem_open();
+	tracer_list(f);
+	assert_string_equal(mem_text(f), "function_graph function nop\n");
+	f = mem_open();
+	tracer_help(f, "  ");
+	assert_string_equal(mem_text(f),
+			    "  function_graph  every call and return, with durations\n"
+			    "  function        every call, with its caller\n"
+			    "  nop             no tracer: markers only\n");
+}
+
 /* ---- the records, decoded by utils/data.c ---- */
 
 /* one data page of a thread's buffer file, built record by record */
@@ -1265,6 +1310,7 @@ static void test_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_find_mark),
 		cmocka_unit_test(test_graph_duration),
 		cmocka_unit_test(test_graph_proc),

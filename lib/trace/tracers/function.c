@@ -92,7 +92,6 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 
 const struct tracer function_tracer = {
 	.name		= "function",
-	.rec_mode	= UT_MODE_FUNC,
 	.opts		= NULL,
 	.default_flags	= 0,
 	.print_header	= trace_default_header,

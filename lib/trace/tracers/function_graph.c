@@ -366,7 +366,6 @@ static void graph_finish(struct trace_iter *iter)
 
 const struct tracer function_graph_tracer = {
 	.name		= "function_graph",
-	.rec_mode	= UT_MODE_GRAPH,
 	.opts		= graph_opts,
 	.default_flags	= GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS,
 	.print_header	= graph_print_header,

@@ -21,7 +21,6 @@ static void nop_print_event(struct trace_iter *iter, struct ut_event *ev)
 
 const struct tracer nop_tracer = {
 	.name		= "nop",
-	.rec_mode	= UT_MODE_NONE,
 	.opts		= NULL,
 	.default_flags	= 0,
 	.print_header	= trace_default_header,
