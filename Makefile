@@ -60,7 +60,7 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/tracefs/*.h lib/filter/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(SANFLAGS) -c $< -o $@
 

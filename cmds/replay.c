@@ -28,11 +28,9 @@ static void usage(FILE *f)
 	tracer_help(f, "                         ");
 	fprintf(f,
 		"      --tid LIST       only these threads (comma-separated tids)\n"
-		"  -O, --option OPT     a trace option, or noOPT to turn it off:\n"
-		"                       print-parent sym-offset sym-addr irq-info\n"
-		"                       context-info record-tgid markers, and for\n"
-		"                       function_graph funcgraph-{overrun,cpu,overhead,\n"
-		"                       proc,duration,abstime,irqs,tail}\n"
+		"  -O, --option OPT     a trace option, or noOPT to turn it off:\n");
+	trace_options_help(f, "                         ");
+	fprintf(f,
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           this help\n");
 }

@@ -27,7 +27,7 @@ FZ_FILTER_SRC  := fuzz/fuzz_filter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c lib/tracefs/tracefs.c \
 		  lib/trace/clock.c
 
-FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/tracefs/*.h \
+FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
 		      lib/filter/*.h cmds/*.h runtime/*.h fuzz/*.h)
 
 $(FZ)/obj/%.o: %.c $(FZ_HDRS)

@@ -50,30 +50,38 @@ void tracer_help(FILE *out, const char *indent)
 		fprintf(out, "%s%-16s%s\n", indent, ut_tracers[i].name, ut_tracers[i].help);
 }
 
+/*
+ * The options, for the help texts: the global ones, then each tracer's,
+ * at most 72 columns a line, with "(default)" after those that are set.
+ */
+void trace_options_help(FILE *out, const char *indent)
+{
+	const char *tracer = NULL;
+	int col = 0;
+
+	for (int i = 0; i < TRACE_NR_OPTS; i++) {
+		const struct trace_opt_info *o = &trace_opts[i];
+		int len = (int)strlen(o->name) + (o->def ? 10 : 0);
+
+		if (!tracer || strcmp(tracer, o->tracer)) {
+			if (col)
+				fputc('\n', out);
+			col = fprintf(out, "%s%s%s", indent, o->tracer[0] ? o->tracer : "all tracers",
+				      ":");
+			tracer = o->tracer;
+		}
+		if (col + 1 + len > 72)
+			col = fprintf(out, "\n%s ", indent) - 1;
+		col += fprintf(out, " %s%s", o->name, o->def ? " (default)" : "");
+	}
+	if (col)
+		fputc('\n', out);
+}
+
 /* as available_tracers: names on one line, separated by spaces */
 void tracer_list(FILE *out)
 {
 	fprintf(out, "%s\n", UT_TRACER_NAMES);
-}
-
-/* the global options (trace_options) usertrace implements */
-static const struct tracer_opt global_opts[] = {
-	{ "print-parent",	TRACE_ITER_PRINT_PARENT },
-	{ "sym-offset",		TRACE_ITER_SYM_OFFSET },
-	{ "sym-addr",		TRACE_ITER_SYM_ADDR },
-	{ "irq-info",		TRACE_ITER_IRQ_INFO },
-	{ "context-info",	TRACE_ITER_CONTEXT_INFO },
-	{ "record-tgid",	TRACE_ITER_RECORD_TGID },
-	{ "markers",		TRACE_ITER_MARKERS },
-	{ NULL, 0 },
-};
-
-static const struct tracer_opt *find_opt(const struct tracer_opt *opts, const char *name)
-{
-	for (; opts && opts->name; opts++)
-		if (!strcmp(opts->name, name))
-			return opts;
-	return NULL;
 }
 
 void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
@@ -83,8 +91,8 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	iter->out = out;
 	iter->data = d;
 	iter->tracer = t;
-	iter->iter_flags = TRACE_ITER_DEFAULT;
-	iter->tracer_flags = t ? t->default_flags : 0;
+	iter->iter_flags = trace_opt_defaults("");
+	iter->tracer_flags = t ? trace_opt_defaults(t->name) : 0;
 	trace_seq_init(&iter->seq, out);
 	if (t && t->init)
 		t->init(iter);
@@ -143,9 +151,10 @@ uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event 
 
 int tracer_set_option(struct trace_iter *iter, const char *opt)
 {
-	const struct tracer_opt *o;
+	const struct trace_opt_info *o;
 	const char *name = opt;
-	int neg = 0;
+	uint32_t *flags;
+	int neg = 0, i;
 
 	if (!opt || !*opt)
 		return -EINVAL;
@@ -153,24 +162,23 @@ int tracer_set_option(struct trace_iter *iter, const char *opt)
 		neg = 1;
 		name += 2;
 	}
-	o = find_opt(global_opts, name);
-	if (o) {
-		if (neg)
-			iter->iter_flags &= ~o->bit;
-		else
-			iter->iter_flags |= o->bit;
-		return 0;
+	i = trace_opt_index(name, strlen(name));
+	if (i < 0)
+		return -EINVAL;
+	o = &trace_opts[i];
+	if (!o->tracer[0]) {
+		flags = &iter->iter_flags;
+	} else if (iter->tracer && !strcmp(o->tracer, iter->tracer->name)) {
+		flags = &iter->tracer_flags;
+	} else {
+		/* like trace_options: only the current tracer's own options */
+		return -EINVAL;
 	}
-	/* like trace_options: only the current tracer's own options */
-	o = iter->tracer ? find_opt(iter->tracer->opts, name) : NULL;
-	if (o) {
-		if (neg)
-			iter->tracer_flags &= ~o->bit;
-		else
-			iter->tracer_flags |= o->bit;
-		return 0;
-	}
-	return -EINVAL;
+	if (neg)
+		*flags &= ~o->bit;
+	else
+		*flags |= o->bit;
+	return 0;
 }
 
 /* ---- building the text ---- */

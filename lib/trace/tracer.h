@@ -22,29 +22,11 @@
 struct trace_iter;
 struct trace_threads;
 
-struct tracer_opt {
-	const char *name;	/* as in trace_options, without "no" */
-	uint32_t bit;
-};
-
-/* global trace options (trace_options), shared by all tracers */
-enum trace_iter_flags {
-	TRACE_ITER_PRINT_PARENT	= 1u << 0,
-	TRACE_ITER_SYM_OFFSET	= 1u << 1,
-	TRACE_ITER_SYM_ADDR	= 1u << 2,
-	TRACE_ITER_IRQ_INFO	= 1u << 3,
-	TRACE_ITER_CONTEXT_INFO	= 1u << 4,
-	TRACE_ITER_RECORD_TGID	= 1u << 5,
-	TRACE_ITER_MARKERS	= 1u << 6,
-};
-#define TRACE_ITER_DEFAULT (TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO | \
-			    TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS)
+/* the trace options (TRACE_ITER_* global, GRAPH_* function_graph's): options.def */
+#include "lib/trace/options.h"
 
 struct tracer {
-	const char *name;	/* its name in tracers.def */
-	/* tracer-specific options (funcgraph-*), terminated by a NULL name */
-	const struct tracer_opt *opts;
-	uint32_t default_flags;
+	const char *name;	/* its name in tracers.def; its options: options.def */
 	/* @print_header: called once before the first event */
 	void (*print_header)(struct trace_iter *iter);
 	/*
@@ -107,8 +89,8 @@ struct trace_iter {
 	struct ut_data *data;
 	struct ut_merge *merge;
 	const struct tracer *tracer;
-	uint32_t iter_flags;		/* enum trace_iter_flags */
-	uint32_t tracer_flags;		/* bits of tracer->opts */
+	uint32_t iter_flags;		/* the global options' bits (options.def) */
+	uint32_t tracer_flags;		/* the tracer's own options' bits */
 	uint64_t entries, written;	/* for the header */
 	void *priv;			/* tracer state */
 	const int *tids;		/* threads to print (NULL: all) */
@@ -132,6 +114,7 @@ uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event 
 const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for function */
 void tracer_list(FILE *out);
 void tracer_help(FILE *out, const char *indent);
+void trace_options_help(FILE *out, const char *indent);
 /*
  * apply "-O name" / "-O noname": returns 0, or -EINVAL for an unknown
  * option (the caller prints the message)

@@ -83,6 +83,7 @@
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
+#include "lib/trace/options.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
@@ -165,30 +166,15 @@ static const struct tfs_file f_cpu_files[] = {
 	{ "trace_pipe",	F_TRACE_PIPE,	0440, 0 },
 };
 
-/* trace options: the words of lib/trace/ (tracer.c, function_graph.c), in the kernel's order */
-static const struct {
-	const char *name;
-	int def;
-	int graph;	/* a function_graph option: in trace_options with that tracer only */
-} opts[] = {
-	{ "print-parent", 1, 0 },
-	{ "sym-offset", 0, 0 },
-	{ "sym-addr", 0, 0 },
-	{ "context-info", 1, 0 },
-	{ "record-tgid", 0, 0 },
-	{ "irq-info", 1, 0 },
-	{ "markers", 1, 0 },
-	{ "funcgraph-overrun", 0, 1 },
-	{ "funcgraph-cpu", 1, 1 },
-	{ "funcgraph-overhead", 1, 1 },
-	{ "funcgraph-proc", 0, 1 },
-	{ "funcgraph-duration", 1, 1 },
-	{ "funcgraph-abstime", 0, 1 },
-	{ "funcgraph-irqs", 1, 1 },
-	{ "funcgraph-tail", 0, 1 },
-};
-#define NR_OPTS ((int)(sizeof(opts) / sizeof(opts[0])))
-#define OPT_MARKERS	6	/* opts[] index of "markers" */
+/*
+ * trace options: lib/trace/options.def, in the kernel's order; bit i of
+ * opt_mask is trace_opts[i].  A tracer's own option shows and applies
+ * with that tracer only.
+ */
+static int opt_hidden(int i, const char *tracer)
+{
+	return trace_opts[i].tracer[0] && strcmp(trace_opts[i].tracer, tracer);
+}
 
 
 /* ---- the session ---- */
@@ -200,7 +186,7 @@ struct tfs_inst {
 	int on;				/* tracing_on (top: see top_sync()) */
 	char tracer[32];		/* current_tracer */
 	unsigned tracer_gen;		/* bumped at each change of tracer */
-	uint32_t opt_mask;		/* bit i: opts[i] set */
+	uint32_t opt_mask;		/* bit i: trace_opts[i] set */
 	int clock;			/* trace_clock: enum trace_clock_id */
 	int snap_alloc;
 	int snap_taken;			/* snapdir holds a copy of the buffers */
@@ -297,7 +283,7 @@ static mode_t dir_mode(int dir, int top)
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
 	const struct tfs_file *f;
-	int opt;			/* F_OPTION: index in opts[] */
+	int opt;			/* F_OPTION: index in trace_opts[] */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	struct tfs_inst *inst;
 };
@@ -1553,8 +1539,8 @@ static void inst_init(struct tfs_inst *in)
 	pthread_mutex_init(&in->pipe_lock, NULL);
 	in->on = 1;
 	in->opt_mask = 0;
-	for (int i = 0; i < NR_OPTS; i++)
-		if (opts[i].def)
+	for (int i = 0; i < TRACE_NR_OPTS; i++)
+		if (trace_opts[i].def)
 			in->opt_mask |= 1u << i;
 }
 
@@ -1592,8 +1578,8 @@ struct view_buf {
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
 	char pids[UT_LIST_MAX];
-	char words[NR_OPTS][40];
-	const char *ptrs[NR_OPTS + 1];
+	char words[TRACE_NR_OPTS][40];
+	const char *ptrs[TRACE_NR_OPTS + 1];
 	char tracer[32];
 	struct tfs_inst *inst;
 	uint32_t cpu_pages[TFS_MAX_CPUS];
@@ -1645,14 +1631,14 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	}
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
-	for (int i = 0; i < NR_OPTS; i++) {
-		if (opts[i].graph && strcmp(vb->tracer, "function_graph"))
+	for (int i = 0; i < TRACE_NR_OPTS; i++) {
+		if (opt_hidden(i, vb->tracer))
 			continue;
 		/* as the kernel's, the option refuses new markers; it hides none */
-		if (i == OPT_MARKERS)
+		if (i == TRACE_ITER_MARKERS_POS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
-			 in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
+			 in->opt_mask & (1u << i) ? "" : "no", trace_opts[i].name);
 		vb->ptrs[k] = vb->words[k];
 		k++;
 	}
@@ -1710,8 +1696,8 @@ static int comp_is(const char *c, size_t len, const char *name)
 
 static int opt_index(const char *name, size_t len)
 {
-	for (int i = 0; i < NR_OPTS; i++)
-		if (comp_is(name, len, opts[i].name))
+	for (int i = 0; i < TRACE_NR_OPTS; i++)
+		if (comp_is(name, len, trace_opts[i].name))
 			return i;
 	return -1;
 }
@@ -2012,10 +1998,10 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, "instances", &dir);
 		break;
 	case D_OPTIONS:
-		for (int i = 0; i < NR_OPTS && !ret; i++) {
+		for (int i = 0; i < TRACE_NR_OPTS && !ret; i++) {
 			struct tfs_stat st = { 0, 0640 };
 
-			ret = fill(ctx, opts[i].name, &st);
+			ret = fill(ctx, trace_opts[i].name, &st);
 		}
 		break;
 	case D_PERCPU:
@@ -2561,12 +2547,10 @@ static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, stru
 
 static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
 {
-	int graph = !strcmp(inst_tracer(s, in), "function_graph");
-
-	for (int i = 0; i < NR_OPTS; i++) {
-		if (opts[i].graph && !graph)
+	for (int i = 0; i < TRACE_NR_OPTS; i++) {
+		if (opt_hidden(i, inst_tracer(s, in)))
 			continue;
-		sb_printf(b, "%s%s\n", in->opt_mask & (1u << i) ? "" : "no", opts[i].name);
+		sb_printf(b, "%s%s\n", in->opt_mask & (1u << i) ? "" : "no", trace_opts[i].name);
 	}
 }
 
@@ -2808,7 +2792,7 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 	} else if (neg) {
 		i = opt_index(w + 2, strlen(w + 2));
 	}
-	if (i < 0 || (opts[i].graph && strcmp(inst_tracer(s, in), "function_graph"))) {
+	if (i < 0 || opt_hidden(i, inst_tracer(s, in))) {
 		tfs_err(s, "Invalid option", w);
 		return -EINVAL;
 	}
@@ -2979,7 +2963,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	case F_OPTION:
 		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
-			tfs_err(s, "Invalid argument", opts[h->n.opt].name);
+			tfs_err(s, "Invalid argument", trace_opts[h->n.opt].name);
 			return perr ? perr : -EINVAL;
 		}
 		if (v)
@@ -3035,7 +3019,7 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return ret ? ret : recording_update(s);
 	case F_MARKER:
 		/* as the kernel: the markers option off refuses them */
-		if (!(in->opt_mask & (1u << OPT_MARKERS)))
+		if (!(in->opt_mask & TRACE_ITER_MARKERS))
 			return -EINVAL;
 		/* a buffer that is off takes no marker */
 		if (!inst_on(s, in))

@@ -1305,6 +1305,49 @@ static void test_options(void **state)
 	assert_ptr_equal(tracer_find("nop"), &nop_tracer);
 	assert_null(tracer_find("graph"));
 	assert_null(tracer_find(NULL));
+	/* the defaults, as the kernel's: lib/trace/options.def */
+	trace_iter_init(&iter, &data, &function_graph_tracer, stdout);
+	assert_int_equal(iter.iter_flags, TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO |
+			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS);
+	/* (its init() adds funcgraph-proc for data of several threads) */
+	assert_int_equal(trace_opt_defaults("function_graph"),
+			 GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS);
+	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-proc"), 0);
+	assert_false(iter.tracer_flags & GRAPH_PROC);
+	assert_int_equal(tracer_set_option(&iter, "funcgraph-proc"), 0);
+	assert_true(iter.tracer_flags & GRAPH_PROC);
+	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-cpu"), 0);
+	assert_false(iter.tracer_flags & GRAPH_CPU);
+	assert_int_equal(tracer_set_option(&iter, "funcgraph-"), -EINVAL);
+	assert_int_equal(tracer_set_option(&iter, "sym-addrx"), -EINVAL);
+	trace_iter_init(&iter, &data, &nop_tracer, stdout);
+	assert_int_equal(iter.tracer_flags, 0);
+	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-tail"), -EINVAL);
+	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
+	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
+	/* one table, in the kernel's trace_options order */
+	assert_int_equal(TRACE_NR_OPTS, 15);
+	assert_string_equal(trace_opts[0].name, "print-parent");
+	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
+	assert_int_equal(trace_opt_index("funcgraph-tail", 14), TRACE_NR_OPTS - 1);
+	assert_int_equal(trace_opt_index("funcgraph-tail", 13), -1);
+}
+
+/* replay -h lists the options from the table */
+static void test_options_help(void **state)
+{
+	FILE *f = mem_open();
+
+	(void)state;
+	trace_options_help(f, "  ");
+	assert_string_equal(mem_text(f),
+		"  all tracers: print-parent (default) sym-offset sym-addr\n"
+		"    context-info (default) record-tgid irq-info (default)\n"
+		"    markers (default)\n"
+		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
+		"    funcgraph-overhead (default) funcgraph-proc\n"
+		"    funcgraph-duration (default) funcgraph-abstime\n"
+		"    funcgraph-irqs (default) funcgraph-tail\n");
 }
 
 int main(void)
@@ -1333,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_data_clock),
 		cmocka_unit_test(test_data_depth_bound),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_options_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, data_cleanup);

@@ -92,8 +92,6 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 
 const struct tracer function_tracer = {
 	.name		= "function",
-	.opts		= NULL,
-	.default_flags	= 0,
 	.print_header	= trace_default_header,
 	.print_event	= function_print_event,
 	.finish		= NULL,

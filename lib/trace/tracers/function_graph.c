@@ -32,28 +32,7 @@
 #include "usertrace/record.h"
 #include "utils/utils.h"
 
-enum {
-	GRAPH_OVERRUN	= 1u << 0,
-	GRAPH_CPU	= 1u << 1,
-	GRAPH_OVERHEAD	= 1u << 2,
-	GRAPH_PROC	= 1u << 3,
-	GRAPH_DURATION	= 1u << 4,
-	GRAPH_ABS_TIME	= 1u << 5,
-	GRAPH_IRQS	= 1u << 6,
-	GRAPH_TAIL	= 1u << 7,
-};
-
-static const struct tracer_opt graph_opts[] = {
-	{ "funcgraph-overrun",	GRAPH_OVERRUN },
-	{ "funcgraph-cpu",	GRAPH_CPU },
-	{ "funcgraph-overhead",	GRAPH_OVERHEAD },
-	{ "funcgraph-proc",	GRAPH_PROC },
-	{ "funcgraph-duration",	GRAPH_DURATION },
-	{ "funcgraph-abstime",	GRAPH_ABS_TIME },
-	{ "funcgraph-irqs",	GRAPH_IRQS },	/* user space has no irqs: accepted */
-	{ "funcgraph-tail",	GRAPH_TAIL },
-	{ NULL, 0 },
-};
+/* the options (GRAPH_*, funcgraph-*) are in lib/trace/options.def */
 
 struct graph_cpu {
 	int last_tid;		/* -1: nothing printed on this cpu yet */
@@ -366,8 +345,6 @@ static void graph_finish(struct trace_iter *iter)
 
 const struct tracer function_graph_tracer = {
 	.name		= "function_graph",
-	.opts		= graph_opts,
-	.default_flags	= GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS,
 	.print_header	= graph_print_header,
 	.print_event	= graph_print_event,
 	.finish		= graph_finish,

@@ -21,8 +21,6 @@ static void nop_print_event(struct trace_iter *iter, struct ut_event *ev)
 
 const struct tracer nop_tracer = {
 	.name		= "nop",
-	.opts		= NULL,
-	.default_flags	= 0,
 	.print_header	= trace_default_header,
 	.print_event	= nop_print_event,
 	.finish		= NULL,
