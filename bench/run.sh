@@ -200,7 +200,8 @@ median() {
 # of two medians mixes rounds run at different speeds.  Empty when the
 # lists differ in length (a failed run), or a denominator is not positive.
 paired() {
-	awk -v a="$1" -v b="$2" -v n="${3:-}" 'BEGIN {
+	local r
+	r=$(awk -v a="$1" -v b="$2" -v n="${3:-}" 'BEGIN {
 		na = split(a, A); nb = split(b, B); nn = split(n, N)
 		if (na == 0 || na != nb || (nn && nn != na)) exit
 		for (i = 1; i <= na; i++) {
@@ -208,10 +209,10 @@ paired() {
 			if (d <= 0) exit
 			R[i] = (A[i] - (nn ? N[i] : 0)) / d
 		}
-		for (i = 2; i <= na; i++)	# insertion sort: a handful of rounds
-			for (j = i; j > 1 && R[j - 1] > R[j]; j--) { t = R[j]; R[j] = R[j - 1]; R[j - 1] = t }
-		print na % 2 ? R[(na + 1) / 2] : (R[na / 2] + R[na / 2 + 1]) / 2
-	}'
+		for (i = 1; i <= na; i++)
+			print R[i]
+	}')
+	if [ -n "$r" ]; then median "$r"; fi
 }
 
 # calc EXPR: floating-point arithmetic

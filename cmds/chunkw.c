@@ -62,7 +62,7 @@ struct cw_pool {
 	size_t out_size;
 };
 
-int cw_write_all(int fd, const char *path, const void *buf, size_t len)
+static int cw_write_all(int fd, const char *path, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
@@ -108,16 +108,12 @@ static size_t compress_chunk(ZSTD_CCtx *zc, int level, unsigned char *out, size_
 	return sizeof(ch) + n;
 }
 
-static void job_write(struct cw_pool *p, struct cw_job *j)
+/* jobs exist only with compression (cw_parallel()): the frame */
+static void job_write(struct cw_job *j)
 {
 	struct cw_file *f = j->f;
 
-	if (cw_failed(f))
-		return;
-	if (j->failed ||
-	    (p->compress == UT_COMPRESS_NONE ?
-	     cw_write_all(f->fd, f->path, j->pages, (size_t)j->nr_pages * RB_PAGE_SIZE) :
-	     cw_write_all(f->fd, f->path, j->out, j->out_len)) < 0)
+	if (!cw_failed(f) && (j->failed || cw_write_all(f->fd, f->path, j->out, j->out_len) < 0))
 		cw_fail(f);
 }
 
@@ -136,7 +132,7 @@ static void file_flush(struct cw_pool *p, struct cw_file *f)
 		if (!f->head)
 			f->tail = NULL;
 		pthread_mutex_unlock(&p->lock);
-		job_write(p, j);
+		job_write(j);
 		pthread_mutex_lock(&p->lock);
 		j->next = p->free;
 		p->free = j;
@@ -167,11 +163,12 @@ static void run_job(struct cw_pool *p, ZSTD_CCtx *zc)
 
 	if (!j->out)
 		j->out = malloc(p->out_size);
-	j->out_len = zc && j->out ?
+	/* @zc: a worker's, or the submitting saver's (saver_init()): never NULL */
+	j->out_len = j->out ?
 		compress_chunk(zc, p->level, j->out, p->out_size, j->pages, j->nr_pages,
 			       j->entries, j->f->path) : 0;
 	j->failed = !j->out_len;
-	if (!zc || !j->out)
+	if (!j->out)
 		pr_err("compressing %s: out of memory", j->f->path);
 
 	pthread_mutex_lock(&p->lock);

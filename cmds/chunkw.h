@@ -53,7 +53,6 @@ void cw_parallel(struct cw_pool *p);
 void cw_close(struct cw_pool *p, struct cw_file *f);
 void cw_wait(struct cw_pool *p);
 void cw_destroy(struct cw_pool *p);
-int cw_write_all(int fd, const char *path, const void *buf, size_t len);
 size_t cw_out_size(void);
 
 #endif

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -47,6 +46,9 @@
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
+
+/* a writer wakes the recorder once per chunk it can save (ringbuf.h, datfile.h) */
+_Static_assert(RB_WAKE_PAGES == UT_CHUNK_PAGES, "RB_WAKE_PAGES");
 
 #define DEFAULT_BUF_SIZE	(4u << 20)
 #define DEFAULT_ZSTD_LEVEL	1
@@ -156,7 +158,7 @@ struct recorder {
 	struct stream *streams;
 	int compress;		/* enum ut_compress */
 	int level;
-	int error;		/* atomic: savers on several threads set it */
+	int error;		/* set on the main thread only */
 	struct cw_pool *cw;	/* compresses and writes the saved pages */
 	int nr_cpus;		/* threads to save with, once the program has ended */
 	int ending;		/* the program has ended */
@@ -178,11 +180,6 @@ static int nr_cpus(void)
 		return CPU_COUNT(&set);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
-}
-
-static void rec_failed(struct recorder *rec)
-{
-	__atomic_store_n(&rec->error, 1, __ATOMIC_RELAXED);
 }
 
 static int saver_init(struct saver *sv, int compress)
@@ -337,14 +334,7 @@ static void buffer_remove(struct recorder *rec, struct buffer *b)
 	uint64_t size = rb_file_size(b->r.hdr->nr_pages);
 	int grown = b->r.hdr->flags & RB_HDR_GROWN;
 
-	/*
-	 * Free the pages here: the writer may still map the buffer (it
-	 * unmaps a moved one at its next move, an exited thread's at the
-	 * process's exit), and the last to unmap an unlinked file pays for
-	 * freeing its memory.  That should be the recorder, not the program.
-	 */
-	madvise((char *)b->r.hdr + RB_PAGE_SIZE, size - RB_PAGE_SIZE, MADV_REMOVE);
-	rb_close(&b->r);
+	rb_discard(&b->r);	/* its memory goes now, not at the writer's munmap */
 	snprintf(path, sizeof(path), "%s/%s", rec->session, b->name);
 	unlink(path);
 	if (grown)
@@ -397,7 +387,7 @@ static struct stream *stream_new(struct recorder *rec, const char *key)
 	if (st->out.fd < 0 || ftruncate(st->out.fd, RB_PAGE_SIZE) < 0 ||
 	    lseek(st->out.fd, RB_PAGE_SIZE, SEEK_SET) < 0) {
 		pr_err("cannot create %s: %s", st->path, strerror(errno));
-		rec_failed(rec);
+		rec->error = 1;
 		if (st->out.fd >= 0)
 			close(st->out.fd);
 		free(st);

@@ -18,6 +18,9 @@
 #include <string.h>
 #include "ringbuf.h"
 
+/* most addresses in a STACK or TRACE record */
+#define UT_STACK_MAX	64
+
 enum ut_rec_type {
 #define UT_RECORD(name, type, base, unit, max, counts)	UT_REC_##name = type,
 #include "entries.h"
@@ -58,7 +61,6 @@ static inline const char *ut_rec_name(uint32_t type)
 }
 
 #define UT_ADDR_MASK	0xffffffffffffull
-#define UT_STACK_MAX	64
 
 static inline uint64_t ut_get48(const unsigned char *p)
 {

@@ -134,7 +134,7 @@ struct rb_writer {
 	uint32_t lost_pending;	/* records dropped since the current page started */
 	/* called on a fresh page before the first record, e.g. to write the depth */
 	void (*page_start)(struct rb_writer *w, uint64_t ts);
-	void (*wake)(struct rb_writer *w);	/* called when the buffer fills past half */
+	void (*wake)(struct rb_writer *w);	/* called at half full and every RB_WAKE_PAGES */
 	/*
 	 * Resizing (optional).  At a page switch, when *want_pages is not
 	 * the buffer's nr_pages, renew() moves the writer to a new buffer of
@@ -222,6 +222,7 @@ int rb_create_reserved(const char *path, uint32_t nr_pages, enum rb_mode mode,
 		       struct rb_header **out);
 int rb_open(const char *path, struct rb_reader *r);
 void rb_close(struct rb_reader *r);
+void rb_discard(struct rb_reader *r);
 
 /*
  * rb_copy_page - copy page @seq into @dst (RB_PAGE_SIZE bytes) if it still

@@ -50,4 +50,12 @@ static inline int ut_tracer_index(const char *name)
 	return -1;
 }
 
+/* what the programs record for tracer @name: enum ut_rec_mode, -1 if unknown */
+static inline int ut_tracer_mode(const char *name)
+{
+	int i = ut_tracer_index(name);
+
+	return i < 0 ? -1 : (int)ut_tracers[i].mode;
+}
+
 #endif /* USERTRACE_TRACERS_H */

@@ -370,6 +370,22 @@ void rb_close(struct rb_reader *r)
 	r->fd = -1;
 }
 
+/**
+ * rb_discard - rb_close() a buffer that is done with, freeing its pages now
+ *
+ * The writer may still map it (a moved buffer until its next move, an
+ * exited thread's until the process exits), and whoever unmaps an
+ * unlinked file last pays for freeing its memory: that should be the
+ * reader, not the traced program.  The header page stays (an interrupted
+ * writer may still count a lost record in it).
+ */
+void rb_discard(struct rb_reader *r)
+{
+	if (r->hdr)
+		madvise((char *)r->hdr + RB_PAGE_SIZE, r->size - RB_PAGE_SIZE, MADV_REMOVE);
+	rb_close(r);
+}
+
 int rb_copy_page(struct rb_header *h, uint64_t seq, void *dst)
 {
 	struct rb_page *p = rb_page_slot(h, seq);

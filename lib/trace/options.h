@@ -49,6 +49,12 @@ static inline int trace_opt_index(const char *name, size_t len)
 	return -1;
 }
 
+/* 1 if option @i is another tracer's than @tracer (hidden and refused with it) */
+static inline int trace_opt_hidden(int i, const char *tracer)
+{
+	return trace_opts[i].tracer[0] && strcmp(trace_opts[i].tracer, tracer);
+}
+
 /* the default bits of @tracer's options ("" for the global ones) */
 static inline uint32_t trace_opt_defaults(const char *tracer)
 {

@@ -38,9 +38,9 @@ const struct tracer *tracer_find(const char *name)
 /* what the programs record for tracer @t */
 enum ut_rec_mode tracer_rec_mode(const struct tracer *t)
 {
-	int i = ut_tracer_index(t->name);
+	int mode = ut_tracer_mode(t->name);
 
-	return i < 0 ? UT_MODE_NONE : ut_tracers[i].mode;
+	return mode < 0 ? UT_MODE_NONE : (enum ut_rec_mode)mode;
 }
 
 /* one line per tracer, "name  help", for the help texts */
@@ -166,14 +166,10 @@ int tracer_set_option(struct trace_iter *iter, const char *opt)
 	if (i < 0)
 		return -EINVAL;
 	o = &trace_opts[i];
-	if (!o->tracer[0]) {
-		flags = &iter->iter_flags;
-	} else if (iter->tracer && !strcmp(o->tracer, iter->tracer->name)) {
-		flags = &iter->tracer_flags;
-	} else {
-		/* like trace_options: only the current tracer's own options */
+	/* like trace_options: only the current tracer's own options */
+	if (o->tracer[0] && (!iter->tracer || trace_opt_hidden(i, iter->tracer->name)))
 		return -EINVAL;
-	}
+	flags = o->tracer[0] ? &iter->tracer_flags : &iter->iter_flags;
 	if (neg)
 		*flags &= ~o->bit;
 	else

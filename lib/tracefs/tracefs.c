@@ -167,14 +167,10 @@ static const struct tfs_file f_cpu_files[] = {
 };
 
 /*
- * trace options: lib/trace/options.def, in the kernel's order; bit i of
- * opt_mask is trace_opts[i].  A tracer's own option shows and applies
- * with that tracer only.
+ * trace options: lib/trace/options.def, in the kernel's order; opt_mask
+ * holds their bits (trace_opts[i].bit).  A tracer's own option shows and
+ * applies with that tracer only (trace_opt_hidden()).
  */
-static int opt_hidden(int i, const char *tracer)
-{
-	return trace_opts[i].tracer[0] && strcmp(trace_opts[i].tracer, tracer);
-}
 
 
 /* ---- the session ---- */
@@ -186,7 +182,7 @@ struct tfs_inst {
 	int on;				/* tracing_on (top: see top_sync()) */
 	char tracer[32];		/* current_tracer */
 	unsigned tracer_gen;		/* bumped at each change of tracer */
-	uint32_t opt_mask;		/* bit i: trace_opts[i] set */
+	uint32_t opt_mask;		/* the set options' trace_opts[].bit */
 	int clock;			/* trace_clock: enum trace_clock_id */
 	int snap_alloc;
 	int snap_taken;			/* snapdir holds a copy of the buffers */
@@ -1541,7 +1537,7 @@ static void inst_init(struct tfs_inst *in)
 	in->opt_mask = 0;
 	for (int i = 0; i < TRACE_NR_OPTS; i++)
 		if (trace_opts[i].def)
-			in->opt_mask |= 1u << i;
+			in->opt_mask |= trace_opts[i].bit;
 }
 
 static void inst_free(struct tfs_inst *in, int remove)
@@ -1632,13 +1628,13 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
 	/* a tracer's own options go to that tracer only (live.c refuses others) */
 	for (int i = 0; i < TRACE_NR_OPTS; i++) {
-		if (opt_hidden(i, vb->tracer))
+		if (trace_opt_hidden(i, vb->tracer))
 			continue;
 		/* as the kernel's, the option refuses new markers; it hides none */
 		if (i == TRACE_ITER_MARKERS_POS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
-			 in->opt_mask & (1u << i) ? "" : "no", trace_opts[i].name);
+			 in->opt_mask & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
 		vb->ptrs[k] = vb->words[k];
 		k++;
 	}
@@ -1694,14 +1690,6 @@ static int comp_is(const char *c, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(c, name, len);
 }
 
-static int opt_index(const char *name, size_t len)
-{
-	for (int i = 0; i < TRACE_NR_OPTS; i++)
-		if (comp_is(name, len, trace_opts[i].name))
-			return i;
-	return -1;
-}
-
 /* resolve @path.  Context: s->lock held. */
 static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 {
@@ -1735,7 +1723,7 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		n->opt = opt_index(c, len);
+		n->opt = trace_opt_index(c, len);
 		if (n->opt < 0)
 			return -ENOENT;
 		n->dir = D_NONE;
@@ -2548,9 +2536,9 @@ static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, stru
 static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
 {
 	for (int i = 0; i < TRACE_NR_OPTS; i++) {
-		if (opt_hidden(i, inst_tracer(s, in)))
+		if (trace_opt_hidden(i, inst_tracer(s, in)))
 			continue;
-		sb_printf(b, "%s%s\n", in->opt_mask & (1u << i) ? "" : "no", trace_opts[i].name);
+		sb_printf(b, "%s%s\n", in->opt_mask & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
 	}
 }
 
@@ -2630,7 +2618,7 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		show_trace_options(s, in, b);
 		break;
 	case F_OPTION:
-		sb_printf(b, "%d\n", !!(in->opt_mask & (1u << h->n.opt)));
+		sb_printf(b, "%d\n", !!(in->opt_mask & trace_opts[h->n.opt].bit));
 		break;
 	case F_BUFSIZE: {
 		uint32_t pages;
@@ -2767,7 +2755,7 @@ static int tracer_index(const char *name)
 /* what the programs record for tracer @name: enum ut_rec_mode, -1 if unknown */
 static int tracer_mode(const char *name)
 {
-	int i = tracer_index(name);
+	int i = tracer_index(name);	/* with "none": not ut_tracer_mode() */
 
 	return i < 0 ? -1 : (int)ut_tracers[i].mode;
 }
@@ -2786,20 +2774,20 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 {
 	int neg = !strncmp(w, "no", 2), i;
 
-	i = opt_index(w, strlen(w));
+	i = trace_opt_index(w, strlen(w));
 	if (i >= 0) {
 		neg = 0;
 	} else if (neg) {
-		i = opt_index(w + 2, strlen(w + 2));
+		i = trace_opt_index(w + 2, strlen(w + 2));
 	}
-	if (i < 0 || opt_hidden(i, inst_tracer(s, in))) {
+	if (i < 0 || trace_opt_hidden(i, inst_tracer(s, in))) {
 		tfs_err(s, "Invalid option", w);
 		return -EINVAL;
 	}
 	if (neg)
-		in->opt_mask &= ~(1u << i);
+		in->opt_mask &= ~trace_opts[i].bit;
 	else
-		in->opt_mask |= 1u << i;
+		in->opt_mask |= trace_opts[i].bit;
 	return 0;
 }
 
@@ -2967,9 +2955,9 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 			return perr ? perr : -EINVAL;
 		}
 		if (v)
-			in->opt_mask |= 1u << h->n.opt;
+			in->opt_mask |= trace_opts[h->n.opt].bit;
 		else
-			in->opt_mask &= ~(1u << h->n.opt);
+			in->opt_mask &= ~trace_opts[h->n.opt].bit;
 		return 0;
 	case F_BUFSIZE:
 		if ((perr = parse_ull(buf, size, &v)) || !v) {
