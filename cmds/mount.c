@@ -64,6 +64,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "utils/utils.h"
 
 #define DEFAULT_BUF_SIZE	(1u << 20)
@@ -1046,7 +1047,7 @@ int command_mount(int argc, char **argv)
 	if (session_create(&D.sess) < 0)
 		return 1;
 	D.sess.ctl->flags = UT_CTL_LIVE;
-	D.sess.ctl->rec_mode = UT_MODE_NONE;		/* current_tracer: nop */
+	D.sess.ctl->active_tracers = 1u << ut_tracer_index("nop");	/* current_tracer */
 	D.sess.ctl->nr_pages = (uint32_t)(buf_size / RB_PAGE_SIZE);
 	D.sess.ctl->buf_mode = RB_MODE_OVERWRITE;
 	D.sess.ctl->clock = (uint32_t)session_default_clock();

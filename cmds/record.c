@@ -1111,7 +1111,7 @@ int record_run(const struct record_opts *o, int *status)
 		return -1;
 	session = sess.dir;
 	ctl = sess.ctl;
-	ctl->rec_mode = (uint32_t)tracer_rec_mode(o->tracer);
+	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

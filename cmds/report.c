@@ -54,6 +54,7 @@
 
 #include "cmds/cmds.h"
 #include "utils/data.h"
+#include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
@@ -793,7 +794,7 @@ int command_report(int argc, char **argv)
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
-	int c, stat = 0, graph, nr_tids = 0, *tids, bad = 0;
+	int c, stat = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
 
 	sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
@@ -840,11 +841,13 @@ int command_report(int argc, char **argv)
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
 
-	graph = strcmp(d.tracer, "function") != 0;
-	if (!strcmp(d.tracer, "nop"))
-		pr_warn("%s was recorded with the nop tracer: no functions", dir);
+	/* what the data's tracer had recorded (an unknown one: calls and returns) */
+	mode = ut_tracer_mode(d.tracer);
+	graph = mode != UT_MODE_FUNC;
+	if (mode == UT_MODE_NONE)
+		pr_warn("%s was recorded with the %s tracer: no functions", dir, d.tracer);
 	if (!graph && sort_by != SORT_CALLS && sort_by != SORT_NAME && sort_by != SORT_TOTAL)
-		pr_warn("the function tracer records no durations: sorting by calls");
+		pr_warn("the %s tracer records no durations: sorting by calls", d.tracer);
 	if (!graph && sort_by != SORT_NAME)
 		sort_by = SORT_CALLS;
 

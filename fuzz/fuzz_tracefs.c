@@ -43,6 +43,7 @@
 #include "lib/tracefs/tracefs.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -96,7 +97,7 @@ static void make_session(const char *dir)
 	ctl.nr_pages = 64;
 	ctl.clock = UT_CLOCK_MONO;
 	ctl.tracing_on = 1;
-	ctl.rec_mode = UT_MODE_NONE;
+	ctl.active_tracers = 1u << ut_tracer_index("nop");
 	ctl.flags = UT_CTL_LIVE;
 	memset(ctl.rec_cpumask, 0xff, sizeof(ctl.rec_cpumask));
 	memcpy(page, &ctl, sizeof(ctl));

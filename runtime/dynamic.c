@@ -52,6 +52,8 @@
 
 #include "lib/filter/list.h"
 #include "runtime/runtime.h"
+#include "runtime/tracer.h"
+#include "usertrace/tracers.h"
 
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const unsigned char nop1x5[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
@@ -511,10 +513,10 @@ static void forget_unloaded(void)
 	ut_control_functions_changed();
 }
 
-/* the settings changed: patch and unpatch for the new tracer and filters */
+/* the settings changed: patch and unpatch for the new tracers and filters */
 static void apply_settings(void)
 {
-	int mode = (int)ut_ctl->rec_mode;
+	int mode = (int)ut_needs_mode(ut_tracers_needs(ut_tracers_set(ut_ctl->active_tracers)));
 
 	/*
 	 * Recording stops first; it starts, or goes on in another mode, only

@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "runtime/tracer.h"
+#include "usertrace/tracers.h"
 
 
 /* set by ut_runtime_init() before main; read-only afterwards */
@@ -483,7 +485,6 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 		munmap(m, UT_CTL_SIZE);
 		return;
 	}
-	ut_rec_mode = (int)((struct ut_session_ctl *)m)->rec_mode;
 	/* the recorder chose the clock (it converts the timestamps) */
 	ut_use_tsc = ((struct ut_session_ctl *)m)->clock == UT_CLOCK_TSC;
 	ut_have_rseq = &__rseq_size && __rseq_size >= 8 &&
@@ -500,6 +501,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
 	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */
+	ut_rec_mode = (int)ut_needs_mode(ut_tracers_needs(ut_tracers_set(ut_ctl->active_tracers)));
 	ut_filter_load();
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;

@@ -110,11 +110,25 @@ static inline uint32_t ut_rec_len(const unsigned char *rec, uint32_t avail)
 	return len <= avail ? len : 0;
 }
 
-/* what the runtime records, chosen by the tracer */
+/* what the hooks record, derived from the active tracers' needs */
 enum ut_rec_mode {
 	UT_MODE_NONE = 0,	/* nop: nothing */
 	UT_MODE_FUNC = 1,	/* function: FUNC records, no return hooks */
 	UT_MODE_GRAPH = 2,	/* function_graph: ENTRY/EXIT */
 };
+
+/* what a tracer needs the programs to record (tracers.def) */
+enum ut_need {
+	UT_NEED_FUNC = 1,	/* every call: FUNC records */
+	UT_NEED_GRAPH = 2,	/* calls and returns: ENTRY/EXIT */
+};
+
+/* the records for tracers needing @needs together: the most detailed */
+static inline enum ut_rec_mode ut_needs_mode(uint32_t needs)
+{
+	if (needs & UT_NEED_GRAPH)
+		return UT_MODE_GRAPH;
+	return needs & UT_NEED_FUNC ? UT_MODE_FUNC : UT_MODE_NONE;
+}
 
 #endif /* USERTRACE_RECORD_H */

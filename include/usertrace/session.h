@@ -22,7 +22,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		5
+#define UT_CTL_VERSION		6
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -44,7 +44,12 @@ enum ut_ctl_flags {
 struct ut_session_ctl {
 	char magic[8];
 	uint32_t version;
-	uint32_t rec_mode;		/* enum ut_rec_mode */
+	/*
+	 * The tracers in use (a bit per id of tracers.def): record's, or the
+	 * tracing directory's and its instances'.  The runtime records what
+	 * they need together and runs their runtime parts.
+	 */
+	uint32_t active_tracers;
 	uint32_t nr_pages;		/* pages per thread buffer */
 	uint32_t buf_mode;		/* enum rb_mode */
 	uint32_t clock;			/* enum ut_clock */
@@ -60,7 +65,7 @@ struct ut_session_ctl {
 	uint32_t flags;				/* UT_CTL_* */
 	/*
 	 * Settings changes while the program runs (tracing directory).  The
-	 * controller changes rec_mode, max_graph_depth, tracing_thresh or the
+	 * controller changes active_tracers, max_graph_depth, tracing_thresh or the
 	 * lists below, then bumps `gen` and FUTEX_WAKEs it.  Each traced
 	 * process has a control thread waiting on `gen`: it applies the
 	 * settings (patches call sites, rebuilds its filters), stores the

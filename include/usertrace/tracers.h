@@ -11,17 +11,20 @@
 
 struct ut_tracer_info {
 	const char *name;
-	enum ut_rec_mode mode;
+	uint32_t needs;		/* enum ut_need */
 	const char *help;
 };
 
 static const struct ut_tracer_info ut_tracers[] = {
-#define UT_TRACER(name, mode, help)	{ #name, mode, help },
+#define UT_TRACER(name, needs, help)	{ #name, needs, help },
 #include "tracers.def"
 #undef UT_TRACER
 };
 
 #define UT_NR_TRACERS	(sizeof(ut_tracers) / sizeof(ut_tracers[0]))
+
+/* a set of tracers (the control page's active_tracers) has a bit per id */
+_Static_assert(sizeof(ut_tracers) / sizeof(ut_tracers[0]) <= 32, "active_tracers has 32 bits");
 
 /* the tracer of a recording that names none, and of `record` without -t */
 #define UT_TRACER_DEFAULT	"function_graph"
@@ -29,7 +32,7 @@ static const struct ut_tracer_info ut_tracers[] = {
 /* the names, as available_tracers lists them: "function_graph function nop" */
 #define UT_TRACER_NAMES	(ut_tracer_names_ + 1)
 static const char ut_tracer_names_[] =
-#define UT_TRACER(name, mode, help)	" " #name
+#define UT_TRACER(name, needs, help)	" " #name
 #include "tracers.def"
 #undef UT_TRACER
 	;
@@ -55,7 +58,27 @@ static inline int ut_tracer_mode(const char *name)
 {
 	int i = ut_tracer_index(name);
 
-	return i < 0 ? -1 : (int)ut_tracers[i].mode;
+	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
+}
+
+/* what the tracers of @set (a bit per id) need together */
+static inline uint32_t ut_tracers_needs(uint32_t set)
+{
+	uint32_t needs = 0;
+
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if (set & (1u << i))
+			needs |= ut_tracers[i].needs;
+	return needs;
+}
+
+/* the first tracer of @set (a session's starting tracer); nop if none */
+static inline const char *ut_tracers_first(uint32_t set)
+{
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if (set & (1u << i))
+			return ut_tracers[i].name;
+	return "nop";
 }
 
 #endif /* USERTRACE_TRACERS_H */

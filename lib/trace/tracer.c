@@ -20,7 +20,7 @@
 
 /* the output parts, in the order of usertrace/tracers.def */
 static const struct tracer *const tracers[] = {
-#define UT_TRACER(name, mode, help)	&name##_tracer,
+#define UT_TRACER(name, needs, help)	&name##_tracer,
 #include "usertrace/tracers.def"
 #undef UT_TRACER
 };
@@ -33,14 +33,6 @@ const struct tracer *tracer_find(const char *name)
 	int i = ut_tracer_index(name);
 
 	return i < 0 ? NULL : tracers[i];
-}
-
-/* what the programs record for tracer @t */
-enum ut_rec_mode tracer_rec_mode(const struct tracer *t)
-{
-	int mode = ut_tracer_mode(t->name);
-
-	return mode < 0 ? UT_MODE_NONE : (enum ut_rec_mode)mode;
 }
 
 /* one line per tracer, "name  help", for the help texts */

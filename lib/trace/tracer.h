@@ -125,10 +125,8 @@ void trace_print_sym(struct trace_iter *iter, const struct ut_event *ev, uint64_
 /* run the whole output: header, events, finish.  Returns 0 or -1 (corrupt data). */
 int trace_print_all(struct trace_iter *iter);
 
-enum ut_rec_mode tracer_rec_mode(const struct tracer *t);
-
 /* the output part of each tracer of usertrace/tracers.def */
-#define UT_TRACER(name, mode, help)	extern const struct tracer name##_tracer;
+#define UT_TRACER(name, needs, help)	extern const struct tracer name##_tracer;
 #include "usertrace/tracers.def"
 #undef UT_TRACER
 

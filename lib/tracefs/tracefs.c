@@ -1282,7 +1282,7 @@ static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 
 static int tracer_index(const char *name);
 static int tracer_mode(const char *name);
-static const char *tracer_of_mode(uint32_t mode);
+static uint32_t tracer_bit(const char *name);
 static int rec_filter_update(struct tfs_session *s);
 
 /* does an instance need the programs to record?  Context: s->lock held. */
@@ -1330,32 +1330,30 @@ static int inst_on(struct tfs_session *s, struct tfs_inst *in)
 
 /*
  * What the programs record: the top instance's tracer and every
- * instance's, the most detailed of them (function_graph > function >
- * nop), while the top or an instance with a tracer is on.  Returns 1 when
+ * instance's are the active tracers (the programs record what they need
+ * together), while the top or an instance with a tracer is on.  Returns 1 when
  * the tracer changed (the programs must apply it: ctl_apply()).
  * Context: s->lock held.
  */
 static int recording_update(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
-	int mode, changed;
+	uint32_t set;
+	int changed;
 
 	/* a traceoff in the programs since: keep it */
 	top_sync(s);
-	mode = tracer_mode(s->top.tracer);
+	set = tracer_bit(s->top.tracer);
 	/*
 	 * Instances that are off count too: switching tracing_on then needs
 	 * no handshake, and keeps the recording's kind.
 	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		if (tracer_mode(in->tracer) > mode)
-			mode = tracer_mode(in->tracer);
-	if (mode < 0)
-		mode = 0;
+		set |= tracer_bit(in->tracer);
 	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
 	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
-	changed = c->rec_mode != (uint32_t)mode;
-	c->rec_mode = (uint32_t)mode;
+	changed = c->active_tracers != set;
+	c->active_tracers = set;
 	changed |= rec_filter_update(s);
 	changed |= lists_update(s);
 	return changed;
@@ -1863,7 +1861,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	pthread_cond_init(&s->pump_cond, NULL);
 	inst_init(&s->top);
 	snprintf(s->top.tracer, sizeof(s->top.tracer), "%s",
-		 tracer_of_mode(s->ctl->rec_mode));
+		 ut_tracers_first(s->ctl->active_tracers));
 	s->top.on = s->ctl->tracing_on != 0;
 	s->on_stored = s->ctl->tracing_on;
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
@@ -2757,16 +2755,15 @@ static int tracer_mode(const char *name)
 {
 	int i = tracer_index(name);	/* with "none": not ut_tracer_mode() */
 
-	return i < 0 ? -1 : (int)ut_tracers[i].mode;
+	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
 }
 
-/* the first tracer that records @mode (a session's starting tracer) */
-static const char *tracer_of_mode(uint32_t mode)
+/* tracer @name's bit in active_tracers; 0 if unknown */
+static uint32_t tracer_bit(const char *name)
 {
-	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
-		if (ut_tracers[i].mode == mode)
-			return ut_tracers[i].name;
-	return "nop";
+	int i = tracer_index(name);
+
+	return i < 0 ? 0 : 1u << i;
 }
 
 /* a trace option word ("name" or "noname"); Context: s->lock held */

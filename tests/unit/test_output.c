@@ -848,7 +848,8 @@ static void test_registry(void **state)
 		assert_string_equal(t->name, want[i].name);
 		assert_string_equal(ut_tracers[i].name, want[i].name);
 		assert_int_equal(ut_tracer_index(want[i].name), (int)i);
-		assert_int_equal(tracer_rec_mode(t), want[i].mode);
+		assert_int_equal(ut_tracer_mode(t->name), want[i].mode);
+		assert_int_equal(ut_needs_mode(ut_tracers[i].needs), want[i].mode);
 		assert_non_null(ut_tracers[i].help);
 	}
 	assert_ptr_equal(tracer_find("ftrace"), tracer_find("function"));

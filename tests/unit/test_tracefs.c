@@ -28,6 +28,7 @@
 
 #include "usertrace/record.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
 
@@ -235,6 +236,12 @@ int live_stats_view(const char *session_dir, const struct live_view *v, struct l
 
 /* ---- the fake session ---- */
 
+/* what the programs record for the control page's active tracers */
+static int ctl_mode(const struct ut_session_ctl *c)
+{
+	return (int)ut_needs_mode(ut_tracers_needs(c->active_tracers));
+}
+
 struct fix {
 	char dir[64];
 	struct ut_session_ctl *ctl;
@@ -294,7 +301,7 @@ static int setup(void **state)
 	f->ctl->nr_pages = 64;
 	f->ctl->clock = UT_CLOCK_MONO;
 	f->ctl->tracing_on = 1;
-	f->ctl->rec_mode = UT_MODE_NONE;
+	f->ctl->active_tracers = 1u << ut_tracer_index("nop");
 	f->ctl->flags = UT_CTL_LIVE;
 	f->ctl->procs[0].pid = getpid();
 	/* the executable's functions: the module is this program's name */
@@ -401,15 +408,15 @@ static void test_current_tracer(void **state)
 	char *log;
 
 	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function_graph\n"), 0);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_GRAPH);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_GRAPH);
 	/* the write returned after the (slow) acknowledger applied it */
 	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
 	assert_int_not_equal(f->ctl->gen, 0);
 	assert_file(f->s, "current_tracer", "function_graph\n");
 	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function  \n"), 0);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_FUNC);
 	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "bogus\n"), -EINVAL);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_FUNC);
 	log = rd(f->s, "error_log", NULL);
 	assert_non_null(log);
 	assert_non_null(strstr(log, "] tracing: error: No such tracer\n  Command: bogus\n"));
@@ -625,7 +632,9 @@ static void test_instances(void **state)
 	assert_file(f->s, "instances/foo/tracing_on", "1\n");
 	/* the programs record what the instance's tracer needs */
 	assert_int_equal(wr(f->s, "instances/foo/current_tracer", O_TRUNC, "function"), 0);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_FUNC);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_FUNC);
+	assert_int_equal(f->ctl->active_tracers,
+			 1u << ut_tracer_index("nop") | 1u << ut_tracer_index("function"));
 	assert_file(f->s, "instances/foo/current_tracer", "function\n");
 	assert_file(f->s, "current_tracer", "nop\n");
 	/* the instance reads its own buffers, after taking what is new */
@@ -707,7 +716,8 @@ static void test_instances(void **state)
 	/* rmdir: the programs no longer record for it */
 	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), 0);
 	assert_null(last_pump);
-	assert_int_equal(f->ctl->rec_mode, UT_MODE_NONE);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_NONE);
+	assert_int_equal(f->ctl->active_tracers, 1u << ut_tracer_index("nop"));
 	assert_int_equal(tfs_stat(f->s, "instances/foo", &st), -ENOENT);
 	assert_int_equal(tfs_rmdir(f->s, "instances/foo"), -ENOENT);
 }

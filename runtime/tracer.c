@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracer.c - the runtime parts of the tracers (tracers.def), and which of
+ * them run in this process.
+ */
+#include "runtime/runtime.h"
+#include "runtime/tracer.h"
+#include "usertrace/tracers.h"
+
+static const struct ut_rt_tracer *const ut_rt_tracers[] = {
+#define UT_TRACER(name, needs, help)	&ut_rt_tracer_##name,
+#include "usertrace/tracers.def"
+#undef UT_TRACER
+};
+
+_Static_assert(sizeof(ut_rt_tracers) / sizeof(ut_rt_tracers[0]) == UT_NR_TRACERS,
+	       "one runtime part per tracer");
+
+/* the tracers running in this process; Context: start-up or control thread */
+static uint32_t ut_running;
+
+uint32_t ut_tracers_set(uint32_t set)
+{
+	set &= (1u << UT_NR_TRACERS) - 1;
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
+		const struct ut_rt_tracer *t = ut_rt_tracers[i];
+		uint32_t bit = 1u << i;
+
+		if ((ut_running & bit) && !(set & bit)) {
+			if (t->reset)
+				t->reset();
+			ut_running &= ~bit;
+		} else if (!(ut_running & bit) && (set & bit)) {
+			if (t->init && t->init()) {
+				ut_log("tracer %s cannot run in this process", t->name);
+				continue;
+			}
+			ut_running |= bit;
+		}
+	}
+	return ut_running;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracer.h - the runtime part of a tracer: what it hooks and records in
+ * the traced program.  Its output part is lib/trace/tracer.h's struct
+ * tracer; both are listed once, in include/usertrace/tracers.def.
+ *
+ * The hooks record what the active tracers need together (their `needs`
+ * in tracers.def, ut_needs_mode()): function_graph's ENTRY/EXIT serve
+ * function too.  A tracer with more to do (a latency tracer arms its
+ * hooks) does it in init and undoes it in reset.
+ */
+#ifndef USERTRACE_RT_TRACER_H
+#define USERTRACE_RT_TRACER_H
+
+#include <stdint.h>
+
+struct ut_rt_tracer {
+	const char *name;
+	/*
+	 * The tracer became active in this process (at start-up, or when a
+	 * settings change adds it); nonzero: it cannot run here, it stays
+	 * inactive and the reason is logged.  Optional.
+	 * Context: the start-up or the control thread, before the hooks
+	 * record its needs.
+	 */
+	int (*init)(void);
+	/*
+	 * It is no longer active.  Optional.  Context: as init, before the
+	 * hooks change (they may still record its needs for a moment).
+	 */
+	void (*reset)(void);
+};
+
+#define UT_TRACER(name, needs, help)	extern const struct ut_rt_tracer ut_rt_tracer_##name;
+#include "usertrace/tracers.def"
+#undef UT_TRACER
+
+/*
+ * The tracers of @set (active_tracers) become the active ones: reset
+ * those that leave, init those that come.  Returns the set that runs
+ * (those whose init failed are left out).
+ */
+uint32_t ut_tracers_set(uint32_t set);
+
+#endif /* USERTRACE_RT_TRACER_H */
