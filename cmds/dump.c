@@ -12,7 +12,8 @@
  * ("3: foo <- bar <- main"); for a marker its text; for lost the number
  * of records lost; for depth (right after lost, the stream restated how
  * many calls are open, and that is not what the events before left open)
- * "was <depth before>".
+ * "was <depth before>"; for an event "id=<id>" and the bytes of its
+ * fields in hex.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,8 +28,20 @@
 static const char *const type_name[] = {
 	[UT_EV_ENTRY] = "entry", [UT_EV_EXIT] = "exit", [UT_EV_FUNC] = "func",
 	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost", [UT_EV_RETURN] = "return",
-	[UT_EV_TRACE] = "trace", [UT_EV_DEPTH] = "depth",
+	[UT_EV_TRACE] = "trace", [UT_EV_DEPTH] = "depth", [UT_EV_EVENT] = "event",
 };
+
+/* an event: "id=ID" and its fields' bytes in hex, after the common fields */
+static void print_event(const struct ut_event *ev)
+{
+	const unsigned char *p = (const unsigned char *)ev->data;
+
+	printf("id=%u", ev->id);
+	if (ev->data_len > sizeof(struct ut_trace_entry))
+		putchar(' ');
+	for (uint32_t i = sizeof(struct ut_trace_entry); i < ev->data_len; i++)
+		printf("%02x", p[i]);
+}
 
 static void print_addr(struct ut_data *d, const struct ut_event *ev, uint64_t addr)
 {
@@ -95,6 +108,8 @@ int command_dump(int argc, char **argv)
 			printf("was %" PRIu64, ev.count);
 		else if (ev.type == UT_EV_TRACE)
 			print_trace(&d, &ev);
+		else if (ev.type == UT_EV_EVENT)
+			print_event(&ev);
 		else
 			print_addr(&d, &ev, ev.ip);
 		if (ev.type == UT_EV_RETURN)

@@ -126,10 +126,8 @@ static __attribute__((always_inline)) inline int __ut_put(struct ut_thread *t, u
 	return 1;
 }
 
-/* one record, with a CPU record first if the thread migrated */
-static __attribute__((always_inline)) inline int ut_put(struct ut_thread *t, uint32_t type,
-							uint64_t ts, uint64_t ip,
-			 uint64_t parent)
+/* a CPU record if the thread migrated */
+static __attribute__((always_inline)) inline void ut_put_cpu(struct ut_thread *t, uint64_t ts)
 {
 	uint32_t cpu = ut_cpu();
 
@@ -144,6 +142,14 @@ static __attribute__((always_inline)) inline int ut_put(struct ut_thread *t, uin
 			t->w.lost_pending--;
 		}
 	}
+}
+
+/* one record, with a CPU record first if the thread migrated */
+static __attribute__((always_inline)) inline int ut_put(struct ut_thread *t, uint32_t type,
+							uint64_t ts, uint64_t ip,
+			 uint64_t parent)
+{
+	ut_put_cpu(t, ts);
 	return __ut_put(t, type, ts, ip, parent);
 }
 
@@ -498,6 +504,56 @@ void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint6
 	barrier();
 	ut_write_ips(t, UT_REC_TRACE, ips, n, ts);
 	ut_release(t);
+}
+
+/**
+ * ut_write_event - an EVENT record: the entry @ent of @size bytes
+ *
+ * Fills the common fields but common_type (the caller's id): common_pid
+ * is the thread; flags and preempt_count stay 0 until a tracer keeps
+ * track of signal handlers and preemption.  Writes nothing while
+ * tracing is off or the thread is not selected (set_ftrace_pid); a
+ * handler inside a write on the same thread counts the event lost (no
+ * parking for records of any size).  Returns 1 if the record was written.
+ *
+ * Context: any thread of the program, outside the runtime.
+ */
+int ut_write_event(struct ut_trace_entry *ent, uint32_t size)
+{
+	struct ut_thread *t = &ut_self;
+	uint32_t len = 6 + size, h;
+	uint16_t n16 = (uint16_t)size;
+	unsigned char *p;
+	uint64_t ts;
+
+	if (size < sizeof(*ent) || size > UT_EVENT_MAX)
+		return 0;
+	if (unlikely(t->state != UT_TS_READY) &&
+	    (t->state != UT_TS_NEW || ut_thread_setup(t) != 0))
+		return 0;
+	if (!ut_ctl->tracing_on || (unlikely(ut_rec_filter) && !ut_rec_allowed(t)))
+		return 0;
+	if (t->busy) {
+		ut_lost_exit(t);
+		return 0;
+	}
+	t->busy = UT_BUSY();
+	barrier();
+	ent->flags = 0;
+	ent->preempt_count = 0;
+	ent->pid = t->tid;
+	ts = ut_clock();
+	ut_put_cpu(t, ts);
+	p = rb_reserve(&t->w, len, &ts);
+	if (p) {
+		h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
+		memcpy(p, &h, 4);
+		memcpy(p + 4, &n16, 2);
+		memcpy(p + 6, ent, size);
+		rb_commit(&t->w, len, ts, ut_rec_counts(UT_REC_EVENT));
+	}
+	ut_release(t);
+	return p != NULL;
 }
 
 /* a RETURN record (tracing_thresh): the call of @ip at @depth lasted @dur */

@@ -161,6 +161,7 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
 void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
 void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
+int ut_write_event(struct ut_trace_entry *ent, uint32_t size);
 
 /* filter.c */
 struct ut_fsym {

@@ -340,9 +340,13 @@ struct cursor {
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
 	uint32_t zcap;			/* pages zpages can hold */
-	/* copies of the DATA/TRACE payloads handed out (see cursor_keep()) */
+	/*
+	 * copies of the DATA/TRACE/EVENT payloads handed out (see
+	 * cursor_keep()); keep_all: copy even from a mapped page
+	 */
 	unsigned char (*keep)[RB_PAGE_SIZE];
 	unsigned int keep_next;
+	int keep_all;
 };
 
 #define KEEP_SLOTS	4
@@ -434,7 +438,7 @@ static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint
 {
 	unsigned char *slot;
 
-	if (!c->zd)
+	if (!c->zd && !c->keep_all)
 		return (const char *)data;
 	if (!c->keep)
 		c->keep = xmalloc(KEEP_SLOTS * sizeof(*c->keep));
@@ -620,6 +624,28 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			ev->data = cursor_keep(c, r + 6, 6u * n);
 			ev->data_len = 6u * n;
 			ev->count = n;
+			ev->depth = c->depth;
+			return 1;
+		}
+		case UT_REC_EVENT: {
+			uint16_t n, id;
+
+			memcpy(&n, r + 4, 2);
+			if (n < sizeof(struct ut_trace_entry)) {
+				pr_err("%s: corrupt record in page %" PRIu64
+				       " (an event of %u bytes, shorter than its common fields)",
+				       c->ti->path, c->page - 1, n);
+				c->error = 1;
+				return -1;
+			}
+			memcpy(&id, r + 6, 2);
+			cursor_ev(c, ev, UT_EV_EVENT, ts);
+			ev->id = id;
+			/* an entry is read field by field: hand out an aligned copy */
+			c->keep_all = 1;
+			ev->data = cursor_keep(c, r + 6, n);
+			c->keep_all = 0;
+			ev->data_len = n;
 			ev->depth = c->depth;
 			return 1;
 		}

@@ -41,6 +41,9 @@ enum ut_ev_type {
 				 * names it if a STACK did.  (Other restatements, at a
 				 * fork, a context switch, the start of a flight
 				 * recording, only set the depth of the next events.) */
+	UT_EV_EVENT,		/* an event (tracepoint): ev->id, and its entry (common
+				 * fields first, see usertrace/event.h) in ev->data,
+				 * ev->data_len bytes, at least 8, aligned */
 };
 
 struct ut_event {
@@ -53,7 +56,8 @@ struct ut_event {
 	uint64_t count;
 	uint64_t duration;	/* UT_EV_RETURN: ns from the entry to ts */
 	uint64_t image;
-	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE */
+	uint32_t id;		/* UT_EV_EVENT: the event id (common_type) */
+	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE, UT_EV_EVENT */
 	uint32_t data_len;
 	struct ut_thread_info *thread;
 };

@@ -27,6 +27,12 @@ sub data         { rec(8, $_[0], pack('v', length $_[1]) . $_[1]) }
 sub ret          { rec(9, $_[0], addr48($_[1]) . pack('v', $_[2]) . addr48($_[3])) }
 sub trace        { my $d = shift; rec(10, $d, pack('v', scalar @_) . join('', map { addr48($_) } @_)) }
 sub extend       { my $d = shift; rec(15, $d & 0xfffffff, pack('V', $d >> 28)) }
+# an event entry: u16 id, u8 flags, u8 preempt count, s32 pid, then the fields
+sub event        { my ($d, $id, $pid, $fields) = @_;
+		   my $e = pack('vCCl', $id, 0, 0, $pid) . $fields;
+		   rec(11, $d, pack('v', length $e) . $e) }
+# a record with a raw length, for entries shorter than the common fields
+sub event_raw    { rec(11, $_[0], pack('v', length $_[1]) . $_[1]) }
 
 # a data page: seq, ts, records, cpu, lost; entries counts the event records
 sub page {
@@ -136,6 +142,17 @@ pack_files('syn-zstd', '@zstd' => "100.100.1.dat:1 101.101.2.dat 100.102.1.dat:2
 	   info => info(tracer => 'function_graph', clock => 'tsc', version => 2),
 	   '100.100.1.dat' => $t1, '101.101.2.dat' => $t2, '100.102.1.dat' => $t3,
 	   'maps.100.1.0' => $maps, "sym/$symname.sym" => $sym);
+# events: a good one and one without fields; then one shorter than its
+# common fields (corrupt), and one whose length passes the page's end
+my $te1 = header(pid => 100, tid => 104, comm => 'ev') .
+	page(0, 1300, 0, 0, depth(0), event(1, 1000, 104, pack('l', 7) . "path\0"),
+	     event(2, 5, 104, ''), entry(1, 0x400100), event(1, 1001, 104, pack('Q', 9)), exit_(1)) .
+	page(1, 1400, 0, 0, depth(0), event(1, 1000, 104, pack('l', 8)), event_raw(1, 'abc'));
+my $te2 = header(pid => 100, tid => 105, comm => 'ev2') .
+	page(0, 1300, 0, 0, depth(0), event(1, 1000, 105, 'x'), rec(11, 1, pack('v', 4000) . 'short'));
+pack_files('syn-events', info => info(tracer => 'nop', clock => 'mono'),
+	   '100.104.1.dat' => $te1, '100.105.1.dat' => $te2, 'maps.100.1.0' => $maps,
+	   "sym/$symname.sym" => $sym);
 pack_files('syn-v2-plain', info => info(tracer => 'function', clock => 'mono', version => 2),
 	   '100.102.1.dat' => header(pid => 100, tid => 102, comm => 'worker', ext => 1, nr => 1,
 				     entries => 3) . substr($t3, $PAGE));

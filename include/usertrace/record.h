@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "event.h"
 #include "ringbuf.h"
 
 /* most addresses in a STACK or TRACE record */

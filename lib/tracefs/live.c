@@ -813,7 +813,8 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 			else if ((type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT) &&
 				 t->depth >= KEPT_MAX)
 				pass = 0;	/* too deep to remember: not selected */
-			else if (type != UT_REC_DATA && type != UT_REC_TRACE)
+			else if (type == UT_REC_ENTRY || type == UT_REC_ENTRY_PARENT ||
+				 type == UT_REC_FUNC || type == UT_REC_RETURN)
 				pass = filter_func(f, ut_get48(r + 4), ts);
 		}
 		shown = pass && filter_time(f, ts) && filter_cut(f, t->cpu, ts) &&

@@ -53,6 +53,7 @@ static void test_table(void **state)
 		{ UT_REC_DATA, "DATA", 6, 1, 1 },
 		{ UT_REC_RETURN, "RETURN", 18, 0, 1 },
 		{ UT_REC_TRACE, "TRACE", 6, 6, 1 },
+		{ UT_REC_EVENT, "EVENT", 6, 1, 1 },
 		{ RB_TYPE_TIME_EXTEND, "TIME_EXTEND", 8, 0, 0 },
 	};
 	unsigned char buf[512];
@@ -74,7 +75,7 @@ static void test_table(void **state)
 		assert_int_equal(ut_rec_len(buf, want[i].len0 + 3 * want[i].unit - 1), 0);
 	}
 	/* the free types and type 0 */
-	for (uint32_t t = 11; t <= 14; t++) {
+	for (uint32_t t = 12; t <= 14; t++) {
 		assert_null(ut_rec_name(t));
 		assert_int_equal(ut_rec_counts(t), 0);
 		make(buf, t, 7);
@@ -115,6 +116,13 @@ static void test_bounds(void **state)
 	assert_int_equal(ut_rec_len(buf, 3), 0);
 	make(buf, UT_REC_DATA, 0);
 	assert_int_equal(ut_rec_len(buf, 4), 0);
+	/* an event entry fits in a page: longer is corrupt */
+	memcpy(big, &(uint32_t){ RB_HDR(UT_REC_EVENT, 0) }, 4);
+	memcpy(big + 4, &(uint16_t){ UT_EVENT_MAX }, 2);
+	assert_int_equal(ut_rec_len(big, sizeof(big)), 6 + UT_EVENT_MAX);
+	memcpy(big + 4, &(uint16_t){ UT_EVENT_MAX + 1 }, 2);
+	assert_int_equal(ut_rec_len(big, sizeof(big)), 0);
+	assert_true(6 + UT_EVENT_MAX <= RB_DATA_SIZE);
 }
 
 /*
@@ -163,7 +171,7 @@ static void test_doc_table(void **state)
 	fclose(f);
 	for (unsigned t = 0; t < 16; t++)
 		assert_int_equal(seen[t], ut_rec_name(t) ? 1 : 0);
-	assert_int_equal(rows, 11);
+	assert_int_equal(rows, 12);
 }
 
 int main(void)
