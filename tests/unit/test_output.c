@@ -1179,7 +1179,7 @@ static void test_data_corrupt(void **state)
 }
 
 /*
- * A record of a free type (11..14, entries.h) is skipped: data from a
+ * A record of a free type (12..14, entries.h) is skipped: data from a
  * newer writer reads without it.  Type 0, or a free type whose length
  * runs past the page's commit, is corrupt.
  */
@@ -1191,7 +1191,7 @@ static void test_data_free_type(void **state)
 		uint16_t n;
 		int cut;
 	} cases[] = {
-		{ "free-11", 11, 3, 0 },
+		{ "free-12", 12, 3, 0 },
 		{ "free-14", 14, 0, 0 },
 		{ "free-12-big", 12, 200, 0 },
 		{ "free-13-cut", 13, 3, 1 },
