@@ -33,12 +33,12 @@ TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
-	       runtime/dynamic.c runtime/tracer.c $(RT_TRACER_SRC) \
+	       runtime/dynamic.c runtime/tracer.c runtime/events.c lib/event/registry.c $(RT_TRACER_SRC) \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
-	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
+	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c lib/event/registry.c \
 	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
@@ -54,7 +54,7 @@ deps:
 # the hot path needs no frame pointer
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
 
-$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def runtime/*.h lib/filter/*.h)
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def runtime/*.h lib/filter/*.h lib/event/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 

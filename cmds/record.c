@@ -43,10 +43,13 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "usertrace/evreg.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
+/* -e patterns go to the session's event registry whole */
+_Static_assert(sizeof(((struct record_opts *)0)->events) == UT_EVREG_PATTERNS, "-e patterns");
 /* a writer wakes the recorder once per chunk it can save (ringbuf.h, datfile.h) */
 _Static_assert(RB_WAKE_PAGES == UT_CHUNK_PAGES, "RB_WAKE_PAGES");
 
@@ -705,6 +708,11 @@ static void usage(FILE *f)
 		"  -D, --max-depth N    function_graph: at most N levels (max_graph_depth)\n"
 		"      --thresh TIME    function_graph: only calls lasting TIME or more\n"
 		"                       (tracing_thresh), e.g. 10us, 2ms; plain = us\n"
+		"  -e, --event SYS:EVENT\n"
+		"                       record these events too (set_event's syntax:\n"
+		"                       sys:event, sys:*, *:*, a system or an event\n"
+		"                       name; globs); the tracer is nop unless -t\n"
+		"                       says otherwise\n"
 		"  -T, --trigger FUNC:CMD[:N]\n"
 		"                       function command when FUNC is hit: traceon,\n"
 		"                       traceoff or stacktrace, N times (default always);\n"
@@ -737,6 +745,20 @@ static int check_command(const char *w)
 	}
 	pr_err("-T '%s': unknown command '%.*s' (traceon, traceoff, stacktrace)", w, (int)n, c);
 	return -1;
+}
+
+/* -e: SYS:EVENT, SYS:*, *:*, or a bare system or event name, with globs */
+static int check_event(const char *w)
+{
+	const char *colon = strchr(w, ':');
+	size_t n = strlen(w);
+
+	if (!n || strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:*?[]") != n ||
+	    (colon && strchr(colon + 1, ':')) || w[0] == ':') {
+		pr_err("-e '%s': expected SYSTEM:EVENT, SYSTEM:*, *:* or a system or event name", w);
+		return -1;
+	}
+	return 0;
 }
 
 /* append a -F/-N pattern; the kernel's syntax is checked by the runtime */
@@ -830,11 +852,12 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "max-depth", required_argument, NULL, 'D' },
 		{ "thresh", required_argument, NULL, 'H' },
 		{ "trigger", required_argument, NULL, 'T' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long long size;
-	int c;
+	int c, tracer_given = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "usertrace.data";
@@ -844,7 +867,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->compress = UT_COMPRESS_ZSTD;
 	o->level = DEFAULT_ZSTD_LEVEL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -863,6 +886,11 @@ int record_options(int argc, char **argv, struct record_opts *o)
 				pr_err("unknown tracer '%s' (available: %s)", optarg, UT_TRACER_NAMES);
 				return -1;
 			}
+			tracer_given = 1;
+			break;
+		case 'e':
+			if (check_event(optarg) < 0 || add_pattern(o->events, sizeof(o->events), optarg) < 0)
+				return -1;
 			break;
 		case 'W':
 			o->overwrite = 1;
@@ -928,6 +956,9 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	o->argv = argv + optind;
+	/* events alone: no function tracer, as trace-cmd record -e */
+	if (o->events[0] && !tracer_given)
+		o->tracer = tracer_find("nop");
 	return 0;
 }
 
@@ -1112,6 +1143,7 @@ int record_run(const struct record_opts *o, int *status)
 	session = sess.dir;
 	ctl = sess.ctl;
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
+	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

@@ -22,6 +22,7 @@ struct record_opts {
 	char gfunc[4096];	/* set_graph_function: -G patterns */
 	char gnotrace[4096];	/* set_graph_notrace: --graph-notrace patterns */
 	char cmds[4096];	/* function commands: -T func:cmd[:N] */
+	char events[4096];	/* -e: event patterns (set_event's syntax), space separated */
 	unsigned int max_depth;	/* max_graph_depth: -D */
 	long long thresh_ns;	/* tracing_thresh: --thresh */
 	char **argv;

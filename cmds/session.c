@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmds/session.h"
+#include "usertrace/evreg.h"
 #include "usertrace/session.h"
 #include "utils/utils.h"
 
@@ -86,8 +87,29 @@ int session_create(struct session *s)
 	s->ctl->version = UT_CTL_VERSION;
 	/* every CPU records (tracing_cpumask) */
 	memset(s->ctl->rec_cpumask, 0xff, sizeof(s->ctl->rec_cpumask));
+	/* the event registry: a sparse file, its pages made as events register */
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, s->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, sizeof(struct ut_evreg)) < 0) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto fail;
+	}
+	s->events = mmap(NULL, sizeof(struct ut_evreg), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s->events == MAP_FAILED || (errno = -ut_evreg_init(s->events))) {
+		pr_err("cannot set up %s: %s", path, strerror(errno));
+		if (s->events != MAP_FAILED)
+			munmap(s->events, sizeof(struct ut_evreg));
+		s->events = NULL;
+		goto fail;
+	}
 	return 0;
 fail:
+	if (s->ctl)
+		munmap(s->ctl, UT_CTL_SIZE);
+	s->ctl = NULL;
 	remove_tree(s->dir);
 	s->dir[0] = 0;
 	return -1;
@@ -147,6 +169,9 @@ void session_destroy(struct session *s)
 	if (s->ctl)
 		munmap(s->ctl, UT_CTL_SIZE);
 	s->ctl = NULL;
+	if (s->events)
+		munmap(s->events, sizeof(struct ut_evreg));
+	s->events = NULL;
 	if (s->dir[0])
 		remove_tree(s->dir);
 	s->dir[0] = 0;

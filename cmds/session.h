@@ -15,6 +15,7 @@ struct ut_session_ctl;
 struct session {
 	char dir[64];			/* /dev/shm/usertrace.XXXXXX, mode 0700 */
 	struct ut_session_ctl *ctl;	/* its control file, mapped */
+	struct ut_evreg *events;	/* its event registry, mapped */
 };
 
 /* where libusertrace.so is: $USERTRACE_LIB, next to the binary or installed beside it */

@@ -460,6 +460,7 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	if (lo < hi && !known_module(info->dlpi_addr, path))
 		scan_object(path, info->dlpi_addr, lo, hi);
+	ut_events_scan_object(info, path);
 	return 0;
 }
 
@@ -510,6 +511,7 @@ static void forget_unloaded(void)
 		nr_recs = k;
 		ut_ftab_remove(m->lo, m->hi);
 	}
+	ut_events_forget();
 	ut_control_functions_changed();
 }
 
@@ -535,6 +537,7 @@ static void apply_settings(void)
 		if (on != (int)r->enabled && r->mod < nr_mods)
 			set_record(r, mods[r->mod].stub, on);
 	}
+	ut_events_apply();
 	ut_control_functions_changed();
 }
 

@@ -507,6 +507,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_self.state = UT_TS_NEW;
 	ut_exec_init();
 	ut_write_maps(0);
+	ut_events_init(ut_session);
 	ut_dyn_scan();
 	ut_startup_check();
 	if (ut_ctl->flags & UT_CTL_LIVE)

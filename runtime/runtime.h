@@ -163,6 +163,13 @@ void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size);
 
+/* events.c */
+struct dl_phdr_info;
+void ut_events_init(const char *session);
+void ut_events_scan_object(const struct dl_phdr_info *info, const char *path);
+void ut_events_forget(void);
+void ut_events_apply(void);
+
 /* filter.c */
 struct ut_fsym {
 	uintptr_t addr, size;

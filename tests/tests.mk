@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
 
 $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -78,3 +78,7 @@ $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.
 $(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c $(HDRS) runtime/runtime.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c -lcmocka
+
+$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread

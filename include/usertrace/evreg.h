@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * evreg.h - the session's event registry: SESSION/events, made by the
+ * recorder or the tracing directory and mapped by every traced process.
+ *
+ * A process that finds a tracepoint (runtime/events.c) registers its
+ * event under the registry's lock: an event already there with the same
+ * system, name and layout keeps its id; a new one gets the next slot,
+ * whose id is UT_EVENT_ID_DYNAMIC + slot, and a copy of its descriptor
+ * (serialized, see lib/event/registry.c) in the blob area.  So every
+ * process of a session, and every later reader, agrees on the ids.  The
+ * lock is a robust process-shared mutex: a process killed while it holds
+ * it does not stop the others.
+ *
+ * Each slot has a state word: UT_EVS_RECORD while some directory (or
+ * `record -e`) enables the event.  The processes copy it into their
+ * tracepoints' state when they register one and, in a tracing-directory
+ * session, when the settings change.  `patterns` are record's -e
+ * arguments, applied to each event when it registers.
+ */
+#ifndef USERTRACE_EVREG_H
+#define USERTRACE_EVREG_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+#define UT_EVREG_FILE		"events"
+#define UT_EVREG_MAGIC		"UTEVREG\1"
+#define UT_EVREG_VERSION	1
+#define UT_EVREG_SLOTS		2048
+#define UT_EVREG_BLOB		(1u << 20)
+#define UT_EVREG_PATTERNS	4096
+
+/* slot state bits */
+#define UT_EVS_RECORD		1u
+
+struct ut_evreg_slot {
+	volatile uint32_t state;	/* UT_EVS_* */
+	uint32_t desc_len;		/* bytes of the serialized descriptor */
+	uint64_t desc_off;		/* its offset in blob[] */
+	uint64_t hash;			/* of the serialized descriptor */
+};
+
+struct ut_evreg {
+	char magic[8];
+	uint32_t version;
+	volatile uint32_t nr;		/* slots in use; a slot is complete before nr counts it */
+	uint64_t blob_used;
+	volatile uint32_t full;		/* registrations refused for want of room */
+	uint32_t pad;
+	pthread_mutex_t lock;		/* robust, process-shared */
+	char patterns[UT_EVREG_PATTERNS];	/* record -e: "sys:event sys:* name ..." */
+	struct ut_evreg_slot slots[UT_EVREG_SLOTS];
+	char blob[UT_EVREG_BLOB];
+};
+
+/* the id of slot @i, and back */
+#define UT_EVREG_ID(i)		((uint16_t)(UT_EVENT_ID_DYNAMIC + (i)))
+
+/*
+ * lib/event/registry.c, built into both the runtime and the tools.
+ */
+/* initialize a new registry (zeroed memory); 0 or -errno */
+int ut_evreg_init(struct ut_evreg *r);
+/* does the ftrace event pattern @pat ("sys:event", "sys:*", "*:*", a bare
+ * system or event name; globs) select event @system:@name? */
+int ut_event_match(const char *pat, const char *system, const char *name);
+/* does a blank-separated list of patterns select it? */
+int ut_event_match_list(const char *list, const char *system, const char *name);
+/* serialize @d into @buf (@cap bytes): its length, or 0 if it does not fit */
+size_t ut_event_desc_pack(const struct ut_event_desc *d, char *buf, size_t cap);
+/*
+ * A descriptor from @len bytes at @buf, allocated in one block (free()),
+ * with @id; NULL if the bytes are not a valid descriptor.
+ */
+struct ut_event_desc *ut_event_desc_unpack(const char *buf, size_t len, uint16_t id);
+/*
+ * Register @d: its slot index (same system, name and layout: the slot it
+ * has), or -1 if the registry is full or the descriptor too large.
+ */
+int ut_evreg_register(struct ut_evreg *r, const struct ut_event_desc *d);
+/* the descriptor of slot @i (allocated, free()), NULL if invalid */
+struct ut_event_desc *ut_evreg_desc(const struct ut_evreg *r, uint32_t i);
+
+#endif /* USERTRACE_EVREG_H */

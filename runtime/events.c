@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events.c - the programs' tracepoints (usertrace/tracepoint.h): found in
+ * every loaded object, registered in the session's event registry
+ * (usertrace/evreg.h), turned on and off, and recorded as EVENT records.
+ *
+ * Discovery: each object that defines tracepoints has the section
+ * __ut_tracepoints_ptrs, an array of pointers to its struct
+ * ut_tracepoint (relocated by the dynamic loader like any pointer).
+ * ut_events_scan_object() finds the section in the file's section headers
+ * (read with pread, no libelf: most objects have none), adds the load
+ * bias to its address, and registers each tracepoint: it checks the abi,
+ * gets the event's id from the registry, and sets `ops`, `id` and the
+ * RECORD bit of `state` as the registry says.  Objects loaded later are
+ * scanned after their dlopen (runtime/dynamic.c calls in); a dlclose'd
+ * object's tracepoints are forgotten.  Tracepoints hit before the
+ * runtime's start-up (constructors of other libraries) are not recorded.
+ *
+ * Context: all of it runs under dynamic.c's patch lock, from start-up,
+ * dlopen, dlclose or the control thread.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+#include "usertrace/evreg.h"
+
+/* the tracepoints of one loaded object */
+struct tp_obj {
+	uintptr_t base;
+	char path[256];
+	struct ut_tracepoint **tps;
+	size_t n;
+};
+
+static struct ut_evreg *reg;
+static struct tp_obj *objs;
+static size_t nr_objs;
+
+static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
+{
+	ent->type = tp->id;
+	ut_write_event(ent, size);
+}
+
+static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };
+
+/* map SESSION/events; without it (an older recorder) no event records */
+void ut_events_init(const char *session)
+{
+	char path[4096];
+	void *m;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, session);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	m = mmap(NULL, sizeof(struct ut_evreg), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	if (memcmp(((struct ut_evreg *)m)->magic, UT_EVREG_MAGIC, 8) ||
+	    ((struct ut_evreg *)m)->version != UT_EVREG_VERSION) {
+		ut_log("%s is not an event registry; no events recorded", path);
+		munmap(m, sizeof(struct ut_evreg));
+		return;
+	}
+	reg = m;
+}
+
+/* the section of tracepoint pointers in @path: its address and size; 0 if none */
+static int find_section(const char *path, uint64_t *addr, uint64_t *size)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(sh) ||
+	    eh.e_shstrndx >= eh.e_shnum ||
+	    pread(fd, &strsh, sizeof(strsh), (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(strsh))
+		goto out;
+	for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+		char name[sizeof(UT_TP_SECTION)];
+
+		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) != sizeof(sh) ||
+		    sh.sh_name >= strsh.sh_size || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		if (pread(fd, name, sizeof(name), (off_t)(strsh.sh_offset + sh.sh_name)) != sizeof(name))
+			continue;
+		if (!memcmp(name, UT_TP_SECTION, sizeof(name))) {
+			*addr = sh.sh_addr;
+			*size = sh.sh_size;
+			found = 1;
+		}
+	}
+out:
+	close(fd);
+	return found;
+}
+
+/* does the object at @base (@phdrs) map [@p, @p + @n) writable? */
+static int mapped_rw(const struct dl_phdr_info *info, uintptr_t p, size_t n)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && p >= lo &&
+		    p + n <= lo + ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* the registry's RECORD bit for @tp, into its state */
+static void tp_apply(struct ut_tracepoint *tp)
+{
+	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC);
+	int rec = reg && tp->ops && i < UT_EVREG_SLOTS &&
+		  (__atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED) & UT_EVS_RECORD);
+
+	if (rec)
+		__atomic_fetch_or(&tp->state, UT_TP_STATE_RECORD, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&tp->state, ~UT_TP_STATE_RECORD, __ATOMIC_RELAXED);
+}
+
+static void tp_register(struct ut_tracepoint *tp, const char *path)
+{
+	const struct ut_event_desc *d = tp->desc;
+	int slot;
+
+	if (tp->abi != UT_TP_ABI || (d && d->abi != UT_TP_ABI)) {
+		ut_log("%s: tracepoint of an unknown version (%u); ignored", path, tp->abi);
+		return;
+	}
+	if (!d || tp->ops)
+		return;		/* probes only (DECLARE_TRACE), or registered before */
+	slot = ut_evreg_register(reg, d);
+	if (slot < 0) {
+		ut_log("%s: event %s:%s: the session's event registry is full or the event too large; "
+		       "not recorded", path, d->system ? d->system : "?", d->name ? d->name : "?");
+		return;
+	}
+	tp->id = UT_EVREG_ID(slot);
+	__atomic_store_n(&tp->ops, &tp_ops, __ATOMIC_RELEASE);
+	tp_apply(tp);
+}
+
+/**
+ * ut_events_scan_object - register the tracepoints of a loaded object
+ */
+void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
+{
+	uint64_t addr, size;
+	struct ut_tracepoint **ptrs;
+	struct tp_obj *o, *no;
+	size_t n;
+
+	if (!reg || !find_section(path, &addr, &size) || size % sizeof(void *))
+		return;
+	ptrs = (struct ut_tracepoint **)(info->dlpi_addr + addr);
+	n = size / sizeof(void *);
+	for (size_t i = 0; i < nr_objs; i++)
+		if (objs[i].base == info->dlpi_addr && objs[i].tps == ptrs)
+			return;		/* known */
+	if (!mapped_rw(info, (uintptr_t)ptrs, size)) {
+		ut_log("%s: %s is not in a loaded segment; its tracepoints are ignored", path,
+		       UT_TP_SECTION);
+		return;
+	}
+	no = realloc(objs, (nr_objs + 1) * sizeof(*objs));
+	if (!no)
+		return;
+	objs = no;
+	o = &objs[nr_objs++];
+	o->base = info->dlpi_addr;
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->tps = ptrs;
+	o->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct ut_tracepoint *tp = ptrs[i];
+
+		if (tp && mapped_rw(info, (uintptr_t)tp, sizeof(*tp)))
+			tp_register(tp, path);
+	}
+}
+
+static int still_loaded_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const struct tp_obj *o = arg;
+
+	(void)size;
+	return info->dlpi_addr == o->base &&
+	       mapped_rw(info, (uintptr_t)o->tps, o->n * sizeof(void *));
+}
+
+/**
+ * ut_events_forget - after a dlclose: forget the tracepoints of objects gone
+ */
+void ut_events_forget(void)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nr_objs; i++)
+		if (dl_iterate_phdr(still_loaded_cb, &objs[i]))
+			objs[k++] = objs[i];
+	nr_objs = k;
+}
+
+/**
+ * ut_events_apply - the registry's enable bits changed: follow them
+ */
+void ut_events_apply(void)
+{
+	for (size_t i = 0; i < nr_objs; i++)
+		for (size_t j = 0; j < objs[i].n; j++) {
+			struct ut_tracepoint *tp = objs[i].tps[j];
+
+			if (tp && tp->ops == &tp_ops)
+				tp_apply(tp);
+		}
+}
