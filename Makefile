@@ -28,6 +28,8 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
+# descriptors and format files of events (lib/event)
+EVENT_SRC   := $(sort $(wildcard lib/event/*.c))
 # the output part of each tracer of include/usertrace/tracers.def
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
@@ -37,7 +39,7 @@ RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
-	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC)
+	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
@@ -60,7 +62,7 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(SANFLAGS) -c $< -o $@
 

@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
 
 $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -36,7 +36,7 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/cl
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
-$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(HDRS)
+$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
