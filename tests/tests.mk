@@ -35,6 +35,19 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/cl
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread
 
+# test_format compares the ftrace entries' format files with the kernel's
+# (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them
+$(O)/tests/test_format: tests/unit/test_format.c $(EVENT_SRC) tests/unit/ftrace-formats.txt $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
+
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
+TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
+
+$(O)/tests/test_tep: tests/unit/test_tep.c $(EVENT_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka $(TEP_LIBS)
+
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
 $(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)

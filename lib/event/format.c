@@ -118,8 +118,10 @@ char *ut_event_format(const struct ut_event_desc *d)
  *               (a count, saturated at RB_PAGE_LOST_MASK).  The kernel's
  *               is the "events missed" flag kept in commit's top bits;
  *               both say that the stream has a hole before this page
- *   data        rb_page.data: the records, RB_DATA_SIZE bytes usable
- *               (the RB_PAGE_SLACK bytes after them are never used)
+ *   data        rb_page.data to the end of the page, as the kernel's, so
+ *               that offset + size is the page size (libtraceevent's
+ *               tep_get_sub_buffer_size()); the records use the first
+ *               RB_DATA_SIZE bytes, the last RB_PAGE_SLACK never
  *
  * rb_page.seq, .entries and .cpu have no place in this text (a fifth
  * field would make libtraceevent miss `data`); ring-buffer.md describes
@@ -129,7 +131,7 @@ static const char header_page[] =
 	"\tfield: u64 timestamp;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield: u32 commit;\toffset:16;\tsize:4;\tsigned:0;\n"
 	"\tfield: u32 overwrite;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield: char data;\toffset:32;\tsize:4056;\tsigned:0;\n";
+	"\tfield: char data;\toffset:32;\tsize:4064;\tsigned:0;\n";
 
 #define RB_MEMBER_SIZE(m)	sizeof(((struct rb_page *)0)->m)
 _Static_assert(offsetof(struct rb_page, ts) == 8 && RB_MEMBER_SIZE(ts) == 8,
@@ -138,7 +140,7 @@ _Static_assert(offsetof(struct rb_page, commit) == 16 && RB_MEMBER_SIZE(commit) 
 	       "header_page: commit");
 _Static_assert(offsetof(struct rb_page, flags) == 28 && RB_MEMBER_SIZE(flags) == 4,
 	       "header_page: overwrite");
-_Static_assert(offsetof(struct rb_page, data) == 32 && RB_PAGE_HDR == 32 && RB_DATA_SIZE == 4056,
+_Static_assert(offsetof(struct rb_page, data) == 32 && RB_PAGE_HDR == 32 && RB_PAGE_SIZE == 4096,
 	       "header_page: data");
 
 /*
