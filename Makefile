@@ -28,6 +28,12 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
+# descriptors, format files and the registry of events (lib/event); and
+# the events' printer, the one file that uses libtraceevent (with lib/trace)
+TEP_SRC     := lib/event/evtab.c
+EVENT_SRC   := $(filter-out $(TEP_SRC),$(sort $(wildcard lib/event/*.c)))
+TEP_CFLAGS  := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
+TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 # the output part of each tracer of include/usertrace/tracers.def
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the runtime part of each tracer
@@ -38,13 +44,13 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
-	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c lib/event/registry.c \
-	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC)
+	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
+	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
-LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lzstd -lpthread
+LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lzstd -lpthread $(TEP_LIBS)
 
 all: $(O)/usertrace $(O)/libusertrace.so
 
@@ -62,9 +68,9 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(SANFLAGS) -c $< -o $@
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)

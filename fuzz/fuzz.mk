@@ -18,17 +18,17 @@ FUZZ_TARGETS ?= data filter tracefs
 FZ           := $(O)/fuzz
 FZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FZ_CFLAGS    := -O1 -g -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-strict-aliasing \
-		$(FUSE_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
+		$(FUSE_CFLAGS) $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
 
 FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/symtab.c utils/utils.c \
-		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) \
+		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c lib/tracefs/tracefs.c \
-		  lib/trace/clock.c
+		  lib/trace/clock.c $(EVENT_SRC)
 
 FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
-		      lib/filter/*.h cmds/*.h runtime/*.h fuzz/*.h)
+		      lib/filter/*.h lib/event/*.h cmds/*.h runtime/*.h fuzz/*.h)
 
 $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
@@ -38,7 +38,7 @@ $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 $(FZ)/obj/fuzz/fuzz_filter.o: runtime/filter.c lib/filter/list.c
 
 $(FZ)/fuzz_data: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_DATA_SRC))
-	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++ -lzstd
+	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++ -lzstd $(TEP_LIBS)
 $(FZ)/fuzz_filter: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_FILTER_SRC))
 	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(FZ)/fuzz_tracefs: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_TRACEFS_SRC))
@@ -69,14 +69,14 @@ fuzz-smoke: fuzz-build
 FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 	       $(O)/tests/fuzz-replay-tracefs
 FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/symtab.c utils/utils.c \
-		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) \
+		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c)
-FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c)
+FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC))
 FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'
 
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd
+	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
 $(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c

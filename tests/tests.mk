@@ -31,20 +31,31 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
 $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/utils.c \
-		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(HDRS)
+		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread $(TEP_LIBS)
+
+# test_format compares the ftrace entries' format files with the kernel's
+# (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them
+$(O)/tests/test_format: tests/unit/test_format.c $(EVENT_SRC) tests/unit/ftrace-formats.txt $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
+
+$(O)/tests/test_tep: tests/unit/test_tep.c $(EVENT_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka $(TEP_LIBS)
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file)
-$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(HDRS)
+$(O)/tests/test_tracefs: tests/unit/test_tracefs.c lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
 # test_lost runs replay and report themselves on data directories it writes
 $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(HDRS) cmds/cmds.h
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
+		$(HDRS) cmds/cmds.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 # the ring buffer's threaded tests under ThreadSanitizer (gcc's or clang's),
 # in make check as test_ringbuf_tsan (not with SAN=1: TSan excludes ASan).
@@ -70,9 +81,9 @@ asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC)
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 # test_filter includes runtime/filter.c, stubbing the rest of the runtime
 $(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c $(HDRS) runtime/runtime.h

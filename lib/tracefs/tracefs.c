@@ -15,7 +15,8 @@
  *   ""                        the top instance's files (table files[])
  *   options/NAME              one file per trace option (0/1)
  *   per_cpu/cpuN/{trace,trace_pipe,stats}
- *   events/enable
+ *   events/{enable,header_page,header_event}
+ *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def)
  *   instances/NAME/...        an instance: the files marked W_INST
  *
  * The programs write the session's buffers.  An instance has buffers of
@@ -83,6 +84,8 @@
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
+#include "lib/event/format.h"
+#include "lib/event/ftrace.h"
 #include "lib/trace/options.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
@@ -103,7 +106,7 @@ enum tfs_id {
 	F_MARKER, F_CLOCK, F_THRESH, F_MAXLAT, F_STATS, F_CMDLINES, F_ERRLOG,
 	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
 	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
-	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID,
+	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID, F_EV_HDR_PAGE, F_EV_HDR_EVENT,
 };
 
 #define W_TOP	1	/* in the top directory */
@@ -153,8 +156,16 @@ static const struct tfs_file files[] = {
 #define NR_FILES (sizeof(files) / sizeof(files[0]))
 
 static const struct tfs_file f_option = { NULL, F_OPTION, 0640, 0 };
-static const struct tfs_file f_ev_enable = { "enable", F_EV_ENABLE, 0640, 0 };
-/* events/ftrace/print: trace_marker's event */
+/* events/ */
+static const struct tfs_file f_ev_top_files[] = {
+	{ "enable",		F_EV_ENABLE,	0640, 0 },
+	{ "header_event",	F_EV_HDR_EVENT,	0440, 0 },
+	{ "header_page",	F_EV_HDR_PAGE,	0440, 0 },
+};
+/*
+ * events/ftrace/NAME, one per entry of usertrace/ftrace.def: as the
+ * kernel's, format and id only (the tracers write them; no enable)
+ */
 static const struct tfs_file f_ev_files[] = {
 	{ "format",	F_EV_FORMAT,	0440, 0 },
 	{ "id",		F_EV_ID,	0440, 0 },
@@ -281,6 +292,7 @@ struct tfs_node {
 	const struct tfs_file *f;
 	int opt;			/* F_OPTION: index in trace_opts[] */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
+	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
 	struct tfs_inst *inst;
 };
 
@@ -1756,15 +1768,20 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		if (comp_is(c, len, "enable")) {
+		for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]); i++)
+			if (comp_is(c, len, f_ev_top_files[i].name))
+				n->f = &f_ev_top_files[i];
+		if (n->f) {
 			n->dir = D_NONE;
-			n->f = &f_ev_enable;
 		} else if (comp_is(c, len, "ftrace")) {
 			n->dir = D_EVSYS;
 			len = next_comp(&p, &c);
 			if (!len)
 				return 0;
-			if (!comp_is(c, len, "print"))
+			for (unsigned i = 0; i < ut_ftrace_nr_events; i++)
+				if (comp_is(c, len, ut_ftrace_events[i].name))
+					n->ev = &ut_ftrace_events[i];
+			if (!n->ev)
 				return -ENOENT;
 			n->dir = D_EVENT;
 			len = next_comp(&p, &c);
@@ -2009,16 +2026,18 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		for (int i = 0; i < names.n && !ret; i++)
 			ret = fill(ctx, names.w[i], &dir);
 		break;
-	case D_EVENTS: {
-		struct tfs_stat st = { 0, f_ev_enable.mode };
+	case D_EVENTS:
+		for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]) && !ret; i++) {
+			struct tfs_stat st = { 0, f_ev_top_files[i].mode };
 
-		ret = fill(ctx, "enable", &st);
+			ret = fill(ctx, f_ev_top_files[i].name, &st);
+		}
 		if (!ret)
 			ret = fill(ctx, "ftrace", &evdir);
 		break;
-	}
 	case D_EVSYS:
-		ret = fill(ctx, "print", &evdir);
+		for (unsigned i = 0; i < ut_ftrace_nr_events && !ret; i++)
+			ret = fill(ctx, ut_ftrace_events[i].name, &evdir);
 		break;
 	case D_EVENT:
 		for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]) && !ret; i++) {
@@ -2230,23 +2249,11 @@ static const char readme_text[] =
 	"\t\t\t  (no event can be enabled yet)\n"
 	"  events/\t\t- Directory containing all trace event subsystems:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
-	"  events/ftrace/print/\t- the event of trace_marker:\n"
-	"      format\t\t- its record\n"
-	"      id\t\t- its record type\n";
-
-/*
- * events/ftrace/print/format: the record trace_marker writes (record.h,
- * UT_REC_DATA), after the ring buffer's 32-bit header
- */
-static const char print_format[] =
-	"name: print\n"
-	"ID: 8\n"
-	"format:\n"
-	"\tfield:unsigned short len;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:2;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"tracing_mark_write: %s\", REC->buf\n";
-_Static_assert(UT_REC_DATA == 8, "events/ftrace/print/format names ID 8");
+	"      header_page\t- the layout of a ring-buffer page\n"
+	"      header_event\t- the layout of a record header\n"
+	"  events/ftrace/<event>/\t- the entries the tracers write (no enable):\n"
+	"      format\t\t- its fields and print format\n"
+	"      id\t\t- its id\n";
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */
 static const char snapshot_help[] =
@@ -2708,11 +2715,25 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 	case F_AVAIL_EVENTS:
 		/* the enabled events, the events that can be: none (see F_EV_ENABLE) */
 		break;
-	case F_EV_FORMAT:
-		sb_puts(b, print_format);
+	case F_EV_FORMAT: {
+		char *t = ut_event_format(h->n.ev);
+
+		if (!t) {
+			ret = -ENOMEM;
+			break;
+		}
+		sb_puts(b, t);
+		free(t);
 		break;
+	}
 	case F_EV_ID:
-		sb_printf(b, "%d\n", UT_REC_DATA);
+		sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
+		break;
+	case F_EV_HDR_PAGE:
+		sb_puts(b, ut_event_header_page());
+		break;
+	case F_EV_HDR_EVENT:
+		sb_puts(b, ut_event_header_event());
 		break;
 	case F_AVAIL_FUNCS:
 	case F_ENABLED_FUNCS:

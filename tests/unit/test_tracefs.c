@@ -29,6 +29,8 @@
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
+#include "lib/event/format.h"
+#include "lib/event/ftrace.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
 
@@ -891,8 +893,67 @@ static void test_functions(void **state)
 		    "oldest event ts:     0.000000\nnow ts:     0.000000\n"
 		    "dropped events: 0\nread events: 0\n");
 	assert_file(f->s, "available_events", "");
-	assert_file(f->s, "events/ftrace/print/id", "8\n");
+	assert_file(f->s, "events/ftrace/print/id", "5\n");
 	assert_file(f->s, "ftrace_enabled", "1\n");
+}
+
+/* events/: the top files, and every ftrace entry's format and id, in instances too */
+static void test_events(void **state)
+{
+	static const char *const dirs[] = { "", "instances/ev/" };
+	struct fix *f = *state;
+	struct tfs_stat st;
+	char path[256];
+
+	assert_int_equal(tfs_mkdir(f->s, "instances/ev"), 0);
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		struct names n = { "" };
+
+		snprintf(path, sizeof(path), "%sevents", dirs[d]);
+		assert_int_equal(tfs_readdir(f->s, path, fill, &n), 0);
+		assert_string_equal(n.all, "enable header_event header_page ftrace/ ");
+		memset(&n, 0, sizeof(n));
+		snprintf(path, sizeof(path), "%sevents/ftrace", dirs[d]);
+		assert_int_equal(tfs_readdir(f->s, path, fill, &n), 0);
+		assert_string_equal(n.all, "function/ kernel_stack/ print/ bprint/ funcgraph_exit/ "
+					   "funcgraph_entry/ user_stack/ bputs/ ");
+		snprintf(path, sizeof(path), "%sevents/header_page", dirs[d]);
+		assert_file(f->s, path, ut_event_header_page());
+		assert_int_equal(tfs_stat(f->s, path, &st), 0);
+		assert_int_equal(st.mode, 0440);
+		assert_int_equal(wr(f->s, path, 0, "x"), -EINVAL);
+		snprintf(path, sizeof(path), "%sevents/header_event", dirs[d]);
+		assert_file(f->s, path, ut_event_header_event());
+		for (unsigned i = 0; i < ut_ftrace_nr_events; i++) {
+			const struct ut_event_desc *e = &ut_ftrace_events[i];
+			char *text = ut_event_format(e), id[16];
+
+			memset(&n, 0, sizeof(n));
+			snprintf(path, sizeof(path), "%sevents/ftrace/%s", dirs[d], e->name);
+			assert_int_equal(tfs_readdir(f->s, path, fill, &n), 0);
+			assert_string_equal(n.all, "format id ");
+			snprintf(path, sizeof(path), "%sevents/ftrace/%s/format", dirs[d], e->name);
+			assert_file(f->s, path, text);
+			free(text);
+			assert_int_equal(tfs_stat(f->s, path, &st), 0);
+			assert_int_equal(st.mode, 0440);
+			/* as the kernel: a read-only file takes no write */
+			assert_int_equal(wr(f->s, path, 0, "x"), -EINVAL);
+			snprintf(path, sizeof(path), "%sevents/ftrace/%s/id", dirs[d], e->name);
+			snprintf(id, sizeof(id), "%u\n", (unsigned)e->id);
+			assert_file(f->s, path, id);
+			snprintf(path, sizeof(path), "%sevents/ftrace/%s/enable", dirs[d], e->name);
+			assert_int_equal(tfs_stat(f->s, path, &st), -ENOENT);
+		}
+		snprintf(path, sizeof(path), "%sevents/ftrace/nosuch", dirs[d]);
+		assert_int_equal(tfs_stat(f->s, path, &st), -ENOENT);
+		snprintf(path, sizeof(path), "%sevents/ftrace/print/format/x", dirs[d]);
+		assert_int_equal(tfs_stat(f->s, path, &st), -ENOTDIR);
+		snprintf(path, sizeof(path), "%sevents/ftrace/enable", dirs[d]);
+		assert_int_equal(tfs_stat(f->s, path, &st), -ENOENT);
+	}
+	assert_file(f->s, "events/ftrace/function/id", "1\n");
+	assert_file(f->s, "events/ftrace/bputs/id", "15\n");
 }
 
 static void test_trace_pipe(void **state)
@@ -998,6 +1059,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_inst_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),

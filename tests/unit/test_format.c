@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_format.c - lib/event/format.c: the format file of an event, as
+ * the kernel writes it, and the ftrace entries (usertrace/ftrace.def)
+ * against the kernel's own format files (tests/unit/ftrace-formats.txt).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "usertrace/ftrace.h"
+#include "lib/event/format.h"
+#include "lib/event/ftrace.h"
+
+#ifndef UT_SRCDIR
+#define UT_SRCDIR "."
+#endif
+
+/* this machine's events/ftrace/print/format (Linux 6.18) */
+static const char print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+static void test_print(void **state)
+{
+	const struct ut_event_desc *d = ut_ftrace_event_by_name("print");
+	char *t;
+
+	(void)state;
+	assert_non_null(d);
+	assert_ptr_equal(d, ut_ftrace_event_by_id(UT_EVENT_ID_PRINT));
+	assert_int_equal(d->size, sizeof(struct ut_ftrace_print));
+	t = ut_event_format(d);
+	assert_non_null(t);
+	assert_string_equal(t, print_format);
+	free(t);
+}
+
+/* a TRACE_EVENT-like event: a signed field, a fixed array, a string */
+struct sample {
+	struct ut_trace_entry ent;
+	int32_t id;
+	char comm[16];
+	uint32_t __data_loc_path;
+	long delta;
+	char __data[];
+};
+
+static const struct ut_event_field sample_fields[] = {
+	{ "int", "id", offsetof(struct sample, id), 4, 1, UT_FIELD_SCALAR, 0 },
+	{ "char[16]", "comm", offsetof(struct sample, comm), 16, 0, UT_FIELD_ARRAY, 16 },
+	{ "__data_loc char[]", "path", offsetof(struct sample, __data_loc_path), 4, 0,
+	  UT_FIELD_DATA_LOC, 0 },
+	{ "long", "delta", offsetof(struct sample, delta), 8, 1, UT_FIELD_SCALAR, 0 },
+};
+
+static const struct ut_event_desc sample = {
+	.abi = UT_TP_ABI, .id = 1000, .size = sizeof(struct sample),
+	.system = "myapp", .name = "request",
+	.print_fmt = "\"id=%d comm=%s path=%s delta=%ld\", REC->id, REC->comm, __get_str(path), REC->delta",
+	.fields = sample_fields, .nr_fields = 4,
+};
+
+static const char sample_format[] =
+	"name: request\n"
+	"ID: 1000\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int id;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+	"\tfield:__data_loc char[] path;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:long delta;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"id=%d comm=%s path=%s delta=%ld\", REC->id, REC->comm, __get_str(path), REC->delta\n";
+
+static void test_sample(void **state)
+{
+	char *t = ut_event_format(&sample);
+
+	(void)state;
+	assert_non_null(t);
+	assert_string_equal(t, sample_format);
+	free(t);
+}
+
+/* ut_event_format_buf() is snprintf: the whole length, a cut and terminated text */
+static void test_buf(void **state)
+{
+	size_t len = strlen(sample_format);
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(ut_event_format_buf(NULL, 0, &sample), len);
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(ut_event_format_buf(buf, sizeof(buf), &sample), len);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	assert_memory_equal(buf, sample_format, sizeof(buf) - 1);
+	assert_int_equal(ut_event_format_buf(buf, 1, &sample), len);
+	assert_string_equal(buf, "");
+}
+
+/* the kernel's text of @name from ftrace-formats.txt, malloc'd, or NULL */
+static char *kernel_format(const char *name)
+{
+	FILE *f = fopen(UT_SRCDIR "/tests/unit/ftrace-formats.txt", "r");
+	char line[1024], *text = NULL;
+	size_t len = 0;
+	int in = 0;
+	FILE *m;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&text, &len);
+	while (m && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "=== ", 4)) {
+			line[strcspn(line, "\n")] = '\0';
+			in = !strcmp(line + 4, name);
+			continue;
+		}
+		if (in)
+			fputs(line, m);
+	}
+	fclose(f);
+	if (m)
+		fclose(m);
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+static void test_ftrace_kernel(void **state)
+{
+	(void)state;
+	assert_int_equal(ut_ftrace_nr_events, 8);
+	for (unsigned i = 0; i < ut_ftrace_nr_events; i++) {
+		const struct ut_event_desc *d = &ut_ftrace_events[i];
+		char *want = kernel_format(d->name), *got = ut_event_format(d);
+
+		assert_non_null(want);
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		assert_string_equal(d->system, "ftrace");
+		assert_ptr_equal(ut_ftrace_event_by_id(d->id), d);
+		assert_ptr_equal(ut_ftrace_event_by_name(d->name), d);
+		free(want);
+		free(got);
+	}
+	assert_null(ut_ftrace_event_by_id(2));
+	assert_null(ut_ftrace_event_by_name("nosuch"));
+	assert_null(ut_ftrace_event_by_name(NULL));
+}
+
+/* the header files: the kernel's shape, our page */
+static void test_headers(void **state)
+{
+	(void)state;
+	assert_string_equal(ut_event_header_page(),
+			    "\tfield: u64 timestamp;\toffset:8;\tsize:8;\tsigned:0;\n"
+			    "\tfield: u32 commit;\toffset:16;\tsize:4;\tsigned:0;\n"
+			    "\tfield: u32 overwrite;\toffset:28;\tsize:4;\tsigned:0;\n"
+			    "\tfield: char data;\toffset:32;\tsize:4064;\tsigned:0;\n");
+	assert_non_null(strstr(ut_event_header_event(), "\ttype        :    4 bits\n"
+							"\ttime_delta  :   28 bits\n"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_ftrace_kernel),
+		cmocka_unit_test(test_headers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
