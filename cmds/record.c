@@ -43,6 +43,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "lib/event/format.h"
 #include "usertrace/evreg.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
@@ -962,6 +963,104 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
+/* write @text to @path; -1 with errno */
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(text, f) < 0 ? -1 : 0;
+	if (fclose(f) && !ret)
+		ret = -1;
+	return ret;
+}
+
+/*
+ * The events the programs registered, as format files a reader (and
+ * libtraceevent) can parse: DIR/events/SYS/NAME/format, and header_page
+ * and header_event beside them.  An event registered again with another
+ * layout (two versions of a library) is DIR/events/SYS/NAME/format.ID.
+ * Says which -e patterns selected no event.  Returns -1 after a message.
+ */
+static int save_events(const struct ut_evreg *r, const char *dir, const char *patterns)
+{
+	char path[PATH_MAX];
+	uint32_t nr = __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE), used = 0;
+	char *matched = xcalloc(1, strlen(patterns) + 1);
+	int ret = 0;
+
+	if (r->full)
+		pr_warn("%u events were not recorded: the session's event registry is full",
+			(unsigned)r->full);
+	if (nr) {
+		snprintf(path, sizeof(path), "%s/events", dir);
+		if (mkdir_p(path, 0755) < 0)
+			goto fail;
+		snprintf(path, sizeof(path), "%s/events/header_page", dir);
+		if (write_text(path, ut_event_header_page()) < 0)
+			goto fail;
+		snprintf(path, sizeof(path), "%s/events/header_event", dir);
+		if (write_text(path, ut_event_header_event()) < 0)
+			goto fail;
+	}
+	for (uint32_t i = 0; i < nr && i < UT_EVREG_SLOTS; i++) {
+		struct ut_event_desc *d = ut_evreg_desc(r, i);
+		char *text;
+		const char *p = patterns;
+
+		if (!d) {
+			pr_warn("event %u: a corrupt descriptor in the registry; its events print raw",
+				UT_EVREG_ID(i));
+			continue;
+		}
+		/* which patterns selected it */
+		while (*p) {
+			size_t n = strcspn(p, " ");
+			char w[256];
+
+			if (n && n < sizeof(w)) {
+				memcpy(w, p, n);
+				w[n] = 0;
+				if (ut_event_match(w, d->system, d->name))
+					memset(matched + (p - patterns), 1, n);
+			}
+			p += n + (p[n] == ' ');
+		}
+		used |= r->slots[i].state & UT_EVS_RECORD;
+		snprintf(path, sizeof(path), "%s/events/%s/%s", dir, d->system, d->name);
+		text = ut_event_format(d);
+		if (!text || mkdir_p(path, 0755) < 0) {
+			free(text);
+			free(d);
+			goto fail;
+		}
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/format");
+		if (!access(path, F_OK))	/* a second layout of the event */
+			snprintf(path + strlen(path), sizeof(path) - strlen(path), ".%u", d->id);
+		ret = write_text(path, text);
+		free(text);
+		free(d);
+		if (ret < 0)
+			goto fail;
+	}
+	for (const char *p = patterns; *p; ) {
+		size_t n = strcspn(p, " ");
+
+		if (n && !matched[p - patterns])
+			pr_warn("-e '%.*s': the program registered no such event", (int)n, p);
+		p += n + (p[n] == ' ');
+	}
+	(void)used;
+	free(matched);
+	return 0;
+fail:
+	pr_err("cannot write %s: %s", path, strerror(errno));
+	free(matched);
+	return -1;
+}
+
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
 		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
 		      uint64_t grow_limit, uint64_t growths)
@@ -1236,6 +1335,8 @@ int record_run(const struct record_opts *o, int *status)
 		*status = 1;
 	report_session_errors(session);
 	save_maps(session, o->outdir);
+	if (save_events(sess.events, o->outdir, o->events) < 0)
+		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
 		       ctl->grow_count) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));

@@ -26,64 +26,68 @@
  * ---- building the text: struct trace_seq (tracer.h) ----
  *
  * Each helper appends to s->buf, writing the buffer to s->out first when
- * it is full; trace_seq_flush() writes what is left.  The number helpers
+ * it is full; ut_seq_flush() writes what is left.  The number helpers
  * print as the printf conversion named beside them.
+ *
+ * They are ut_seq_*(), not the kernel's trace_seq_*(): libtraceevent
+ * (lib/event/evtab.c) has functions of those names for its own struct
+ * trace_seq, and one program cannot link both.
  */
-void trace_seq_init(struct trace_seq *s, FILE *out);
+void ut_seq_init(struct trace_seq *s, FILE *out);
 /* write the buffered text to s->out (one fwrite) and empty the buffer */
-void trace_seq_flush(struct trace_seq *s);
-/* trace_seq_putmem() when @n bytes do not fit */
-void trace_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n);
+void ut_seq_flush(struct trace_seq *s);
+/* ut_seq_putmem() when @n bytes do not fit */
+void ut_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n);
 
-static inline void trace_seq_putmem(struct trace_seq *s, const void *p, size_t n)
+static inline void ut_seq_putmem(struct trace_seq *s, const void *p, size_t n)
 {
 	if (n > sizeof(s->buf) - s->len) {
-		trace_seq_putmem_slow(s, p, n);
+		ut_seq_putmem_slow(s, p, n);
 		return;
 	}
 	memcpy(s->buf + s->len, p, n);
 	s->len += n;
 }
 
-static inline void trace_seq_puts(struct trace_seq *s, const char *str)
+static inline void ut_seq_puts(struct trace_seq *s, const char *str)
 {
-	trace_seq_putmem(s, str, strlen(str));
+	ut_seq_putmem(s, str, strlen(str));
 }
 
-static inline void trace_seq_putc(struct trace_seq *s, char c)
+static inline void ut_seq_putc(struct trace_seq *s, char c)
 {
 	if (s->len == sizeof(s->buf))
-		trace_seq_flush(s);
+		ut_seq_flush(s);
 	s->buf[s->len++] = c;
 }
 
 /* for the rare lines (headers): as fprintf */
-void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+void ut_seq_printf(struct trace_seq *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* trace_seq_fill() when @n bytes do not fit */
-void trace_seq_fill_slow(struct trace_seq *s, char c, uint64_t n);
+/* ut_seq_fill() when @n bytes do not fit */
+void ut_seq_fill_slow(struct trace_seq *s, char c, uint64_t n);
 
 /* @n times @c */
-static inline void trace_seq_fill(struct trace_seq *s, char c, uint64_t n)
+static inline void ut_seq_fill(struct trace_seq *s, char c, uint64_t n)
 {
 	if (n > sizeof(s->buf) - s->len) {
-		trace_seq_fill_slow(s, c, n);
+		ut_seq_fill_slow(s, c, n);
 		return;
 	}
 	memset(s->buf + s->len, c, (size_t)n);
 	s->len += (size_t)n;
 }
 /* @n spaces */
-static inline void trace_seq_spaces(struct trace_seq *s, uint64_t n)
+static inline void ut_seq_spaces(struct trace_seq *s, uint64_t n)
 {
-	trace_seq_fill(s, ' ', n);
+	ut_seq_fill(s, ' ', n);
 }
 /* "%*lld": right-aligned in @width columns, or left-aligned if @width < 0 */
-void trace_seq_dec(struct trace_seq *s, int64_t v, int width);
+void ut_seq_dec(struct trace_seq *s, int64_t v, int width);
 /* "%*llu" (@pad ' ') or "%0*llu" (@pad '0') */
-void trace_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad);
+void ut_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad);
 /* "%0*llx" */
-void trace_seq_hex(struct trace_seq *s, uint64_t v, int width);
+void ut_seq_hex(struct trace_seq *s, uint64_t v, int width);
 
 /* ---- the pieces of the formats ---- */
 
@@ -113,6 +117,10 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev);
 /* a stack trace as nop and function print it: "<context><stack trace>\n => sym...\n" */
 void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev);
+/* an event (tracepoint) after the context: "name: info" from its print fmt */
+void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev);
+/* print_trace_fmt() of an event: context, text, newline */
+void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */
 void trace_default_header(struct trace_iter *iter);
 /* "            bash-1977    [000] .....    17284.993652: " per the flags */

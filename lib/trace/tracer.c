@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/event/evtab.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
@@ -85,7 +86,7 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	iter->tracer = t;
 	iter->iter_flags = trace_opt_defaults("");
 	iter->tracer_flags = t ? trace_opt_defaults(t->name) : 0;
-	trace_seq_init(&iter->seq, out);
+	ut_seq_init(&iter->seq, out);
 	if (t && t->init)
 		t->init(iter);
 }
@@ -171,22 +172,22 @@ int tracer_set_option(struct trace_iter *iter, const char *opt)
 
 /* ---- building the text ---- */
 
-void trace_seq_init(struct trace_seq *s, FILE *out)
+void ut_seq_init(struct trace_seq *s, FILE *out)
 {
 	s->out = out;
 	s->len = 0;
 }
 
-void trace_seq_flush(struct trace_seq *s)
+void ut_seq_flush(struct trace_seq *s)
 {
 	if (s->len)
 		fwrite_unlocked(s->buf, 1, s->len, s->out);
 	s->len = 0;
 }
 
-void trace_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n)
+void ut_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n)
 {
-	trace_seq_flush(s);
+	ut_seq_flush(s);
 	if (n >= sizeof(s->buf)) {
 		fwrite_unlocked(p, 1, n, s->out);
 		return;
@@ -195,7 +196,7 @@ void trace_seq_putmem_slow(struct trace_seq *s, const void *p, size_t n)
 	s->len = n;
 }
 
-void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+void ut_seq_printf(struct trace_seq *s, const char *fmt, ...)
 {
 	va_list ap;
 	char *text;
@@ -208,17 +209,17 @@ void trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
 		pr_err("out of memory");
 		exit(1);
 	}
-	trace_seq_putmem(s, text, (size_t)n);
+	ut_seq_putmem(s, text, (size_t)n);
 	free(text);
 }
 
-void trace_seq_fill_slow(struct trace_seq *s, char c, uint64_t n)
+void ut_seq_fill_slow(struct trace_seq *s, char c, uint64_t n)
 {
 	size_t room, k;
 
 	while (n) {
 		if (s->len == sizeof(s->buf))
-			trace_seq_flush(s);
+			ut_seq_flush(s);
 		room = sizeof(s->buf) - s->len;
 		k = n < room ? (size_t)n : room;
 		memset(s->buf + s->len, c, k);
@@ -257,24 +258,24 @@ static inline void put_num(struct trace_seq *s, uint64_t v, int neg, unsigned ba
 			n++;
 		}
 		if (n < w)	/* wider than buf: the rest of the padding first */
-			trace_seq_fill(s, pad, w - n);
+			ut_seq_fill(s, pad, w - n);
 	}
-	trace_seq_putmem(s, p, n);
+	ut_seq_putmem(s, p, n);
 	if (width < 0 && n < w)
-		trace_seq_spaces(s, w - n);
+		ut_seq_spaces(s, w - n);
 }
 
-void trace_seq_dec(struct trace_seq *s, int64_t v, int width)
+void ut_seq_dec(struct trace_seq *s, int64_t v, int width)
 {
 	put_num(s, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, 10, width, ' ');
 }
 
-void trace_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad)
+void ut_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad)
 {
 	put_num(s, v, 0, 10, width, pad);
 }
 
-void trace_seq_hex(struct trace_seq *s, uint64_t v, int width)
+void ut_seq_hex(struct trace_seq *s, uint64_t v, int width)
 {
 	put_num(s, v, 0, 16, width, '0');
 }
@@ -289,31 +290,31 @@ void trace_print_sym_flags(struct trace_iter *iter, const struct ut_event *ev,
 
 	/* seq_print_ip_sym(): a zero address is "0", without sym-addr */
 	if (!addr && !(sym_flags & TRACE_SYM_PS)) {
-		trace_seq_putc(s, '0');
+		ut_seq_putc(s, '0');
 		return;
 	}
 	if (iter->data && iter->data->symtab)
 		sym = ut_symtab_find(iter->data->symtab, ev->pid, ev->image, addr, ev->ts);
 	if (sym && sym->name && *sym->name) {
-		trace_seq_puts(s, sym->name);
+		ut_seq_puts(s, sym->name);
 		/* sprint_symbol(): "%s+%#lx/%#lx", the kernel's %#lx of 0 being 0x0 */
 		if (sym_flags & TRACE_ITER_SYM_OFFSET) {
-			trace_seq_puts(s, "+0x");
-			trace_seq_hex(s, addr - sym->addr, 0);
-			trace_seq_puts(s, "/0x");
-			trace_seq_hex(s, sym->size, 0);
+			ut_seq_puts(s, "+0x");
+			ut_seq_hex(s, addr - sym->addr, 0);
+			ut_seq_puts(s, "/0x");
+			ut_seq_hex(s, sym->size, 0);
 		}
 	} else if (sym_flags & (TRACE_ITER_SYM_OFFSET | TRACE_SYM_PS)) {
-		trace_seq_puts(s, "0x");	/* sprint_symbol(), %ps: "0x%lx" */
-		trace_seq_hex(s, addr, 0);
+		ut_seq_puts(s, "0x");	/* sprint_symbol(), %ps: "0x%lx" */
+		ut_seq_hex(s, addr, 0);
 	} else {
-		trace_seq_puts(s, "0x");	/* trace_seq_print_sym(): "0x%08lx" */
-		trace_seq_hex(s, addr, 8);
+		ut_seq_puts(s, "0x");	/* trace_seq_print_sym(): "0x%08lx" */
+		ut_seq_hex(s, addr, 8);
 	}
 	if (sym_flags & TRACE_ITER_SYM_ADDR) {
-		trace_seq_puts(s, " <");	/* " <%016lx>" */
-		trace_seq_hex(s, addr, 16);
-		trace_seq_putc(s, '>');
+		ut_seq_puts(s, " <");	/* " <%016lx>" */
+		ut_seq_hex(s, addr, 16);
+		ut_seq_putc(s, '>');
 	}
 }
 
@@ -365,14 +366,14 @@ void trace_print_graph_duration(struct trace_seq *s, uint64_t ns)
 	/* then " us ", and spaces up to 8 characters before it */
 	pad = len < 8 ? 8 - len : 0;
 	memcpy(col + len, us_pad, 4 + pad);
-	trace_seq_putmem(s, col, len + 4 + pad);
+	ut_seq_putmem(s, col, len + 4 + pad);
 }
 
 void trace_print_graph_cpu(struct trace_seq *s, int width, int cpu)
 {
-	trace_seq_putc(s, ' ');
-	trace_seq_dec(s, cpu, width);
-	trace_seq_puts(s, ") ");
+	ut_seq_putc(s, ' ');
+	ut_seq_dec(s, cpu, width);
+	ut_seq_puts(s, ") ");
 }
 
 void trace_print_graph_proc(struct trace_seq *s, const char *comm, int tid)
@@ -390,11 +391,11 @@ void trace_print_graph_proc(struct trace_seq *s, const char *comm, int tid)
 	len = name_len + pid_len + 1;
 	if (len < TRACE_GRAPH_PROCINFO_LENGTH)
 		spaces = TRACE_GRAPH_PROCINFO_LENGTH - len;
-	trace_seq_spaces(s, spaces / 2);
-	trace_seq_putmem(s, comm, name_len);
-	trace_seq_putc(s, '-');
-	trace_seq_putmem(s, pid, pid_len);
-	trace_seq_spaces(s, spaces - spaces / 2);
+	ut_seq_spaces(s, spaces / 2);
+	ut_seq_putmem(s, comm, name_len);
+	ut_seq_putc(s, '-');
+	ut_seq_putmem(s, pid, pid_len);
+	ut_seq_spaces(s, spaces - spaces / 2);
 }
 
 const char *trace_comm(const struct ut_event *ev)
@@ -413,7 +414,7 @@ void trace_print_marker_text(struct trace_seq *s, const struct ut_event *ev)
 	len = strnlen(ev->data, ev->data_len);
 	if (len && ev->data[len - 1] == '\n')
 		len--;
-	trace_seq_putmem(s, ev->data, len);
+	ut_seq_putmem(s, ev->data, len);
 }
 
 /* print_event_info() and print_func_help_header[_irq]() */
@@ -426,24 +427,24 @@ void trace_default_header(struct trace_iter *iter)
 
 	if (!(fl & TRACE_ITER_CONTEXT_INFO))
 		return;
-	trace_seq_printf(s, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d\n",
+	ut_seq_printf(s, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d\n",
 			 iter->entries, iter->written, iter->data ? iter->data->nr_cpus : 1);
-	trace_seq_puts(s, "#\n");
+	ut_seq_puts(s, "#\n");
 	if (fl & TRACE_ITER_IRQ_INFO) {
-		trace_seq_printf(s, "#                            %s  _-----=> irqs-off/BH-disabled\n", pad);
-		trace_seq_printf(s, "#                            %s / _----=> need-resched\n", pad);
-		trace_seq_printf(s, "#                            %s| / _---=> hardirq/softirq\n", pad);
-		trace_seq_printf(s, "#                            %s|| / _--=> preempt-depth\n", pad);
-		trace_seq_printf(s, "#                            %s||| / _-=> migrate-disable\n", pad);
-		trace_seq_printf(s, "#                            %s|||| /     delay\n", pad);
-		trace_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		ut_seq_printf(s, "#                            %s  _-----=> irqs-off/BH-disabled\n", pad);
+		ut_seq_printf(s, "#                            %s / _----=> need-resched\n", pad);
+		ut_seq_printf(s, "#                            %s| / _---=> hardirq/softirq\n", pad);
+		ut_seq_printf(s, "#                            %s|| / _--=> preempt-depth\n", pad);
+		ut_seq_printf(s, "#                            %s||| / _-=> migrate-disable\n", pad);
+		ut_seq_printf(s, "#                            %s|||| /     delay\n", pad);
+		ut_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
 				       : "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n");
-		trace_seq_puts(s, tgid ? "#              | |           |       |   |||||     |         |\n"
+		ut_seq_puts(s, tgid ? "#              | |           |       |   |||||     |         |\n"
 				       : "#              | |         |   |||||     |         |\n");
 	} else {
-		trace_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+		ut_seq_puts(s, tgid ? "#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
 				       : "#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n");
-		trace_seq_puts(s, tgid ? "#              | |           |       |         |         |\n"
+		ut_seq_puts(s, tgid ? "#              | |           |       |         |         |\n"
 				       : "#              | |         |         |         |\n");
 	}
 }
@@ -458,32 +459,32 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 
 	/* "%16s-%-7d " */
 	if (len < 16)
-		trace_seq_spaces(s, 16 - len);
-	trace_seq_putmem(s, comm, len);
-	trace_seq_putc(s, '-');
-	trace_seq_dec(s, ev->tid, -7);
-	trace_seq_putc(s, ' ');
+		ut_seq_spaces(s, 16 - len);
+	ut_seq_putmem(s, comm, len);
+	ut_seq_putc(s, '-');
+	ut_seq_dec(s, ev->tid, -7);
+	ut_seq_putc(s, ' ');
 	if (iter->iter_flags & TRACE_ITER_RECORD_TGID) {
-		trace_seq_putc(s, '(');		/* "(%7d) " */
-		trace_seq_dec(s, ev->pid, 7);
-		trace_seq_puts(s, ") ");
+		ut_seq_putc(s, '(');		/* "(%7d) " */
+		ut_seq_dec(s, ev->pid, 7);
+		ut_seq_puts(s, ") ");
 	}
-	trace_seq_putc(s, '[');			/* "[%03u] " */
-	trace_seq_udec(s, ev->cpu, 3, '0');
-	trace_seq_puts(s, "] ");
+	ut_seq_putc(s, '[');			/* "[%03u] " */
+	ut_seq_udec(s, ev->cpu, 3, '0');
+	ut_seq_puts(s, "] ");
 	/* user space: irqs on, no resched, no irq context, preemptible */
 	if (iter->iter_flags & TRACE_ITER_IRQ_INFO)
-		trace_seq_puts(s, ".....");
-	trace_seq_putc(s, ' ');
+		ut_seq_puts(s, ".....");
+	ut_seq_putc(s, ' ');
 	if (!trace_clock_in_ns(iter->clock)) {
-		trace_seq_udec(s, t, 12, ' ');	/* " %12llu: " */
+		ut_seq_udec(s, t, 12, ' ');	/* " %12llu: " */
 	} else {
 		us = (t + 500) / 1000;		/* " %5llu.%06llu: " */
-		trace_seq_udec(s, us / 1000000, 5, ' ');
-		trace_seq_putc(s, '.');
-		trace_seq_udec(s, us % 1000000, 6, '0');
+		ut_seq_udec(s, us / 1000000, 5, ' ');
+		ut_seq_putc(s, '.');
+		ut_seq_udec(s, us % 1000000, 6, '0');
 	}
-	trace_seq_puts(s, ": ");
+	ut_seq_puts(s, ": ");
 }
 
 /*
@@ -495,9 +496,9 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 {
 	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter, ev);
-	trace_seq_puts(&iter->seq, "tracing_mark_write: ");
+	ut_seq_puts(&iter->seq, "tracing_mark_write: ");
 	trace_print_marker_text(&iter->seq, ev);
-	trace_seq_putc(&iter->seq, '\n');
+	ut_seq_putc(&iter->seq, '\n');
 }
 
 /*
@@ -510,11 +511,41 @@ void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev)
 {
 	uint64_t i, n = ut_event_trace_len(ev);
 
-	trace_seq_puts(&iter->seq, "<stack trace>");
+	ut_seq_puts(&iter->seq, "<stack trace>");
 	for (i = 0; i < n; i++) {
-		trace_seq_puts(&iter->seq, "\n => ");
+		ut_seq_puts(&iter->seq, "\n => ");
 		trace_print_sym(iter, ev, ut_event_trace_ip(ev, i));
 	}
+}
+
+void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev)
+{
+	char buf[TRACE_SEQ_SIZE];
+	size_t n;
+
+	if (!iter->events_loaded) {
+		iter->events_loaded = 1;
+		iter->events = ut_evtab_new();
+		if (iter->events && iter->data) {
+			ut_evtab_set_symtab(iter->events, iter->data->symtab);
+			ut_evtab_load_dir(iter->events, iter->data->dir);
+		}
+	}
+	if (!iter->events) {
+		ut_seq_printf(&iter->seq, "id %u", ev->id);
+		return;
+	}
+	n = ut_evtab_print(iter->events, ev->data, ev->data_len, ev->pid, ev->image, ev->ts,
+			   buf, sizeof(buf));
+	ut_seq_putmem(&iter->seq, buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+}
+
+void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev)
+{
+	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+		trace_print_context(iter, ev);
+	trace_print_event_text(iter, ev);
+	ut_seq_putc(&iter->seq, '\n');
 }
 
 /* print_trace_fmt() of a stack event */
@@ -523,7 +554,7 @@ void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev)
 	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter, ev);
 	trace_print_stack_text(iter, ev);
-	trace_seq_putc(&iter->seq, '\n');
+	ut_seq_putc(&iter->seq, '\n');
 }
 
 /* ---- per-thread state ---- */
@@ -636,9 +667,9 @@ static int thread_selected(const struct trace_iter *iter, int tid)
 static void print_lost(struct trace_iter *iter, const struct ut_event *ev)
 {
 	if (ev->count && ev->count != UINT64_MAX)
-		trace_seq_printf(&iter->seq, "CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->count);
+		ut_seq_printf(&iter->seq, "CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->count);
 	else
-		trace_seq_printf(&iter->seq, "CPU:%u [LOST EVENTS]\n", ev->cpu);
+		ut_seq_printf(&iter->seq, "CPU:%u [LOST EVENTS]\n", ev->cpu);
 }
 
 int trace_print_all(struct trace_iter *iter)
@@ -670,11 +701,11 @@ int trace_print_all(struct trace_iter *iter)
 	}
 
 	/* s_show(): the tracer's name, then its header */
-	trace_seq_init(&iter->seq, iter->out);
-	trace_seq_printf(&iter->seq, "# tracer: %s\n#\n", t->name);
+	ut_seq_init(&iter->seq, iter->out);
+	ut_seq_printf(&iter->seq, "# tracer: %s\n#\n", t->name);
 	if (t->print_header)
 		t->print_header(iter);
-	trace_seq_flush(&iter->seq);
+	ut_seq_flush(&iter->seq);
 
 	/* each event's lines go out in one write */
 	while ((r = ut_merge_next(iter->merge, &ev)) > 0) {
@@ -690,13 +721,16 @@ int trace_print_all(struct trace_iter *iter)
 				iter->counter++;
 			t->print_event(iter, &ev);
 		}
-		trace_seq_flush(&iter->seq);
+		ut_seq_flush(&iter->seq);
 	}
 
 	if (t->finish)
 		t->finish(iter);
-	trace_seq_flush(&iter->seq);
+	ut_seq_flush(&iter->seq);
 	trace_threads_free(iter);
+	ut_evtab_free(iter->events);
+	iter->events = NULL;
+	iter->events_loaded = 0;
 	ut_merge_free(iter->merge);
 	iter->merge = NULL;
 	fflush(iter->out);

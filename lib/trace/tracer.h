@@ -21,6 +21,7 @@
 
 struct trace_iter;
 struct trace_threads;
+struct ut_evtab;
 
 /* the trace options (TRACE_ITER_* global, GRAPH_* function_graph's): options.def */
 #include "lib/trace/options.h"
@@ -99,6 +100,8 @@ struct trace_iter {
 	int clock;			/* enum trace_clock_id */
 	int64_t clock_off;		/* the clock minus CLOCK_MONOTONIC, ns */
 	uint64_t counter;		/* counter clock: the last number given */
+	struct ut_evtab *events;	/* the events' formats, loaded at the first event */
+	int events_loaded;
 	struct trace_seq seq;		/* the output of the current event, to @out */
 };
 

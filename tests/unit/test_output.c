@@ -198,13 +198,13 @@ static struct trace_seq seq;
 
 static void seq_open(void)
 {
-	trace_seq_init(&seq, mem_open());
+	ut_seq_init(&seq, mem_open());
 }
 
 /* flush the trace_seq, close its stream and return the text */
 static const char *seq_text(void)
 {
-	trace_seq_flush(&seq);
+	ut_seq_flush(&seq);
 	return mem_text(seq.out);
 }
 
@@ -313,25 +313,25 @@ static void test_seq_numbers(void **state)
 			int w = widths[j];
 
 			seq_open();
-			trace_seq_dec(&seq, pos, w);
+			ut_seq_dec(&seq, pos, w);
 			snprintf(expect, sizeof(expect), "%*lld", w, (long long)pos);
 			assert_string_equal(seq_text(), expect);
 			seq_open();
-			trace_seq_dec(&seq, neg, w);
+			ut_seq_dec(&seq, neg, w);
 			snprintf(expect, sizeof(expect), "%*lld", w, (long long)neg);
 			assert_string_equal(seq_text(), expect);
 			if (w < 0)
 				continue;
 			seq_open();
-			trace_seq_udec(&seq, vals[i], w, ' ');
+			ut_seq_udec(&seq, vals[i], w, ' ');
 			snprintf(expect, sizeof(expect), "%*llu", w, (unsigned long long)vals[i]);
 			assert_string_equal(seq_text(), expect);
 			seq_open();
-			trace_seq_udec(&seq, vals[i], w, '0');
+			ut_seq_udec(&seq, vals[i], w, '0');
 			snprintf(expect, sizeof(expect), "%0*llu", w, (unsigned long long)vals[i]);
 			assert_string_equal(seq_text(), expect);
 			seq_open();
-			trace_seq_hex(&seq, vals[i], w);
+			ut_seq_hex(&seq, vals[i], w);
 			snprintf(expect, sizeof(expect), "%0*llx", w, (unsigned long long)vals[i]);
 			assert_string_equal(seq_text(), expect);
 		}
@@ -348,17 +348,17 @@ static void test_seq_long(void **state)
 	(void)state;
 	seq_open();
 	for (i = 0; i < TRACE_SEQ_SIZE / 8; i++) {
-		trace_seq_puts(&seq, "ab");
+		ut_seq_puts(&seq, "ab");
 		p += sprintf(p, "ab");
 	}
-	trace_seq_spaces(&seq, TRACE_SEQ_SIZE + 3);
+	ut_seq_spaces(&seq, TRACE_SEQ_SIZE + 3);
 	p += sprintf(p, "%*s", TRACE_SEQ_SIZE + 3, "");
 	for (i = 0; i < TRACE_SEQ_SIZE; i++) {
-		trace_seq_putc(&seq, (char)('a' + i % 26));
+		ut_seq_putc(&seq, (char)('a' + i % 26));
 		*p++ = (char)('a' + i % 26);
 	}
-	trace_seq_udec(&seq, 42, 10, '0');
-	trace_seq_printf(&seq, "|%s|\n", "end");
+	ut_seq_udec(&seq, 42, 10, '0');
+	ut_seq_printf(&seq, "|%s|\n", "end");
 	p += sprintf(p, "%010d|%s|\n", 42, "end");
 	text = seq_text();
 	assert_int_equal(strlen(text), (size_t)(p - expect));

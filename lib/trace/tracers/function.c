@@ -26,10 +26,10 @@ static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t
 		trace_print_context(iter, ev);
 	trace_print_sym(iter, ev, ev->ip);
 	if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && parent) {
-		trace_seq_puts(&iter->seq, " <-");
+		ut_seq_puts(&iter->seq, " <-");
 		trace_print_sym(iter, ev, parent);
 	}
-	trace_seq_putc(&iter->seq, '\n');
+	ut_seq_putc(&iter->seq, '\n');
 }
 
 static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
@@ -84,6 +84,9 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 		break;
 	case UT_EV_TRACE:
 		trace_print_stack_line(iter, ev);
+		break;
+	case UT_EV_EVENT:
+		trace_print_event_line(iter, ev);
 		break;
 	default:
 		break;

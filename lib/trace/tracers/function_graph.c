@@ -86,27 +86,27 @@ static void graph_print_header(struct trace_iter *iter)
 	graph_state(iter);
 	if (!(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
-	trace_seq_putc(s, '#');
+	ut_seq_putc(s, '#');
 	if (fl & GRAPH_ABS_TIME)
-		trace_seq_puts(s, "     TIME       ");
+		ut_seq_puts(s, "     TIME       ");
 	if (fl & GRAPH_CPU)
-		trace_seq_puts(s, " CPU");
+		ut_seq_puts(s, " CPU");
 	if (fl & GRAPH_PROC)
-		trace_seq_puts(s, "  TASK/PID       ");
+		ut_seq_puts(s, "  TASK/PID       ");
 	if (fl & GRAPH_DURATION)
-		trace_seq_puts(s, "  DURATION   ");
-	trace_seq_puts(s, "               FUNCTION CALLS\n");
+		ut_seq_puts(s, "  DURATION   ");
+	ut_seq_puts(s, "               FUNCTION CALLS\n");
 
-	trace_seq_putc(s, '#');
+	ut_seq_putc(s, '#');
 	if (fl & GRAPH_ABS_TIME)
-		trace_seq_puts(s, "      |         ");
+		ut_seq_puts(s, "      |         ");
 	if (fl & GRAPH_CPU)
-		trace_seq_puts(s, " |  ");
+		ut_seq_puts(s, " |  ");
 	if (fl & GRAPH_PROC)
-		trace_seq_puts(s, "   |    |        ");
+		ut_seq_puts(s, "   |    |        ");
 	if (fl & GRAPH_DURATION)
-		trace_seq_puts(s, "   |   |      ");
-	trace_seq_puts(s, "               |   |   |   |\n");
+		ut_seq_puts(s, "   |   |      ");
+	ut_seq_puts(s, "               |   |   |   |\n");
 }
 
 /* verif_pid(): a banner when another thread runs on this cpu */
@@ -122,12 +122,12 @@ static void verif_tid(struct trace_iter *iter, const struct ut_event *ev)
 	if (c->last_tid == ev->tid)
 		return;
 	if (c->last_tid != -1) {
-		trace_seq_puts(s, " ------------------------------------------\n");
+		ut_seq_puts(s, " ------------------------------------------\n");
 		trace_print_graph_cpu(s, g->cpu_width, (int)ev->cpu);
 		trace_print_graph_proc(s, c->comm, c->last_tid);
-		trace_seq_puts(s, " => ");
+		ut_seq_puts(s, " => ");
 		trace_print_graph_proc(s, trace_comm(ev), ev->tid);
-		trace_seq_puts(s, "\n ------------------------------------------\n\n");
+		ut_seq_puts(s, "\n ------------------------------------------\n\n");
 	}
 	c->last_tid = ev->tid;
 	snprintf(c->comm, sizeof(c->comm), "%s", trace_comm(ev));
@@ -147,16 +147,16 @@ static void graph_prologue(struct trace_iter *iter, const struct ut_event *ev)
 	if (fl & GRAPH_ABS_TIME) {
 		uint64_t t = trace_clock_value(iter, ev);
 
-		trace_seq_udec(s, t / 1000000000u, 5, ' ');
-		trace_seq_putc(s, '.');
-		trace_seq_udec(s, t % 1000000000u / 1000u, 6, '0');
-		trace_seq_puts(s, " |  ");
+		ut_seq_udec(s, t / 1000000000u, 5, ' ');
+		ut_seq_putc(s, '.');
+		ut_seq_udec(s, t % 1000000000u / 1000u, 6, '0');
+		ut_seq_puts(s, " |  ");
 	}
 	if (fl & GRAPH_CPU)
 		trace_print_graph_cpu(s, g->cpu_width, (int)ev->cpu);
 	if (fl & GRAPH_PROC) {
 		trace_print_graph_proc(s, trace_comm(ev), ev->tid);
-		trace_seq_puts(s, " | ");
+		ut_seq_puts(s, " | ");
 	}
 }
 
@@ -169,13 +169,13 @@ static void graph_duration(struct trace_iter *iter, uint64_t ns, enum dur_fill f
 	    !(iter->iter_flags & TRACE_ITER_CONTEXT_INFO))
 		return;
 	if (fill == DUR_FILL) {
-		trace_seq_puts(s, "              |  ");
+		ut_seq_puts(s, "              |  ");
 		return;
 	}
-	trace_seq_putc(s, iter->tracer_flags & GRAPH_OVERHEAD ? trace_find_mark(ns) : ' ');
-	trace_seq_putc(s, ' ');
+	ut_seq_putc(s, iter->tracer_flags & GRAPH_OVERHEAD ? trace_find_mark(ns) : ' ');
+	ut_seq_putc(s, ' ');
 	trace_print_graph_duration(s, ns);
-	trace_seq_puts(s, "|  ");
+	ut_seq_puts(s, "|  ");
 }
 
 static int clamp_depth(uint32_t depth)
@@ -208,9 +208,9 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 		if (f)
 			f->ip = 0;
 		graph_duration(iter, next.ts > ev->ts ? next.ts - ev->ts : 0, DUR_TIME);
-		trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+		ut_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 		graph_print_func(iter, ev, ev->ip);
-		trace_seq_puts(s, "();\n");
+		ut_seq_puts(s, "();\n");
 		return;
 	}
 
@@ -220,9 +220,9 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 		f->ts = ev->ts;
 	}
 	graph_duration(iter, 0, DUR_FILL);
-	trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	ut_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	graph_print_func(iter, ev, ev->ip);
-	trace_seq_puts(s, "() {\n");
+	ut_seq_puts(s, "() {\n");
 }
 
 /* print_graph_return(), of an EXIT or of a RETURN */
@@ -256,14 +256,14 @@ static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 	graph_prologue(iter, ev);
 	/* the entry is not in the trace (lost, or before a fork): no duration */
 	graph_duration(iter, ns, timed ? DUR_TIME : DUR_FILL);
-	trace_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
+	ut_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	/* a closing brace without its entry names its function */
 	if (!whole && (!func || (match && !(iter->tracer_flags & GRAPH_TAIL)))) {
-		trace_seq_puts(s, "}\n");
+		ut_seq_puts(s, "}\n");
 	} else {
-		trace_seq_puts(s, "} /* ");
+		ut_seq_puts(s, "} /* ");
 		graph_print_func(iter, ev, func);
-		trace_seq_puts(s, " */\n");
+		ut_seq_puts(s, " */\n");
 	}
 }
 
@@ -277,22 +277,24 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 	graph_prologue(iter, ev);
 	graph_duration(iter, 0, DUR_FILL);
 	if (depth > 0)
-		trace_seq_spaces(s, ((uint64_t)depth + 1) * TRACE_GRAPH_INDENT);
-	trace_seq_puts(s, "/* ");
+		ut_seq_spaces(s, ((uint64_t)depth + 1) * TRACE_GRAPH_INDENT);
+	ut_seq_puts(s, "/* ");
 	if (ev->type == UT_EV_MARKER) {
 		trace_print_marker_text(s, ev);
 	} else if (ev->type == UT_EV_TRACE) {
 		/* the event's text, its last newline stripped */
 		trace_print_stack_text(iter, ev);
+	} else if (ev->type == UT_EV_EVENT) {
+		trace_print_event_text(iter, ev);
 	} else {
 		/* a function record, as trace_fn_trace() prints it */
 		trace_print_sym(iter, ev, ev->ip);
 		if ((iter->iter_flags & TRACE_ITER_PRINT_PARENT) && ev->parent) {
-			trace_seq_puts(s, " <-");
+			ut_seq_puts(s, " <-");
 			trace_print_sym(iter, ev, ev->parent);
 		}
 	}
-	trace_seq_puts(s, " */\n");
+	ut_seq_puts(s, " */\n");
 }
 
 /*
@@ -330,6 +332,7 @@ static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
 	case UT_EV_MARKER:
 	case UT_EV_FUNC:
 	case UT_EV_TRACE:
+	case UT_EV_EVENT:
 		graph_comment(iter, ev);
 		break;
 	default:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * nop.c - the nop tracer: records no function calls.  Its output is the
- * default header and whatever else the buffer holds: trace_marker writes.
+ * default header and whatever else the buffer holds: trace_marker writes
+ * and events.
  */
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
@@ -17,6 +18,8 @@ static void nop_print_event(struct trace_iter *iter, struct ut_event *ev)
 		trace_print_marker_line(iter, ev);
 	else if (ev->type == UT_EV_TRACE)
 		trace_print_stack_line(iter, ev);
+	else if (ev->type == UT_EV_EVENT)
+		trace_print_event_line(iter, ev);
 }
 
 const struct tracer nop_tracer = {

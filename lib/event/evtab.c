@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evtab.c - the events of a trace, printed by libtraceevent from their
+ * format files (evtab.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "lib/event/evtab.h"
+#include "lib/event/format.h"
+#include "utils/symtab.h"
+#include "utils/utils.h"
+
+struct ut_evtab {
+	struct tep_handle *tep;
+	struct ut_symtab *symtab;
+	/* the event being printed: whose symbols resolve its addresses */
+	int pid;
+	uint64_t image, ts;
+	char namebuf[256];
+};
+
+/* %ps / %pS: the function at *@addrp, in the process of the event printed */
+static char *resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct ut_evtab *t = priv;
+	const struct ut_sym *s;
+
+	*modp = NULL;
+	if (!t->symtab || !*addrp)
+		return NULL;
+	s = ut_symtab_find(t->symtab, t->pid, t->image, *addrp, t->ts);
+	if (!s)
+		return NULL;
+	*addrp = s->addr;
+	return (char *)s->name;
+}
+
+struct ut_evtab *ut_evtab_new(void)
+{
+	struct ut_evtab *t = xcalloc(1, sizeof(*t));
+
+	t->tep = tep_alloc();
+	if (!t->tep) {
+		free(t);
+		return NULL;
+	}
+	tep_set_long_size(t->tep, sizeof(long));
+	tep_set_page_size(t->tep, 4096);
+	tep_set_file_bigendian(t->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t->tep, TEP_LITTLE_ENDIAN);
+	tep_set_function_resolver(t->tep, resolve, t);
+	return t;
+}
+
+void ut_evtab_free(struct ut_evtab *t)
+{
+	if (!t)
+		return;
+	tep_free(t->tep);
+	free(t);
+}
+
+void ut_evtab_set_symtab(struct ut_evtab *t, struct ut_symtab *st)
+{
+	t->symtab = st;
+}
+
+int ut_evtab_add_format(struct ut_evtab *t, const char *sys, const char *text, size_t len)
+{
+	struct tep_event *ev = NULL;
+
+	return tep_parse_format(t->tep, &ev, text, len, sys) ? -1 : 0;
+}
+
+int ut_evtab_add_desc(struct ut_evtab *t, const struct ut_event_desc *d)
+{
+	char *text = ut_event_format(d);
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = ut_evtab_add_format(t, d->system, text, strlen(text));
+	free(text);
+	return ret;
+}
+
+/* the names of directory entries that are directories, but . and .. */
+static int sub_dir(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
+{
+	char path[4096];
+	struct dirent **sys = NULL;
+	int nsys, n = 0;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	nsys = scandir(path, &sys, sub_dir, alphasort);
+	if (nsys < 0)
+		return errno == ENOENT ? 0 : -1;
+	for (int i = 0; i < nsys; i++) {
+		struct dirent **evs = NULL;
+		int nev;
+
+		snprintf(path, sizeof(path), "%s/events/%s", dir, sys[i]->d_name);
+		nev = scandir(path, &evs, sub_dir, alphasort);
+		for (int j = 0; j < nev; j++) {
+			size_t len;
+			char *text;
+
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys[i]->d_name,
+				 evs[j]->d_name);
+			text = read_file(path, &len);
+			if (!text) {
+				if (errno != ENOENT && errno != ENOTDIR)
+					pr_warn("%s: %s", path, strerror(errno));
+			} else if (ut_evtab_add_format(t, sys[i]->d_name, text, len) < 0) {
+				pr_warn("%s: not a format libtraceevent can read: its events print raw",
+					path);
+			} else {
+				n++;
+			}
+			free(text);
+			free(evs[j]);
+		}
+		free(evs);
+		free(sys[i]);
+	}
+	free(sys);
+	return n;
+}
+
+const char *ut_evtab_name(struct ut_evtab *t, unsigned id, const char **system)
+{
+	struct tep_event *ev = tep_find_event(t->tep, (int)id);
+
+	if (!ev)
+		return NULL;
+	if (system)
+		*system = ev->system;
+	return ev->name;
+}
+
+size_t ut_evtab_print(struct ut_evtab *t, const void *entry, uint32_t len, int pid,
+		      uint64_t image, uint64_t ts, char *out, size_t size)
+{
+	struct tep_record rec = { 0 };
+	struct trace_seq s;
+	struct tep_event *ev;
+	uint16_t id;
+	size_t n;
+
+	memcpy(&id, entry, 2);
+	ev = tep_find_event(t->tep, id);
+	if (!ev) {
+		const unsigned char *p = entry;
+		size_t k = (size_t)snprintf(out, size, "id %u:", id);
+
+		for (uint32_t i = sizeof(struct ut_trace_entry); i < len; i++)
+			k += (size_t)snprintf(out + (k < size ? k : size), k < size ? size - k : 0,
+					      " %02x", p[i]);
+		return k;
+	}
+	t->pid = pid;
+	t->image = image;
+	t->ts = ts;
+	rec.data = (void *)entry;
+	rec.size = (int)len;
+	rec.ts = ts;
+	trace_seq_init(&s);
+	tep_print_event(t->tep, &s, &rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	n = (size_t)snprintf(out, size, "%s", s.buffer ? s.buffer : "");
+	trace_seq_destroy(&s);
+	return n;
+}
