@@ -44,6 +44,7 @@
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
 #include "lib/event/format.h"
+#include "lib/event/ftrace.h"
 #include "usertrace/evreg.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
@@ -978,9 +979,10 @@ static int write_text(const char *path, const char *text)
 }
 
 /*
- * The events the programs registered, as format files a reader (and
- * libtraceevent) can parse: DIR/events/SYS/NAME/format, and header_page
- * and header_event beside them.  An event registered again with another
+ * The events the trace can hold, as format files a reader (and
+ * libtraceevent) can parse: DIR/events/SYS/NAME/format for the ftrace
+ * system and the events the programs registered, and header_page and
+ * header_event beside them.  An event registered again with another
  * layout (two versions of a library) is DIR/events/SYS/NAME/format.ID.
  * Says which -e patterns selected no event.  Returns -1 after a message.
  */
@@ -994,7 +996,23 @@ static int save_events(const struct ut_evreg *r, const char *dir, const char *pa
 	if (r->full)
 		pr_warn("%u events were not recorded: the session's event registry is full",
 			(unsigned)r->full);
-	if (nr) {
+	/* the ftrace system's (print: trace_printk), then the programs' */
+	for (unsigned i = 0; i < ut_ftrace_nr_events; i++) {
+		const struct ut_event_desc *d = &ut_ftrace_events[i];
+		char *text = ut_event_format(d);
+
+		snprintf(path, sizeof(path), "%s/events/ftrace/%s", dir, d->name);
+		if (!text || mkdir_p(path, 0755) < 0) {
+			free(text);
+			goto fail;
+		}
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/format");
+		ret = write_text(path, text);
+		free(text);
+		if (ret < 0)
+			goto fail;
+	}
+	{
 		snprintf(path, sizeof(path), "%s/events", dir);
 		if (mkdir_p(path, 0755) < 0)
 			goto fail;

@@ -16,6 +16,10 @@
  * object's tracepoints are forgotten.  Tracepoints hit before the
  * runtime's start-up (constructors of other libraries) are not recorded.
  *
+ * The program API (usertrace/tracing.h: tracing_on/off, trace_printk)
+ * is found the same way: each object that uses it has a slot, pointed
+ * to from the section __ut_api_ptrs, whose ops the scan sets.
+ *
  * Context: all of it runs under dynamic.c's patch lock, from start-up,
  * dlopen, dlclose or the control thread.
  */
@@ -31,6 +35,8 @@
 
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
+#include "usertrace/ftrace.h"
+#include "usertrace/tracing.h"
 
 /* the tracepoints of one loaded object */
 struct tp_obj {
@@ -76,8 +82,48 @@ void ut_events_init(const char *session)
 	reg = m;
 }
 
-/* the section of tracepoint pointers in @path: its address and size; 0 if none */
-static int find_section(const char *path, uint64_t *addr, uint64_t *size)
+/* ---- the program API (usertrace/tracing.h) ---- */
+
+static void api_tracing_on(void)
+{
+	__atomic_store_n(&ut_ctl->tracing_on, 1, __ATOMIC_RELEASE);
+}
+
+/* as a traceoff command: the tracing directory reads it back (top_sync()) */
+static void api_tracing_off(void)
+{
+	__atomic_store_n(&ut_ctl->tracing_on, 0, __ATOMIC_RELEASE);
+}
+
+static int api_tracing_is_on(void)
+{
+	return __atomic_load_n(&ut_ctl->tracing_on, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* a print event (events/ftrace/print): "%ps: %s", ip, buf */
+static void api_print(uintptr_t ip, const char *text, size_t len)
+{
+	union {
+		struct ut_ftrace_print e;
+		char bytes[UT_EVENT_MAX];
+	} u;
+	size_t max = sizeof(u) - sizeof(u.e) - 1;
+
+	if (len > max)
+		len = max;
+	u.e.ent.type = UT_EVENT_ID_PRINT;
+	u.e.ip = ip;
+	memcpy(u.e.buf, text, len);
+	u.e.buf[len] = 0;
+	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1));
+}
+
+static const struct ut_api_ops api_ops = {
+	UT_API_ABI, api_tracing_on, api_tracing_off, api_tracing_is_on, api_print,
+};
+
+/* the section @want of @path: its address and size; 0 if none */
+static int find_section(const char *path, const char *want, uint64_t *addr, uint64_t *size)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh, strsh;
@@ -91,14 +137,16 @@ static int find_section(const char *path, uint64_t *addr, uint64_t *size)
 	    pread(fd, &strsh, sizeof(strsh), (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(strsh))
 		goto out;
 	for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
-		char name[sizeof(UT_TP_SECTION)];
+		char name[64];
+		size_t wlen = strlen(want) + 1;
 
 		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) != sizeof(sh) ||
 		    sh.sh_name >= strsh.sh_size || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type != SHT_PROGBITS)
 			continue;
-		if (pread(fd, name, sizeof(name), (off_t)(strsh.sh_offset + sh.sh_name)) != sizeof(name))
+		if (wlen > sizeof(name) ||
+		    pread(fd, name, wlen, (off_t)(strsh.sh_offset + sh.sh_name)) != (ssize_t)wlen)
 			continue;
-		if (!memcmp(name, UT_TP_SECTION, sizeof(name))) {
+		if (!memcmp(name, want, wlen)) {
 			*addr = sh.sh_addr;
 			*size = sh.sh_size;
 			found = 1;
@@ -109,18 +157,37 @@ out:
 	return found;
 }
 
-/* does the object at @base (@phdrs) map [@p, @p + @n) writable? */
-static int mapped_rw(const struct dl_phdr_info *info, uintptr_t p, size_t n)
+/* does the object of @info map [@p, @p + @n) (writable, if @w)? */
+static int mapped(const struct dl_phdr_info *info, uintptr_t p, size_t n, int w)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && p >= lo &&
+		if (ph->p_type == PT_LOAD && (!w || (ph->p_flags & PF_W)) && p >= lo &&
 		    p + n <= lo + ph->p_memsz)
 			return 1;
 	}
 	return 0;
+}
+
+/* the API slots of an object: point them at our ops */
+static void api_scan_object(const struct dl_phdr_info *info, const char *path)
+{
+	uint64_t addr, size;
+	struct ut_api_slot **ptrs;
+
+	if (!find_section(path, UT_API_SECTION, &addr, &size) || size % sizeof(void *))
+		return;
+	ptrs = (struct ut_api_slot **)(info->dlpi_addr + addr);
+	if (!mapped(info, (uintptr_t)ptrs, size, 0))
+		return;
+	for (size_t i = 0; i < size / sizeof(void *); i++) {
+		struct ut_api_slot *s = ptrs[i];
+
+		if (s && mapped(info, (uintptr_t)s, sizeof(*s), 1) && s->abi == UT_API_ABI)
+			__atomic_store_n(&s->ops, &api_ops, __ATOMIC_RELEASE);
+	}
 }
 
 /* the registry's RECORD bit for @tp, into its state */
@@ -168,14 +235,15 @@ void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
 	struct tp_obj *o, *no;
 	size_t n;
 
-	if (!reg || !find_section(path, &addr, &size) || size % sizeof(void *))
+	api_scan_object(info, path);
+	if (!reg || !find_section(path, UT_TP_SECTION, &addr, &size) || size % sizeof(void *))
 		return;
 	ptrs = (struct ut_tracepoint **)(info->dlpi_addr + addr);
 	n = size / sizeof(void *);
 	for (size_t i = 0; i < nr_objs; i++)
 		if (objs[i].base == info->dlpi_addr && objs[i].tps == ptrs)
 			return;		/* known */
-	if (!mapped_rw(info, (uintptr_t)ptrs, size)) {
+	if (!mapped(info, (uintptr_t)ptrs, size, 0)) {
 		ut_log("%s: %s is not in a loaded segment; its tracepoints are ignored", path,
 		       UT_TP_SECTION);
 		return;
@@ -192,7 +260,7 @@ void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
 	for (size_t i = 0; i < n; i++) {
 		struct ut_tracepoint *tp = ptrs[i];
 
-		if (tp && mapped_rw(info, (uintptr_t)tp, sizeof(*tp)))
+		if (tp && mapped(info, (uintptr_t)tp, sizeof(*tp), 1))
 			tp_register(tp, path);
 	}
 }
@@ -203,7 +271,7 @@ static int still_loaded_cb(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	return info->dlpi_addr == o->base &&
-	       mapped_rw(info, (uintptr_t)o->tps, o->n * sizeof(void *));
+	       mapped(info, (uintptr_t)o->tps, o->n * sizeof(void *), 0);
 }
 
 /**

@@ -117,8 +117,11 @@ void trace_print_marker_line(struct trace_iter *iter, const struct ut_event *ev)
 void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev);
 /* a stack trace as nop and function print it: "<context><stack trace>\n => sym...\n" */
 void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev);
-/* an event (tracepoint) after the context: "name: info" from its print fmt */
-void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev);
+/*
+ * an event after the context: "name: info" from its print fmt;
+ * trace_printk's "func: text", or with @msg_only (a graph comment) the text
+ */
+void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, int msg_only);
 /* print_trace_fmt() of an event: context, text, newline */
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */

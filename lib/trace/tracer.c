@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lib/event/evtab.h"
+#include "usertrace/ftrace.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
@@ -518,11 +520,28 @@ void trace_print_stack_text(struct trace_iter *iter, const struct ut_event *ev)
 	}
 }
 
-void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev)
+void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, int msg_only)
 {
 	char buf[TRACE_SEQ_SIZE];
 	size_t n;
 
+	/*
+	 * trace_printk's print event, as the kernel's own output function
+	 * prints it: "func: text", or the text alone in a graph comment
+	 */
+	if (ev->id == UT_EVENT_ID_PRINT && ev->data_len > offsetof(struct ut_ftrace_print, buf)) {
+		const struct ut_ftrace_print *p = (const void *)ev->data;
+		size_t len = strnlen(p->buf, ev->data_len - offsetof(struct ut_ftrace_print, buf));
+
+		if (!msg_only) {
+			trace_print_sym(iter, ev, p->ip);
+			ut_seq_puts(&iter->seq, ": ");
+		}
+		while (len && p->buf[len - 1] == '\n')
+			len--;
+		ut_seq_putmem(&iter->seq, p->buf, len);
+		return;
+	}
 	if (!iter->events_loaded) {
 		iter->events_loaded = 1;
 		iter->events = ut_evtab_new();
@@ -537,14 +556,19 @@ void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev)
 	}
 	n = ut_evtab_print(iter->events, ev->data, ev->data_len, ev->pid, ev->image, ev->ts,
 			   buf, sizeof(buf));
-	ut_seq_putmem(&iter->seq, buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	/* the line is ended by the caller */
+	while (n && buf[n - 1] == '\n')
+		n--;
+	ut_seq_putmem(&iter->seq, buf, n);
 }
 
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev)
 {
 	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 		trace_print_context(iter, ev);
-	trace_print_event_text(iter, ev);
+	trace_print_event_text(iter, ev, 0);
 	ut_seq_putc(&iter->seq, '\n');
 }
 

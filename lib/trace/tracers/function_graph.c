@@ -285,7 +285,7 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 		/* the event's text, its last newline stripped */
 		trace_print_stack_text(iter, ev);
 	} else if (ev->type == UT_EV_EVENT) {
-		trace_print_event_text(iter, ev);
+		trace_print_event_text(iter, ev, 1);
 	} else {
 		/* a function record, as trace_fn_trace() prints it */
 		trace_print_sym(iter, ev, ev->ip);

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * usertrace/tracing.h - the kernel's tracing calls, for programs (C and
+ * C++; installed):
+ *
+ *   tracing_on(), tracing_off()    start and stop recording (the
+ *                                  tracing_on file), as a traceoff
+ *                                  trigger does: to stop the trace right
+ *                                  after a problem is seen
+ *   tracing_is_on()                1 while recording
+ *   trace_printk(fmt, ...)         a line of text in the trace: a print
+ *                                  event (events/ftrace/print) from the
+ *                                  calling function, "main: x=5"
+ *   trace_puts(str)                the same, without formatting
+ *
+ * Nothing to link: each object that uses them has one hidden slot that
+ * libusertrace.so fills when it finds the object (at start-up or after
+ * the dlopen), through a pointer in the section __ut_api_ptrs.  Without
+ * usertrace, or before the runtime has started, the calls do nothing
+ * and tracing_is_on() is 0.  trace_printk() formats in the calling
+ * thread, into a 1 KiB buffer on its stack (longer text is cut), and
+ * only while recording.
+ */
+#ifndef USERTRACE_TRACING_H
+#define USERTRACE_TRACING_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UT_API_ABI		1
+#define UT_API_SECTION		"__ut_api_ptrs"
+#define UT_PRINTK_MAX		1024
+
+struct ut_api_ops {
+	uint32_t abi;
+	void (*tracing_on)(void);
+	void (*tracing_off)(void);
+	int (*tracing_is_on)(void);
+	/* a print event of @len bytes of text from the code at @ip */
+	void (*print)(uintptr_t ip, const char *text, size_t len);
+};
+
+struct ut_api_slot {
+	uint32_t abi;
+	const struct ut_api_ops *ops;	/* set by the runtime */
+};
+
+/* one per object: weak, so every file of the object shares it */
+__attribute__((weak, visibility("hidden"))) struct ut_api_slot __ut_api_slot = { UT_API_ABI, 0 };
+static struct ut_api_slot *const __ut_api_ptr __attribute__((used, section(UT_API_SECTION))) =
+	&__ut_api_slot;
+
+/* the calls are not traced themselves, as the kernel's are notrace */
+#if defined(__has_attribute)
+#if __has_attribute(patchable_function_entry)
+#define __ut_notrace	__attribute__((no_instrument_function, patchable_function_entry(0, 0)))
+#endif
+#endif
+#ifndef __ut_notrace
+#define __ut_notrace	__attribute__((no_instrument_function))
+#endif
+
+static inline __ut_notrace const struct ut_api_ops *__ut_api(void)
+{
+	return __atomic_load_n(&__ut_api_slot.ops, __ATOMIC_ACQUIRE);
+}
+
+static inline __ut_notrace void tracing_on(void)
+{
+	const struct ut_api_ops *o = __ut_api();
+
+	if (o)
+		o->tracing_on();
+}
+
+static inline __ut_notrace void tracing_off(void)
+{
+	const struct ut_api_ops *o = __ut_api();
+
+	if (o)
+		o->tracing_off();
+}
+
+static inline __ut_notrace int tracing_is_on(void)
+{
+	const struct ut_api_ops *o = __ut_api();
+
+	return o ? o->tracing_is_on() : 0;
+}
+
+/* the address of the caller's code, as the kernel's _THIS_IP_ */
+#define __ut_this_ip()	((uintptr_t)__builtin_return_address(0))
+
+static __ut_notrace __attribute__((noinline, unused, format(printf, 1, 2)))
+void __ut_trace_printk(const char *fmt, ...)
+{
+	const struct ut_api_ops *o = __ut_api();
+	char buf[UT_PRINTK_MAX];
+	va_list ap;
+	int n;
+
+	if (!o || !o->tracing_is_on())
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	o->print(__ut_this_ip(), buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static __ut_notrace __attribute__((noinline, unused)) void __ut_trace_puts(const char *str)
+{
+	const struct ut_api_ops *o = __ut_api();
+
+	if (o && o->tracing_is_on())
+		o->print(__ut_this_ip(), str, strlen(str));
+}
+
+#define trace_printk(fmt, ...)	__ut_trace_printk(fmt, ##__VA_ARGS__)
+#define trace_puts(str)		__ut_trace_puts(str)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* USERTRACE_TRACING_H */
