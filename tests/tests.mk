@@ -93,3 +93,25 @@ $(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/lis
 $(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
+
+# test_tracepoint: the tracepoint macros, created in C, with a C++ caller
+# (tp_cxx.cc); test_tracepoint_cxx: the same test compiled as C++.  Both
+# with -Werror: the headers must not warn in the programs that use them.
+# The C file is also checked as C99.
+TP_CXXFLAGS := $(filter-out -std=%,$(CFLAGS)) -std=c++11 -Itests/unit -Werror
+TP_DEPS := tests/unit/tp_sample.h tests/unit/tpsys2.h $(HDRS)
+
+$(O)/tests/obj/tp_cxx.o: tests/unit/tp_cxx.cc $(TP_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(TP_CXXFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(O)/tests/test_tracepoint: tests/unit/test_tracepoint.c $(O)/tests/obj/tp_cxx.o $(TP_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) -Werror -Iinclude -Itests/unit -fsyntax-only $<
+	$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -Werror -o $@ $< $(O)/tests/obj/tp_cxx.o -lcmocka -lstdc++ -lpthread
+
+$(O)/tests/test_tracepoint_cxx: tests/unit/test_tracepoint.c $(O)/tests/obj/tp_cxx.o $(TP_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(TP_CXXFLAGS) $(SANFLAGS) -x c++ $< -x none $(O)/tests/obj/tp_cxx.o -o $@ -lcmocka -lpthread
+
+check: $(O)/tests/test_tracepoint_cxx

@@ -112,6 +112,10 @@ struct ut_tp_probe {
 /*
  * One per tracepoint, in the program's .data, with a pointer to it in the
  * section __ut_tracepoints_ptrs.  The call site tests `state` only.
+ * `state` is shared by the program (PROBES) and the runtime (RECORD):
+ * each changes its bit with an atomic or/and, never a plain store.
+ * `probes` belong to tracepoint.h: a sequence lock (`probes_seq`)
+ * orders the writers and lets a caller read a consistent copy.
  */
 struct ut_tracepoint {
 	uint32_t state;			/* UT_TP_STATE_*, read relaxed by the call site */
@@ -121,7 +125,9 @@ struct ut_tracepoint {
 	const struct ut_event_desc *desc;	/* NULL: probes only (DECLARE_TRACE) */
 	const struct ut_tracepoint_ops *ops;	/* set by the runtime */
 	void *priv;			/* the runtime's */
-	struct ut_tp_probe probes[UT_TP_PROBES];
+	struct ut_tp_probe probes[UT_TP_PROBES];	/* in order, the used ones first */
+	uint32_t probes_seq;		/* odd while register/unregister_trace_X change probes[] */
+	uint32_t pad;
 };
 
 #define UT_TP_SECTION		"__ut_tracepoints_ptrs"
