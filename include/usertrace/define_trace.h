@@ -170,7 +170,7 @@ struct __ut_signed<T *const volatile, false> { static const bool value = false; 
  * within UT_EVENT_MAX.  Returns the __data_loc word.  The alignment's
  * gap is zeroed: no byte of the stack goes to the trace.
  */
-static inline uint32_t __ut_tp_dyn(void *e, uint32_t *end, uint64_t n, uint32_t align,
+static inline UT_NOTRACE uint32_t __ut_tp_dyn(void *e, uint32_t *end, uint64_t n, uint32_t align,
 				   uint32_t unit)
 {
 	uint32_t off = (*end + align - 1) & ~(align - 1);
@@ -187,7 +187,7 @@ static inline uint32_t __ut_tp_dyn(void *e, uint32_t *end, uint64_t n, uint32_t 
 }
 
 /* copy a string cut to @len bytes, NUL included */
-static inline void __ut_tp_copy_str(char *dst, const char *src, uint32_t len)
+static inline UT_NOTRACE void __ut_tp_copy_str(char *dst, const char *src, uint32_t len)
 {
 	if (len) {
 		__builtin_memcpy(dst, src, len - 1);
@@ -237,7 +237,7 @@ static inline void __ut_tp_copy_str(char *dst, const char *src, uint32_t len)
 #define __UT_P3_EVENT_(tmpl, sym, namestr, pproto, pargs)				\
 	__UT_DEFINE_TP(sym, namestr, &__ut_desc_##sym)					\
 	__UT_C_BEGIN									\
-	UT_TP_VISIBILITY __attribute__((cold, noinline))				\
+	UT_TP_VISIBILITY UT_NOTRACE __attribute__((cold, noinline))				\
 	void __ut_do_trace_##sym(__UT_ID pproto)					\
 	{										\
 		struct ut_tracepoint *__ut_tp = &__ut_tp_##sym;				\
@@ -390,7 +390,7 @@ static inline void __ut_tp_copy_str(char *dst, const char *src, uint32_t len)
 
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)			\
 	__UT_C_BEGIN									\
-	static __attribute__((noinline, unused))					\
+	static UT_NOTRACE __attribute__((noinline, unused))					\
 	void __ut_class_##call(__UT_PROTO_WITH(struct ut_tracepoint *__ut_tp, (proto), (args))) \
 	{										\
 		union {									\

@@ -26,6 +26,20 @@
 #define UT_TP_ABI		1
 
 /*
+ * Functions the headers give programs are not traced themselves (the
+ * kernel's notrace): no -pg/-finstrument-functions hooks, no patchable
+ * entry.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(patchable_function_entry)
+#define UT_NOTRACE	__attribute__((no_instrument_function, patchable_function_entry(0, 0)))
+#endif
+#endif
+#ifndef UT_NOTRACE
+#define UT_NOTRACE	__attribute__((no_instrument_function))
+#endif
+
+/*
  * The largest entry, common fields included: what an EVENT record may
  * carry in one ring-buffer page (RB_DATA_SIZE - 6 bytes of record
  * header and length).  Dynamic fields are cut to fit.

@@ -77,7 +77,7 @@
 #define __UT_C_END
 #endif
 /* what a trace header defines in a .c file may stay unused */
-#define __UT_INLINE		inline __attribute__((unused))
+#define __UT_INLINE		inline UT_NOTRACE __attribute__((unused))
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define __UT_NULL		nullptr
 #else
@@ -136,7 +136,7 @@
  * slots and keeps the copy if probes_seq was even and did not change.
  * The used slots come first, in the order of registration.
  */
-static inline uint32_t __ut_tp_probes_lock(struct ut_tracepoint *tp)
+static inline UT_NOTRACE uint32_t __ut_tp_probes_lock(struct ut_tracepoint *tp)
 {
 	uint32_t s = __atomic_load_n(&tp->probes_seq, __ATOMIC_RELAXED);
 
@@ -154,19 +154,19 @@ static inline uint32_t __ut_tp_probes_lock(struct ut_tracepoint *tp)
 	return s + 1;
 }
 
-static inline void __ut_tp_probes_unlock(struct ut_tracepoint *tp, uint32_t seq)
+static inline UT_NOTRACE void __ut_tp_probes_unlock(struct ut_tracepoint *tp, uint32_t seq)
 {
 	__atomic_store_n(&tp->probes_seq, seq + 1, __ATOMIC_RELEASE);
 }
 
-static inline void __ut_tp_probe_set(struct ut_tracepoint *tp, int i, void *func, void *data)
+static inline UT_NOTRACE void __ut_tp_probe_set(struct ut_tracepoint *tp, int i, void *func, void *data)
 {
 	__atomic_store_n(&tp->probes[i].func, func, __ATOMIC_RELAXED);
 	__atomic_store_n(&tp->probes[i].data, data, __ATOMIC_RELAXED);
 }
 
 /* 0, -EEXIST (this func with this data is there), -ENOMEM (full) */
-static inline int __ut_tp_probe_add(struct ut_tracepoint *tp, void *func, void *data)
+static inline UT_NOTRACE int __ut_tp_probe_add(struct ut_tracepoint *tp, void *func, void *data)
 {
 	uint32_t seq;
 	int i, ret = 0;
@@ -188,7 +188,7 @@ static inline int __ut_tp_probe_add(struct ut_tracepoint *tp, void *func, void *
 }
 
 /* 0, or -ENOENT (not registered) */
-static inline int __ut_tp_probe_del(struct ut_tracepoint *tp, void *func, void *data)
+static inline UT_NOTRACE int __ut_tp_probe_del(struct ut_tracepoint *tp, void *func, void *data)
 {
 	uint32_t seq = __ut_tp_probes_lock(tp);
 	int i, ret = -ENOENT;
@@ -212,7 +212,7 @@ static inline int __ut_tp_probe_del(struct ut_tracepoint *tp, void *func, void *
  * Copy the probes to @p; returns how many.  Gives up (0) if a writer
  * keeps the lock: it may be what this thread's signal handler broke in.
  */
-static inline unsigned __ut_tp_probes_get(struct ut_tracepoint *tp, struct ut_tp_probe *p)
+static inline UT_NOTRACE unsigned __ut_tp_probes_get(struct ut_tracepoint *tp, struct ut_tp_probe *p)
 {
 	unsigned n, tries;
 
@@ -278,7 +278,7 @@ static inline unsigned __ut_tp_probes_get(struct ut_tracepoint *tp, struct ut_tp
 #define __UT_DECL_EVENT_(name, sym, pproto, pargs, pcond)				\
 	__UT_C_BEGIN									\
 	__UT_DECL_HEAD(sym, pproto, pargs)						\
-	UT_TP_VISIBILITY void __ut_do_trace_##sym(__UT_ID pproto) __attribute__((cold)); \
+	UT_TP_VISIBILITY UT_NOTRACE void __ut_do_trace_##sym(__UT_ID pproto) __attribute__((cold)); \
 	__UT_DECL_TAIL(name, sym, pproto, pargs, pcond)					\
 	__UT_C_END
 
@@ -286,7 +286,7 @@ static inline unsigned __ut_tp_probes_get(struct ut_tracepoint *tp, struct ut_tp
 #define __UT_DECL_PROBES(name, pproto, pargs, pcond)					\
 	__UT_C_BEGIN									\
 	__UT_DECL_HEAD(name, pproto, pargs)						\
-	static __attribute__((cold, noinline, unused))					\
+	static UT_NOTRACE __attribute__((cold, noinline, unused))					\
 	void __ut_do_trace_##name(__UT_ID pproto)					\
 	{										\
 		__UT_CALL_PROBES(name, &__ut_tp_##name, pargs);				\

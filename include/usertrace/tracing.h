@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "event.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -58,14 +60,7 @@ static struct ut_api_slot *const __ut_api_ptr __attribute__((used, section(UT_AP
 	&__ut_api_slot;
 
 /* the calls are not traced themselves, as the kernel's are notrace */
-#if defined(__has_attribute)
-#if __has_attribute(patchable_function_entry)
-#define __ut_notrace	__attribute__((no_instrument_function, patchable_function_entry(0, 0)))
-#endif
-#endif
-#ifndef __ut_notrace
-#define __ut_notrace	__attribute__((no_instrument_function))
-#endif
+#define __ut_notrace	UT_NOTRACE
 
 static inline __ut_notrace const struct ut_api_ops *__ut_api(void)
 {

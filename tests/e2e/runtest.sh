@@ -72,10 +72,10 @@ for t in "$HERE"/t*.t; do
 			for l in $lib; do
 				mkdir -p "$LIBDIR"
 				soname=$(basename "$l" .c); soname=lib${soname#lib-}.so
-				$cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$l" 2>> "$WORK/cc.err"
+				$cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -I"$HERE/src" -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$l" 2>> "$WORK/cc.err"
 				[ "$link" = 1 ] && libflags="$libflags $LIBDIR/$soname -Wl,-rpath,$LIBDIR"
 			done
-			if ! $cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
+			if ! $cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -I"$HERE/src" -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
 				echo "not ok $n - $id: does not compile"; sed 's/^/# /' "$WORK/cc.err"
 				fail=$((fail + 1)); continue
 			fi
