@@ -12,3 +12,8 @@
 bench: all
 	@sh tests/deps.sh bench
 	O='$(O)' CC='$(CC)' bash bench/run.sh
+
+# a tracepoint's cost against LTTng-UST's (bench/tp.sh)
+bench-tp: all
+	@sh tests/deps.sh bench
+	O='$(O)' CC='$(CC)' bash bench/tp.sh

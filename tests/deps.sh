@@ -3,7 +3,7 @@
 # are installed: installs them when run as root, else names them.
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3 libzstd-dev libtraceevent-dev"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang"
-[ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind"
+[ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind liblttng-ust-dev lttng-tools"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
