@@ -1537,7 +1537,7 @@ static void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
 		live_pump_run(in->pump, in->tracer, inst_records(in), in->pids, in->filter,
-			      in->notrace);
+			      in->notrace, NULL);
 }
 
 static void inst_init(struct tfs_inst *in)
@@ -1670,6 +1670,7 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 		vb->v.ffilter = vb->ffilter;
 		vb->v.fnotrace = vb->fnotrace;
 	}
+	vb->v.ev_on = NULL;
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)

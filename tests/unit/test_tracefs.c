@@ -162,6 +162,7 @@ struct live_pump {
 	uint32_t nr_pages;
 	int runs, last_on;
 	char pids[64], ffilter[64], fnotrace[64];
+	uint64_t ev_on[LIVE_EV_WORDS];	/* the events it was told to take; all: ~0 */
 };
 static struct live_pump *last_pump;
 
@@ -179,7 +180,7 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace)
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on)
 {
 	(void)tracer;
 	p->runs++;
@@ -187,6 +188,10 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	snprintf(p->pids, sizeof(p->pids), "%s", pids ? pids : "");
 	snprintf(p->ffilter, sizeof(p->ffilter), "%s", ffilter ? ffilter : "");
 	snprintf(p->fnotrace, sizeof(p->fnotrace), "%s", fnotrace ? fnotrace : "");
+	if (ev_on)
+		memcpy(p->ev_on, ev_on, sizeof(p->ev_on));
+	else
+		memset(p->ev_on, 0xff, sizeof(p->ev_on));
 	return 0;
 }
 
