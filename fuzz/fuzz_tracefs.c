@@ -25,8 +25,9 @@
  *   @traceon     page's tracing_on set behind the directory's back)
  *
  * Each input gets a new session: a control page as `usertrace mount`
- * creates it and a list of the program's functions (ftrace.<pid>); at
- * the end every file of every directory is read back.
+ * creates it, a list of the program's functions (ftrace.<pid>) and an
+ * event registry with the program's events myapp:request and
+ * myapp:response; at the end every file of every directory is read back.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +42,7 @@
 
 #include "fuzz/files.h"
 #include "lib/tracefs/tracefs.h"
+#include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
@@ -79,7 +81,8 @@ static struct ut_session_ctl *prog_ctl;
 /* @file: a name of the session directory the input may write */
 static int file_name_ok(const char *name)
 {
-	if (!name[0] || !strcmp(name, "control") || !strcmp(name, ".") || !strcmp(name, ".."))
+	if (!name[0] || !strcmp(name, "control") || !strcmp(name, UT_EVREG_FILE) ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
 		return 0;
 	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
 	       strlen(name);
@@ -117,6 +120,34 @@ static void make_session(const char *dir)
 	}
 	snprintf(name, sizeof(name), "ftrace.%d", (int)getpid());
 	put(dir, name, funcs, sizeof(funcs) - 1);
+	{
+		/* the program's events, registered as its runtime does */
+		static const struct ut_event_field fields[] = {
+			{ "int", "id", 8, 4, 1, UT_FIELD_SCALAR, 0 },
+			{ "int", "status", 12, 4, 1, UT_FIELD_SCALAR, 0 },
+		};
+		static const struct ut_event_desc req = {
+			UT_TP_ABI, 0, 12, "myapp", "request", "\"id=%d\", REC->id", fields, 1, 0,
+		};
+		static const struct ut_event_desc resp = {
+			UT_TP_ABI, 0, 16, "myapp", "response",
+			"\"id=%d status=%d\", REC->id, REC->status", fields, 2, 0,
+		};
+		char path[PATH_MAX];
+		struct ut_evreg *r;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, dir);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || ftruncate(fd, sizeof(*r)) < 0)
+			abort();
+		r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (r == MAP_FAILED || ut_evreg_init(r) || ut_evreg_register(r, &req) != 0 ||
+		    ut_evreg_register(r, &resp) != 1)
+			abort();
+		munmap(r, sizeof(*r));
+	}
 	/* buffers the directory counts (buffer_total_size_kb, saved_cmdlines) */
 	put(dir, "buf.1.1.1", "", 0);
 	put(dir, "buf.1.2.1.1", "", 0);

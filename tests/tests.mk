@@ -72,7 +72,13 @@ $(O)/tests/test_ringbuf_tsan: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(
 tsan: $(O)/tests/test_ringbuf_tsan
 	TSAN_OPTIONS=halt_on_error=1 $<
 
-check: deps all $(UNIT_BIN) $(TSAN_BIN)
+# the event scenarios' second program (tests/tracefs/ftracetest, tp_start):
+# traced, so never built with sanitizers
+$(O)/tests/tracefs_tp: tests/tracefs/tp.c include/usertrace/event.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=gnu11 $(WARN) -Iinclude -o $@ $<
+
+check: deps all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
 	@sh tests/run-all.sh $(O)
 
 # the tools and unit tests under AddressSanitizer and UBSan; the runtime

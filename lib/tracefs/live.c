@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/event/evtab.h"
 #include "lib/filter/list.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
@@ -61,6 +62,7 @@ struct live_cache {
 	char dir[PATH_MAX];		/* <session>/.live.XXXXXX, "" if none */
 	struct ut_data cal;		/* clock, nr_cpus, symtab; no threads */
 	uint64_t maps_sig;
+	const struct ut_evreg *evreg;	/* the session's events (SESSION/events), NULL: none */
 };
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -69,9 +71,12 @@ static int atexit_done;
 
 static void live_cleanup(void)
 {
-	for (struct live_cache *c = caches; c; c = c->next)
+	for (struct live_cache *c = caches; c; c = c->next) {
 		if (c->dir[0])
 			remove_tree(c->dir);
+		if (c->evreg)
+			munmap((void *)c->evreg, sizeof(*c->evreg));
+	}
 }
 
 /* ctl->clock of the session, or -errno */
@@ -162,6 +167,34 @@ static void cache_symbols(struct live_cache *c)
 	c->maps_sig = sig;
 }
 
+/* the session's event registry, read-only; NULL if it has none */
+static const struct ut_evreg *map_evreg(const char *session)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	void *m;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, session);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(struct ut_evreg)) {
+		close(fd);
+		return NULL;
+	}
+	m = mmap(NULL, sizeof(struct ut_evreg), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (memcmp(((const struct ut_evreg *)m)->magic, UT_EVREG_MAGIC, 8) ||
+	    ((const struct ut_evreg *)m)->version != UT_EVREG_VERSION) {
+		munmap(m, sizeof(struct ut_evreg));
+		return NULL;
+	}
+	return m;
+}
+
 /* the cache of @session, made on first use; NULL with *err set.  live_lock held. */
 static struct live_cache *cache_get(const char *session, int *err)
 {
@@ -217,7 +250,34 @@ static struct live_cache *cache_get(const char *session, int *err)
 		atexit_done = 1;
 found:
 	cache_symbols(c);
+	if (!c->evreg)
+		c->evreg = map_evreg(session);
 	return c;
+}
+
+/*
+ * The events the programs registered, for printing them: their formats,
+ * made from the registry's descriptors.  NULL if the session has no
+ * registry.  live_lock held.
+ */
+static struct ut_evtab *cache_events(struct live_cache *c)
+{
+	struct ut_evtab *t;
+	uint32_t nr;
+
+	if (!c->evreg || !(t = ut_evtab_new()))
+		return NULL;
+	ut_evtab_set_symtab(t, c->cal.symtab);
+	nr = __atomic_load_n(&c->evreg->nr, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < nr && i < UT_EVREG_SLOTS; i++) {
+		struct ut_event_desc *d = ut_evreg_desc(c->evreg, i);
+
+		/* one that libtraceevent cannot read prints its bytes */
+		if (d)
+			ut_evtab_add_desc(t, d);
+		free(d);
+	}
+	return t;
 }
 
 static uint64_t cache_now(const struct live_cache *c)
@@ -320,6 +380,8 @@ struct filter {
 	 */
 	const uint64_t *cut;
 	uint32_t nr_cut;
+	const uint64_t *ev_on;		/* the programs' events shown (live_view.ev_on) */
+	int events_only;		/* calls are not taken (a pump for the nop tracer) */
 };
 
 static void filter_init(struct filter *f, const struct live_cache *c, const struct live_view *v)
@@ -337,6 +399,30 @@ static void filter_init(struct filter *f, const struct live_cache *c, const stru
 	f->image = 0;
 	f->cut = NULL;
 	f->nr_cut = 0;
+	f->ev_on = v ? v->ev_on : NULL;
+	f->events_only = 0;
+}
+
+/* is the EVENT record @rec (@len bytes) one of the events the view shows? */
+static int filter_event(const struct filter *f, const unsigned char *rec, uint32_t len)
+{
+	uint16_t id;
+	uint32_t slot;
+
+	if (!f->ev_on || len < 8)
+		return 1;
+	memcpy(&id, rec + 6, 2);	/* the entry's common_type */
+	if (id < UT_EVENT_ID_DYNAMIC)
+		return 1;
+	slot = (uint32_t)(id - UT_EVENT_ID_DYNAMIC);
+	return slot < UT_EVREG_SLOTS && (f->ev_on[slot / 64] >> (slot % 64) & 1);
+}
+
+/* a record of a function call (what the nop tracer does not take) */
+static int rec_is_call(uint32_t type)
+{
+	return type == UT_REC_ENTRY || type == UT_REC_EXIT || type == UT_REC_FUNC ||
+	       type == UT_REC_ENTRY_PARENT || type == UT_REC_RETURN;
 }
 
 /* is a record of @cpu at @raw in that CPU's buffer (live_view.cpu_pages)? */
@@ -817,6 +903,11 @@ static int copy_page(struct emitter *e, struct tracker *t, const struct filter *
 				 type == UT_REC_FUNC || type == UT_REC_RETURN)
 				pass = filter_func(f, ut_get48(r + 4), ts);
 		}
+		/* the programs' events the view did not enable; calls, for a pump of nop */
+		if (type == UT_REC_EVENT)
+			pass = filter_event(f, r, len);
+		else if (f->events_only && rec_is_call(type))
+			pass = 0;
 		shown = pass && filter_time(f, ts) && filter_cut(f, t->cpu, ts) &&
 			(f->cpu < 0 || (uint32_t)f->cpu == t->cpu);
 		if (shown && t->fsel && f->as_func &&
@@ -1146,6 +1237,9 @@ static int print_files(struct live_cache *c, const struct live_view *v, struct e
 		return -ENOMEM;
 	}
 	trace_iter_init(&iter, &d, t, f);
+	/* the programs' events, as the registry describes them (trace_print_all frees them) */
+	iter.events = cache_events(c);
+	iter.events_loaded = iter.events != NULL;
 	for (const char *const *o = v->options; o && *o; o++)
 		if (tracer_set_option(&iter, *o) < 0)
 			ret = -EINVAL;
@@ -1359,6 +1453,7 @@ struct live_reader {
 	struct live_buf *bufs;
 	int nr;
 	uint64_t counter;		/* the counter clock, across reads */
+	uint64_t ev_on[LIVE_EV_WORDS];	/* v.ev_on's copy */
 };
 
 void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr)
@@ -1381,6 +1476,14 @@ void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char 
 	r->fnotrace = fnotrace ? xstrdup(fnotrace) : NULL;
 	r->v.ffilter = r->ffilter;
 	r->v.fnotrace = r->fnotrace;
+}
+
+/* the programs' events shown (live_view.ev_on), from the next read on */
+static void pipe_set_events(struct live_reader *r, const uint64_t *ev_on)
+{
+	if (ev_on)
+		memcpy(r->ev_on, ev_on, sizeof(r->ev_on));
+	r->v.ev_on = ev_on ? r->ev_on : NULL;
 }
 
 void live_pipe_set_clock(struct live_reader *r, int clock)
@@ -1413,6 +1516,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	live_pipe_set_hide(r, v->hide, v->nr_hide);
 	r->v.ffilter = r->v.fnotrace = NULL;
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
+	pipe_set_events(r, v->ev_on);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
 	r->v.consumed = NULL;
 	r->v.cpu_pages = NULL;
@@ -1501,6 +1605,7 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
 	live_pipe_set_clock(r, v->clock);
 	live_pipe_set_hide(r, v->hide, v->nr_hide);
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
+	pipe_set_events(r, v->ev_on);
 }
 
 /* what @b holds past the reader's position, into @e; the position moves on */
@@ -1680,10 +1785,10 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace)
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on)
 {
 	struct live_view v = { .tracer = tracer, .cpu = -1, .since = p->since,
-			       .ffilter = ffilter, .fnotrace = fnotrace };
+			       .ffilter = ffilter, .fnotrace = fnotrace, .ev_on = ev_on };
 	struct live_cache *c;
 	struct filter f;
 	int ret = 0, n;
@@ -1693,6 +1798,8 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	if (!c)
 		goto out;
 	filter_init(&f, c, &v);
+	/* a tracer that records no calls takes the events only */
+	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
 	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
@@ -1826,7 +1933,7 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 	if (srcdir)
 		snprintf(p->src, sizeof(p->src), "%s", srcdir);
 	p->markers = 1;
-	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL);
+	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL);
 	live_pump_close(p, 0);
 	if (ret)
 		remove_tree(dst);

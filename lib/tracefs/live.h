@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "usertrace/evreg.h"
+
 struct live_view {
 	const char *tracer;		/* "function_graph", "function", "nop" */
 	const char *const *options;	/* trace_options words, NULL-terminated, e.g.
@@ -44,7 +46,15 @@ struct live_view {
 	/* per_cpu/cpuN/trace cleared: events of CPU N at or before [N] are not shown */
 	const uint64_t *cpu_since;
 	int nr_cpu_since;
+	/*
+	 * the programs' events shown: a bit per slot of the session's event
+	 * registry (LIVE_EV_WORDS words; id UT_EVENT_ID_DYNAMIC + slot).
+	 * NULL: all.  Events of lower ids (the ftrace system's) are shown.
+	 */
+	const uint64_t *ev_on;
 };
+
+#define LIVE_EV_WORDS	(UT_EVREG_SLOTS / 64)
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
 	uint64_t entries;		/* events in the buffers now */
@@ -99,12 +109,14 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 				 uint64_t since);
 /*
  * Take what the programs recorded since the last run: into the instance's
- * buffers if @on, else dropped.  @tracer: the instance's.  @pids (set_ftrace_pid, NULL: all) selects
- * the threads, @ffilter and @fnotrace (the instance's set_ftrace_filter
- * and set_ftrace_notrace, NULL: none) the functions.  0 or -errno.
+ * buffers if @on, else dropped.  @tracer: the instance's; with one that
+ * records no calls (nop), only events are taken.  @pids (set_ftrace_pid,
+ * NULL: all) selects the threads, @ffilter and @fnotrace (the instance's
+ * set_ftrace_filter and set_ftrace_notrace, NULL: none) the functions,
+ * @ev_on (live_view.ev_on, NULL: all) the programs' events.  0 or -errno.
  */
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace);
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
 /* the instance's buffers in use, for buffer_total_size_kb */

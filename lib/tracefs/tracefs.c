@@ -17,6 +17,8 @@
  *   per_cpu/cpuN/{trace,trace_pipe,stats}
  *   events/{enable,header_page,header_event}
  *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def)
+ *   events/SYS/enable, events/SYS/NAME/{enable,format,id}
+ *                             the programs' events (the session's registry)
  *   instances/NAME/...        an instance: the files marked W_INST
  *
  * The programs write the session's buffers.  An instance has buffers of
@@ -27,6 +29,15 @@
  * (recording_update(): the most detailed tracer, on while any is on; and
  * rec_filter_update(): the threads and CPUs any of them wants).  The top
  * reads the session's buffers directly and hides the times it was off.
+ *
+ * The programs' events (tracepoints) are the slots of the session's event
+ * registry (SESSION/events, usertrace/evreg.h), which their runtime fills.
+ * Each directory has its own set of enabled events (set_event, the enable
+ * files); a slot's UT_EVS_RECORD bit, which the programs follow, is the
+ * union (ev_publish()), applied with the handshake.  A directory with
+ * events enabled records even with the nop tracer.  An instance's pump
+ * takes only its events; the top's views drop those it did not enable
+ * (top_ev_wide).
  *
  * Choices where user space differs from the kernel:
  *   - buffer_size_kb: a write stores the size in the control page; each
@@ -81,6 +92,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
@@ -97,6 +109,7 @@
 #define TFS_MAX_CPUS	1024
 #define TFS_HIDE_MAX	32
 #define TFS_PUMP_MS	50	/* instances take what the programs record this often */
+#define TFS_EV_WORDS	(UT_EVREG_SLOTS / 64)	/* a bit per slot of the event registry */
 
 /* ---- the files ---- */
 
@@ -107,6 +120,7 @@ enum tfs_id {
 	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
 	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
 	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID, F_EV_HDR_PAGE, F_EV_HDR_EVENT,
+	F_EVSYS_ENABLE, F_EVT_ENABLE,
 };
 
 #define W_TOP	1	/* in the top directory */
@@ -167,6 +181,16 @@ static const struct tfs_file f_ev_top_files[] = {
  * kernel's, format and id only (the tracers write them; no enable)
  */
 static const struct tfs_file f_ev_files[] = {
+	{ "format",	F_EV_FORMAT,	0440, 0 },
+	{ "id",		F_EV_ID,	0440, 0 },
+};
+/* events/SYS of the programs' events (the session's registry) */
+static const struct tfs_file f_evsys_files[] = {
+	{ "enable",	F_EVSYS_ENABLE,	0640, 0 },
+};
+/* events/SYS/NAME of a program's event */
+static const struct tfs_file f_evt_files[] = {
+	{ "enable",	F_EVT_ENABLE,	0640, 0 },
 	{ "format",	F_EV_FORMAT,	0440, 0 },
 	{ "id",		F_EV_ID,	0440, 0 },
 };
@@ -238,6 +262,12 @@ struct tfs_inst {
 	int nr_hide;
 	char *errlog[TFS_ERRLOG_MAX];	/* error_log: each directory has its own */
 	int nr_err;
+	/*
+	 * The events the directory enabled (set_event, events/.../enable): a
+	 * bit per slot of the session's registry.  The programs record the
+	 * union (the slots' UT_EVS_RECORD, ev_publish()).
+	 */
+	uint64_t ev_on[TFS_EV_WORDS];
 	struct tfs_inst *next;
 };
 
@@ -264,6 +294,18 @@ struct tfs_session {
 	 */
 	int top_lists_wide;
 	pthread_cond_t pump_cond;
+	/*
+	 * The programs' events: the registry (SESSION/events, NULL if the
+	 * session has none) and its descriptors, unpacked as slots appear
+	 * (ev_refresh(); evd[i] NULL: a slot that does not unpack).
+	 */
+	struct ut_evreg *evreg;
+	struct ut_event_desc **evd;
+	uint32_t nr_evd;
+	/* the programs recorded events the top did not enable: its views drop them */
+	int top_ev_wide;
+	/* a write changed the registry's enable bits before it failed: apply them */
+	int ev_apply;
 };
 
 static void inst_pump(struct tfs_inst *in);
@@ -293,6 +335,8 @@ struct tfs_node {
 	int opt;			/* F_OPTION: index in trace_opts[] */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
+	const char *evsys;		/* events/SYS of the programs' events, and below */
+	int slot;			/* events/SYS/NAME of theirs: its first slot, else -1 */
 	struct tfs_inst *inst;
 };
 
@@ -1284,6 +1328,176 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id
 	words_free(&list);
 }
 
+/* ---- the programs' events (the session's registry) ---- */
+
+/* the descriptors of the slots registered since the last call.  Context: s->lock held. */
+static void ev_refresh(struct tfs_session *s)
+{
+	uint32_t nr;
+
+	if (!s->evreg)
+		return;
+	nr = __atomic_load_n(&s->evreg->nr, __ATOMIC_ACQUIRE);
+	if (nr > UT_EVREG_SLOTS)
+		nr = UT_EVREG_SLOTS;
+	for (; s->nr_evd < nr; s->nr_evd++)
+		s->evd[s->nr_evd] = ut_evreg_desc(s->evreg, s->nr_evd);
+}
+
+static int ev_bit(const uint64_t *set, uint32_t i)
+{
+	return (int)(set[i / 64] >> (i % 64) & 1);
+}
+
+static void ev_bit_set(uint64_t *set, uint32_t i, int on)
+{
+	if (on)
+		set[i / 64] |= 1ull << (i % 64);
+	else
+		set[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* does slot @i hold event @sys:@name (@name NULL: any of @sys, @sys NULL: any)? */
+static int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name)
+{
+	const struct ut_event_desc *d = s->evd[i];
+
+	return d && (!sys || !strcmp(d->system, sys)) && (!name || !strcmp(d->name, name));
+}
+
+/*
+ * Is slot @i the first of its event?  Another layout of an event (two
+ * versions of a library) has a slot of its own; the files show the first.
+ */
+static int ev_first_of(const struct tfs_session *s, uint32_t i)
+{
+	if (!s->evd[i])
+		return 0;
+	for (uint32_t j = 0; j < i; j++)
+		if (ev_is(s, j, s->evd[i]->system, s->evd[i]->name))
+			return 0;
+	return 1;
+}
+
+/* the first slot of the event (or system: @name NULL) named by @len bytes at @c; -1 if none */
+static int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
+{
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		const struct ut_event_desc *d = s->evd[i];
+		const char *w;
+
+		if (!d || (sys && strcmp(d->system, sys)))
+			continue;
+		w = sys ? d->name : d->system;
+		if (strlen(w) == len && !strncmp(w, c, len))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* does the directory enable an event? */
+static int ev_any(const struct tfs_inst *in)
+{
+	for (int i = 0; i < TFS_EV_WORDS; i++)
+		if (in->ev_on[i])
+			return 1;
+	return 0;
+}
+
+/* what every directory enables together into @set.  Context: s->lock held. */
+static void ev_union(struct tfs_session *s, uint64_t *set)
+{
+	memcpy(set, s->top.ev_on, sizeof(s->top.ev_on));
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		for (int i = 0; i < TFS_EV_WORDS; i++)
+			set[i] |= in->ev_on[i];
+}
+
+/*
+ * The registry's enable bits from the directories' sets: an event is
+ * recorded while some directory enables it.  Returns 1 when a bit changed
+ * (the programs must apply it: ctl_apply()).  Context: s->lock held.
+ */
+static int ev_publish(struct tfs_session *s)
+{
+	uint64_t all[TFS_EV_WORDS];
+	int changed = 0;
+
+	if (!s->evreg)
+		return 0;
+	ev_union(s, all);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		volatile uint32_t *st = &s->evreg->slots[i].state;
+		int want = ev_bit(all, i);
+
+		if (!!(__atomic_load_n(st, __ATOMIC_ACQUIRE) & UT_EVS_RECORD) == want)
+			continue;
+		if (want)
+			__atomic_fetch_or(st, UT_EVS_RECORD, __ATOMIC_ACQ_REL);
+		else
+			__atomic_fetch_and(st, ~UT_EVS_RECORD, __ATOMIC_ACQ_REL);
+		changed = 1;
+	}
+	/* the session's buffers get events the top did not enable: its views drop them */
+	for (int i = 0; i < TFS_EV_WORDS; i++)
+		if (all[i] & ~s->top.ev_on[i])
+			s->top_ev_wide = 1;
+	return changed;
+}
+
+/*
+ * "0", "1" or "X" (some), as the kernel's enable files: the events of
+ * system @sys (NULL: all) that directory @in enables; "?" when there is
+ * no event.  Context: s->lock held.
+ */
+static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
+{
+	unsigned set = 0;
+
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd && set != 3; i++)
+		if (ev_is(s, i, sys, NULL))
+			set |= 1u << ev_bit(in->ev_on, i);
+	return "?01X"[set];
+}
+
+/* a line "system:name" per event (@in NULL: all of them, else those @in enables) */
+static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+{
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++)
+		if (ev_first_of(s, i) && (!in || ev_bit(in->ev_on, i)))
+			sb_printf(b, "%s:%s\n", s->evd[i]->system, s->evd[i]->name);
+}
+
+/*
+ * Enable (@on) or disable the events in directory @in that @match (NULL:
+ * any), @sys and @name (NULL: any) select as the kernel's set_event does:
+ * @match is an event's name or its system.  Returns how many slots it
+ * selected; the caller publishes.  Context: s->lock held.
+ */
+static int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
+		  const char *name, int on)
+{
+	int n = 0;
+
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		const struct ut_event_desc *d = s->evd[i];
+
+		if (!d || (match && strcmp(match, d->name) && strcmp(match, d->system)) ||
+		    !ev_is(s, i, sys, name))
+			continue;
+		/* an instance's buffers take what came before with the set of before */
+		if (!n && in != &s->top)
+			inst_pump(in);
+		ev_bit_set(in->ev_on, i, on);
+		n++;
+	}
+	return n;
+}
+
 /* ---- instances and views ---- */
 
 static const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
@@ -1297,11 +1511,13 @@ static int tracer_mode(const char *name);
 static uint32_t tracer_bit(const char *name);
 static int rec_filter_update(struct tfs_session *s);
 
+static int inst_records(struct tfs_inst *in);
+
 /* does an instance need the programs to record?  Context: s->lock held. */
 static int insts_recording(struct tfs_session *s)
 {
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		if (in->on && tracer_mode(in->tracer) > 0)
+		if (inst_records(in))
 			return 1;
 	return 0;
 }
@@ -1371,10 +1587,16 @@ static int recording_update(struct tfs_session *s)
 	return changed;
 }
 
-/* does the directory make the programs record now? */
-static int inst_records(struct tfs_inst *in)
+/* does the directory's tracer make the programs record function calls now? */
+static int inst_traces(struct tfs_inst *in)
 {
 	return in->on && tracer_mode(in->tracer) > 0;
+}
+
+/* does the directory make the programs record now: calls, or events it enabled? */
+static int inst_records(struct tfs_inst *in)
+{
+	return inst_traces(in) || (in->on && ev_any(in));
 }
 
 /*
@@ -1396,7 +1618,7 @@ static int lists_update(struct tfs_session *s)
 	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next) {
 		size_t l = strlen(filter), k = strlen(in->filter);
 
-		if (!inst_records(in))
+		if (!inst_traces(in))
 			continue;
 		n++;
 		if (!in->filter[0])
@@ -1468,7 +1690,7 @@ static int rec_filter_update(struct tfs_session *s)
 	int inst_rec = 0;
 
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!in->on || tracer_mode(in->tracer) <= 0)
+		if (!inst_records(in))
 			continue;
 		inst_rec = 1;
 		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
@@ -1537,7 +1759,7 @@ static void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
 		live_pump_run(in->pump, in->tracer, inst_records(in), in->pids, in->filter,
-			      in->notrace);
+			      in->notrace, in->ev_on);
 }
 
 static void inst_init(struct tfs_inst *in)
@@ -1590,6 +1812,7 @@ struct view_buf {
 	struct tfs_inst *inst;
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];
+	uint64_t ev_on[TFS_EV_WORDS];
 };
 
 /* do all CPUs' buffers have one size (*@pages, else the largest)? */
@@ -1670,6 +1893,15 @@ static void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struc
 		vb->v.ffilter = vb->ffilter;
 		vb->v.fnotrace = vb->fnotrace;
 	}
+	/*
+	 * the programs recorded events the top did not enable: show its
+	 * choice.  An instance's pump took only its own.
+	 */
+	vb->v.ev_on = NULL;
+	if (in == &s->top && s->top_ev_wide) {
+		memcpy(vb->ev_on, in->ev_on, sizeof(vb->ev_on));
+		vb->v.ev_on = vb->ev_on;
+	}
 }
 
 static struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
@@ -1700,6 +1932,15 @@ static int comp_is(const char *c, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(c, name, len);
 }
 
+/* is @name one of the files of events/ (a system of that name would be hidden)? */
+static int resolve_top_event_file(const char *name)
+{
+	for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]); i++)
+		if (!strcmp(name, f_ev_top_files[i].name))
+			return 1;
+	return 0;
+}
+
 /* resolve @path.  Context: s->lock held. */
 static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 {
@@ -1709,6 +1950,7 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 
 	memset(n, 0, sizeof(*n));
 	n->cpu = -1;
+	n->slot = -1;
 	n->inst = &s->top;
 	n->dir = D_ROOT;
 	len = next_comp(&p, &c);
@@ -1794,7 +2036,40 @@ static int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 				return -ENOENT;
 			n->dir = D_NONE;
 		} else {
-			return -ENOENT;
+			/* a system of the programs' events */
+			int i = ev_find(s, NULL, c, len);
+			const struct tfs_file *tab = f_evsys_files;
+			size_t nf = sizeof(f_evsys_files) / sizeof(f_evsys_files[0]);
+
+			if (i < 0)
+				return -ENOENT;
+			n->evsys = s->evd[i]->system;
+			n->dir = D_EVSYS;
+			len = next_comp(&p, &c);
+			if (!len)
+				return 0;
+			for (size_t k = 0; k < nf; k++)
+				if (comp_is(c, len, tab[k].name))
+					n->f = &tab[k];
+			if (!n->f) {
+				i = ev_find(s, n->evsys, c, len);
+				if (i < 0)
+					return -ENOENT;
+				n->slot = i;
+				n->ev = s->evd[i];
+				n->dir = D_EVENT;
+				len = next_comp(&p, &c);
+				if (!len)
+					return 0;
+				tab = f_evt_files;
+				nf = sizeof(f_evt_files) / sizeof(f_evt_files[0]);
+				for (size_t k = 0; k < nf; k++)
+					if (comp_is(c, len, tab[k].name))
+						n->f = &tab[k];
+				if (!n->f)
+					return -ENOENT;
+			}
+			n->dir = D_NONE;
 		}
 	} else {
 		for (size_t i = 0; i < NR_FILES; i++)
@@ -1839,6 +2114,49 @@ static void *pump_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The session's event registry, SESSION/events, shared with the programs
+ * (they register their events, tracefs sets the enable bits).  A session
+ * without one (an older recorder) has no events: *@reg stays NULL.
+ * 0, or -1 after a message.
+ */
+static int evreg_map(const char *session_dir, struct ut_evreg **reg)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	void *m;
+	int fd;
+
+	*reg = NULL;
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, session_dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "usertrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(struct ut_evreg)) {
+		fprintf(stderr, "usertrace: %s: not an event registry\n", path);
+		close(fd);
+		return -1;
+	}
+	m = mmap(NULL, sizeof(struct ut_evreg), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "usertrace: %s: mmap: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (memcmp(((struct ut_evreg *)m)->magic, UT_EVREG_MAGIC, 8) ||
+	    ((struct ut_evreg *)m)->version != UT_EVREG_VERSION) {
+		fprintf(stderr, "usertrace: %s: not an event registry\n", path);
+		munmap(m, sizeof(struct ut_evreg));
+		return -1;
+	}
+	*reg = m;
+	return 0;
+}
+
 struct tfs_session *tfs_session_open(const char *session_dir)
 {
 	struct tfs_session *s = calloc(1, sizeof(*s));
@@ -1872,6 +2190,15 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 		free(s);
 		return NULL;
 	}
+	s->evd = calloc(UT_EVREG_SLOTS, sizeof(*s->evd));
+	if (!s->evd || evreg_map(session_dir, &s->evreg) < 0) {
+		if (!s->evd)
+			fprintf(stderr, "usertrace: out of memory\n");
+		free(s->evd);
+		munmap(m, UT_CTL_SIZE);
+		free(s);
+		return NULL;
+	}
 	s->dir = strdup(session_dir);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
@@ -1884,9 +2211,19 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);
 	memcpy(s->top.notrace, s->ctl->notrace, UT_LIST_MAX);
 	s->top.filter[UT_LIST_MAX - 1] = s->top.notrace[UT_LIST_MAX - 1] = '\0';
+	/* the events enabled before (by a former daemon of the session): the top's */
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++)
+		if (__atomic_load_n(&s->evreg->slots[i].state, __ATOMIC_ACQUIRE) & UT_EVS_RECORD)
+			ev_bit_set(s->top.ev_on, i, 1);
 	s->top.marker = live_marker_open(s->dir, s->dir, s->ctl->nr_pages);
 	if (!s->top.marker) {
 		fprintf(stderr, "usertrace: %s: trace_marker: %s\n", s->dir, strerror(errno));
+		for (uint32_t i = 0; i < s->nr_evd; i++)
+			free(s->evd[i]);
+		free(s->evd);
+		if (s->evreg)
+			munmap(s->evreg, sizeof(*s->evreg));
 		free(s->dir);
 		munmap(m, UT_CTL_SIZE);
 		free(s);
@@ -1929,6 +2266,11 @@ void tfs_session_close(struct tfs_session *s)
 	}
 	inst_free(&s->top, 0);
 	pthread_cond_destroy(&s->pump_cond);
+	for (uint32_t i = 0; i < s->nr_evd; i++)
+		free(s->evd[i]);
+	free(s->evd);
+	if (s->evreg)
+		munmap(s->evreg, sizeof(*s->evreg));
 	munmap(s->ctl, UT_CTL_SIZE);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -1981,6 +2323,24 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 	if (n.dir == D_INSTANCES)
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			words_add(&names, in->name, strlen(in->name));
+	if (n.dir == D_EVENTS || (n.dir == D_EVSYS && n.evsys)) {
+		/* the programs' systems, or the events of one */
+		ev_refresh(s);
+		for (uint32_t i = 0; i < s->nr_evd; i++) {
+			const char *w;
+
+			if (!ev_is(s, i, n.evsys, NULL))
+				continue;
+			w = n.evsys ? s->evd[i]->name : s->evd[i]->system;
+			if (words_find(&names, w) >= 0 || !strcmp(w, "ftrace"))
+				continue;
+			if (!n.evsys && resolve_top_event_file(w))
+				continue;
+			if (n.evsys && !strcmp(w, "enable"))
+				continue;
+			words_add(&names, w, strlen(w));
+		}
+	}
 	pthread_mutex_unlock(&s->lock);
 
 	switch (n.dir) {
@@ -2034,18 +2394,35 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		}
 		if (!ret)
 			ret = fill(ctx, "ftrace", &evdir);
+		for (int i = 0; i < names.n && !ret; i++)
+			ret = fill(ctx, names.w[i], &evdir);
 		break;
 	case D_EVSYS:
+		if (n.evsys) {
+			for (size_t i = 0; i < sizeof(f_evsys_files) / sizeof(f_evsys_files[0]) && !ret; i++) {
+				struct tfs_stat st = { 0, f_evsys_files[i].mode };
+
+				ret = fill(ctx, f_evsys_files[i].name, &st);
+			}
+			for (int i = 0; i < names.n && !ret; i++)
+				ret = fill(ctx, names.w[i], &evdir);
+			break;
+		}
 		for (unsigned i = 0; i < ut_ftrace_nr_events && !ret; i++)
 			ret = fill(ctx, ut_ftrace_events[i].name, &evdir);
 		break;
-	case D_EVENT:
-		for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]) && !ret; i++) {
-			struct tfs_stat st = { 0, f_ev_files[i].mode };
+	case D_EVENT: {
+		const struct tfs_file *tab = n.slot >= 0 ? f_evt_files : f_ev_files;
+		size_t nf = n.slot >= 0 ? sizeof(f_evt_files) / sizeof(f_evt_files[0]) :
+			    sizeof(f_ev_files) / sizeof(f_ev_files[0]);
 
-			ret = fill(ctx, f_ev_files[i].name, &st);
+		for (size_t i = 0; i < nf && !ret; i++) {
+			struct tfs_stat st = { 0, tab[i].mode };
+
+			ret = fill(ctx, tab[i].name, &st);
 		}
 		break;
+	}
 	}
 	words_free(&names);
 	return ret > 0 ? 0 : ret;
@@ -2151,7 +2528,8 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	}
 	top_sync(s);
 	ret = 0;
-	if (recording_update(s)) {
+	/* the programs may no longer record the events it enabled, nor at all */
+	if (ev_publish(s) | recording_update(s)) {
 		/* the programs may record less now */
 		pthread_mutex_unlock(&s->lock);
 		ctl_apply(s);
@@ -2245,12 +2623,22 @@ static const char readme_text[] =
 	"\t\t    (function)\n"
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
+	"  available_events\t- the programs' events (tracepoints), <system>:<event>\n"
 	"  set_event\t\t- Enables events by name written into it\n"
-	"\t\t\t  (no event can be enabled yet)\n"
+	"\t\t\t  <system>:<event>, <system>:*, *:*, <event> or <system>;\n"
+	"\t\t\t  '!' disables; '>' disables all the others first\n"
 	"  events/\t\t- Directory containing all trace event subsystems:\n"
 	"      enable\t\t- Write 0/1 to enable/disable tracing of all events\n"
 	"      header_page\t- the layout of a ring-buffer page\n"
 	"      header_event\t- the layout of a record header\n"
+	"  events/<system>/\t- Directory containing all trace events for <system>:\n"
+	"      enable\t\t- Write 0/1 to enable/disable tracing of all <system>\n"
+	"\t\t\t  events\n"
+	"  events/<system>/<event>/\t- Directory containing control files for\n"
+	"\t\t\t  <event>:\n"
+	"      enable\t\t- Write 0/1 to enable/disable tracing of <event>\n"
+	"      format\t\t- its fields and print format\n"
+	"      id\t\t- its id\n"
 	"  events/ftrace/<event>/\t- the entries the tracers write (no enable):\n"
 	"      format\t\t- its fields and print format\n"
 	"      id\t\t- its id\n";
@@ -2705,15 +3093,21 @@ static int produce(struct tfs_handle *h, struct sbuf *b)
 		sb_puts(b, snapshot_help);
 		break;
 	case F_EV_ENABLE:
+	case F_EVSYS_ENABLE:
 		/*
-		 * as the kernel's: the events that can be enabled, all 0 or 1
-		 * or X; ftrace:print cannot be, so none: 0
+		 * as the kernel's: 0 or 1 when the events (of the system) all
+		 * are, else X; the ftrace system's cannot be enabled
 		 */
-		sb_puts(b, "0\n");
+		sb_printf(b, "%c\n", ev_state(s, in, h->n.evsys));
+		break;
+	case F_EVT_ENABLE:
+		sb_printf(b, "%d\n", ev_bit(in->ev_on, (uint32_t)h->n.slot));
 		break;
 	case F_SET_EVENT:
+		ev_list(s, in, b);
+		break;
 	case F_AVAIL_EVENTS:
-		/* the enabled events, the events that can be: none (see F_EV_ENABLE) */
+		ev_list(s, NULL, b);
 		break;
 	case F_EV_FORMAT: {
 		char *t = ut_event_format(h->n.ev);
@@ -2819,6 +3213,15 @@ static void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 	if (in == &s->top && !strcmp(s->ctl->filter, in->filter) &&
 	    !strcmp(s->ctl->notrace, in->notrace))
 		s->top_lists_wide = 0;
+	if (in == &s->top && s->top_ev_wide) {
+		uint64_t all[TFS_EV_WORDS];
+		int wide = 0;
+
+		ev_union(s, all);
+		for (int i = 0; i < TFS_EV_WORDS; i++)
+			wide |= (all[i] & ~in->ev_on[i]) != 0;
+		s->top_ev_wide = wide;
+	}
 }
 
 
@@ -2874,21 +3277,78 @@ static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *bu
 }
 
 /*
- * set_event: as the kernel's, a name that selects no event that can be
- * enabled is EINVAL; there is none (ftrace:print cannot be enabled), so
- * every name is.  An empty write clears the list.
+ * A directory's events changed: the registry's bits and the recording
+ * state follow.  Returns 1 when the programs must apply them (ctl_apply();
+ * s->ev_apply is set too, for a write that fails after a change).
+ * Context: s->lock held.
  */
-static int write_set_event(struct tfs_session *s, const char *buf, size_t size)
+static int ev_changed(struct tfs_session *s)
+{
+	int changed = ev_publish(s);
+
+	changed |= recording_update(s);
+	s->ev_apply |= changed;
+	return changed;
+}
+
+/*
+ * set_event, as the kernel's ftrace_event_write(): each word enables
+ * events, or disables them after a '!'.  "sys:name" selects by system and
+ * name, either "" or "*" meaning any ("sys:*", "*:*", ":name"); a word
+ * without ':' names an event or a system.  Names are compared whole (no
+ * globs).  A word that selects no event is EINVAL (the words before it
+ * took effect); as the kernel's, it adds nothing to error_log.
+ * Returns 0, 1 (apply) or -errno.  Context: s->lock held.
+ */
+static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
+			   size_t size)
 {
 	struct words ws = { 0 };
-	int ret = words_split(&ws, buf, size);
+	int ret = words_split(&ws, buf, size), changed;
 
-	if (!ret && ws.n) {
-		tfs_err(s, "No such event", ws.w[0]);
-		ret = -EINVAL;
+	for (int i = 0; !ret && i < ws.n; i++) {
+		char *w = ws.w[i], *colon;
+		int on = w[0] != '!';
+		const char *match = NULL, *sys = NULL, *name = NULL;
+
+		w += !on;
+		colon = strchr(w, ':');
+		if (colon) {
+			*colon = '\0';
+			sys = w[0] && strcmp(w, "*") ? w : NULL;
+			name = colon[1] && strcmp(colon + 1, "*") ? colon + 1 : NULL;
+		} else {
+			match = w;
+		}
+		if (!ev_set(s, in, match, sys, name, on))
+			ret = -EINVAL;
 	}
 	words_free(&ws);
-	return ret;
+	changed = ev_changed(s);
+	return ret ? ret : changed;
+}
+
+/*
+ * events/enable, events/SYS/enable, events/SYS/NAME/enable: 0 or 1, as the
+ * kernel's (kstrtoul: anything else is EINVAL or ERANGE, and nothing in
+ * error_log); enabling a system or all events when there is none is
+ * EINVAL too.  Context: s->lock held.
+ */
+static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	unsigned long long v;
+	int ret = parse_ull(buf, size, &v), n;
+
+	if (ret || v > 1)
+		return ret ? ret : -EINVAL;
+	if (h->n.f->id == F_EVT_ENABLE)
+		n = ev_set(s, h->n.inst, NULL, h->n.ev->system, h->n.ev->name, (int)v);
+	else
+		n = ev_set(s, h->n.inst, NULL, h->n.evsys, NULL, (int)v);
+	if (!n)
+		return -EINVAL;
+	return ev_changed(s);
 }
 
 /* the index of the one word written (@find), or -EINVAL with @err in error_log */
@@ -3096,15 +3556,12 @@ static int do_write(struct tfs_handle *h, const char *buf, size_t size)
 		return 0;
 	}
 	case F_EV_ENABLE:
-		/* as the kernel: 0 or 1; no event can be enabled, so nothing changes */
-		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
-			tfs_err(s, "Invalid argument", "events/enable");
-			return perr ? perr : -EINVAL;
-		}
-		return 0;
+	case F_EVSYS_ENABLE:
+	case F_EVT_ENABLE:
+		return write_ev_enable(h, buf, size);
 	case F_SET_EVENT:
-		h->trunc_pending = 0;
-		return write_set_event(s, buf, size);
+		/* opening with O_TRUNC cleared the set (tfs_open) */
+		return write_set_event(s, in, buf, size);
 	case F_FILTER:
 	case F_NOTRACE:
 	case F_GFUNC:
@@ -3137,8 +3594,11 @@ static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id
 		in->pids[0] = '\0';
 		return recording_update(s);
 	}
-	if (id == F_SET_EVENT)
-		return 0;
+	if (id == F_SET_EVENT) {
+		/* as the kernel: every event of the directory is disabled */
+		ev_set(s, in, NULL, NULL, NULL, 0);
+		return ev_changed(s);
+	}
 	if (!l || !l[0])
 		return 0;
 	if (in != &s->top)
@@ -3152,7 +3612,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	int acc = flags & O_ACCMODE, wr = acc != O_RDONLY, rd = acc != O_WRONLY;
 	struct tfs_handle *h;
 	struct tfs_node n;
-	int ret;
+	int ret, apply = 0;
 
 	pthread_mutex_lock(&s->lock);
 	ret = resolve(s, path, &n);
@@ -3184,6 +3644,10 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 		case F_ERRLOG:
 			errlog_clear(n.inst);
 			break;
+		case F_SET_EVENT:
+			/* as the kernel's: the open disables the directory's events */
+			apply = list_truncate(s, n.inst, F_SET_EVENT);
+			break;
 		default:
 			/* lists: replaced by the first write, emptied at release without one */
 			h->trunc_pending = is_list(n.f->id) && !(flags & O_APPEND);
@@ -3213,6 +3677,8 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	*hp = h;
 out:
 	pthread_mutex_unlock(&s->lock);
+	if (apply)
+		ctl_apply(s);
 	return ret;
 }
 
@@ -3330,7 +3796,7 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 {
 	struct tfs_session *s = h->s;
-	int ret;
+	int ret, apply;
 
 	(void)off;
 	if ((h->flags & O_ACCMODE) == O_RDONLY)
@@ -3340,7 +3806,10 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 		size = LIVE_MARKER_MAX;
 	pthread_mutex_lock(&s->lock);
 	s->err_inst = h->n.inst;
+	s->ev_apply = 0;
 	ret = do_write(h, buf, size);
+	/* a write that failed after it changed the events: they are applied */
+	apply = ret < 0 && s->ev_apply;
 	s->err_inst = NULL;
 	pthread_mutex_unlock(&s->lock);
 	if (ret == 2) {
@@ -3352,7 +3821,7 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 		pthread_mutex_unlock(&s->lock);
 		ret = 1;
 	}
-	if (ret == 1)
+	if (ret == 1 || apply)
 		ctl_apply(s);
 	return ret < 0 ? ret : (ssize_t)size;
 }

@@ -14,7 +14,8 @@
  * failure, the errno the kernel's tracefs gives for the same request
  * (EINVAL for an unknown tracer or a bad number, EBUSY, ENOENT, ENOTDIR,
  * EACCES for a write to a read-only file...).  A refused write also
- * appends a line to error_log.
+ * appends a line to error_log, except where the kernel's file adds none
+ * (set_event and the events' enable files).
  *
  * Threading: the daemon serves several requests at once (a reader blocked
  * in trace_pipe must not stop a write to tracing_on); the calls may be

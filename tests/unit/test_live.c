@@ -20,6 +20,7 @@
 
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
+#include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
@@ -470,7 +471,7 @@ static void test_pump(void **state)
 	p = live_pump_open(session, dir, 4, 0);
 	assert_non_null(p);
 	write_graph(&t);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_string_equal(out, graph_text);
@@ -479,7 +480,7 @@ static void test_pump(void **state)
 	/* off: what comes is dropped, what was taken stays */
 	rec(&t, UT_REC_ENTRY_PARENT, 0x402000, 0x400500, T0 + 20000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 21000);
-	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x402000"), 0);
 	assert_int_equal(count(out, "0x401300();"), 1);
@@ -487,14 +488,14 @@ static void test_pump(void **state)
 	/* on again, for another thread only: pid 100 is not taken */
 	rec(&t, UT_REC_ENTRY_PARENT, 0x403000, 0x400500, T0 + 30000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 31000);
-	assert_int_equal(live_pump_run(p, NULL, 1, "7", NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, "7", NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x403000"), 0);
 	free(out);
 	/* the session's buffer wraps (2 pages); the instance's 4 pages keep more */
 	for (int n = 0; n < 3 * 253; n++)
 		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 40000 + 1000 * (uint64_t)n);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL), 0);
 	/* the instance holds what the session holds, and the 8 events before */
 	assert_int_equal(live_stats(session, NULL, -1, &st), 0);
 	sess = st.entries;
@@ -510,7 +511,7 @@ static void test_pump(void **state)
 	/* resize: new rings from now on, the old ones stay readable */
 	live_pump_resize(p, 8);
 	rec(&t, UT_REC_FUNC, 0x600000, 0x400000, T0 + 2000000);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x00600000 <-"), 1);
 	assert_int_equal(count(out, "0x00401300 <-"), 1);
@@ -518,6 +519,113 @@ static void test_pump(void **state)
 	assert_int_equal(live_pump_buffers(p), 1);
 	live_pump_close(p, 1);
 	assert_int_equal(access(dir, F_OK), -1);
+	tw_close(&t);
+}
+
+/* the session's event registry with two events: myapp:request (id 1000), myapp:response (1001) */
+struct ev_entry {
+	struct ut_trace_entry ent;
+	int32_t id;
+	int32_t status;
+};
+
+static void make_registry(void)
+{
+	static const struct ut_event_field fields[] = {
+		{ "int", "id", offsetof(struct ev_entry, id), 4, 1, UT_FIELD_SCALAR, 0 },
+		{ "int", "status", offsetof(struct ev_entry, status), 4, 1, UT_FIELD_SCALAR, 0 },
+	};
+	const struct ut_event_desc req = { UT_TP_ABI, 0, offsetof(struct ev_entry, status), "myapp",
+					   "request", "\"id=%d\", REC->id", fields, 1, 0 };
+	const struct ut_event_desc resp = { UT_TP_ABI, 0, sizeof(struct ev_entry), "myapp",
+					    "response", "\"id=%d status=%d\", REC->id, REC->status",
+					    fields, 2, 0 };
+	struct ut_evreg *r;
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, session);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, sizeof(*r)), 0);
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	assert_true(r != MAP_FAILED);
+	assert_int_equal(ut_evreg_init(r), 0);
+	assert_int_equal(ut_evreg_register(r, &req), 0);
+	assert_int_equal(ut_evreg_register(r, &resp), 1);
+	munmap(r, sizeof(*r));
+}
+
+/* an EVENT record of event @type (request: no status) */
+static void ev_rec(struct tw *t, uint16_t type, int32_t id, uint64_t ts)
+{
+	struct ev_entry e = { { type, 0, 0, t->h->tid }, id, 200 };
+	uint16_t n = type == 1000 ? offsetof(struct ev_entry, status) : sizeof(e);
+	unsigned char *p;
+	uint32_t h;
+
+	cur = t;
+	p = rb_reserve(&t->w, 6u + n, &ts);
+	assert_non_null(p);
+	h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &n, 2);
+	memcpy(p + 6, &e, n);
+	rb_commit(&t->w, 6u + n, ts, 1);
+}
+
+/* events print from the registry's descriptors; a view shows the ones it enabled */
+static void test_events(void **state)
+{
+	static const char *const opts[] = { NULL };
+	uint64_t on[LIVE_EV_WORDS] = { 0 };
+	struct live_view v = { .tracer = "nop", .options = opts, .cpu = -1 };
+	struct live_pump *p;
+	char dir[128], *out;
+	struct tw t;
+	size_t len;
+
+	(void)state;
+	make_registry();
+	tw_open(&t, 100, 100, 4, T0);
+	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
+	ev_rec(&t, 1000, 7, T0 + 1000);
+	ev_rec(&t, 1001, 7, T0 + 2000);
+	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
+	ev_rec(&t, 1000, 8, T0 + 4000);
+	out = trace("nop", 0, -1);
+	assert_non_null(strstr(out, "             app-100     [000] .....  1000.000001: request: id=7\n"
+				    "             app-100     [000] .....  1000.000002: response: id=7 status=200\n"
+				    "             app-100     [000] .....  1000.000004: request: id=8\n"));
+	free(out);
+	/* the view of a directory that enabled myapp:response only */
+	on[0] = 2;
+	v.ev_on = on;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "request:"), 0);
+	assert_int_equal(count(out, "response: id=7 status=200"), 1);
+	free(out);
+	/* in function_graph, as comments */
+	v.tracer = "function_graph";
+	v.ev_on = NULL;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_non_null(strstr(out, "|  0x401000() {\n"));
+	assert_non_null(strstr(out, "/* request: id=7 */\n"));
+	free(out);
+	/* a pump of the nop tracer takes the events it is given, and no call */
+	snprintf(dir, sizeof(dir), "%s/inst.ev", session);
+	p = live_pump_open(session, dir, 4, 0);
+	assert_non_null(p);
+	on[0] = 1;
+	assert_int_equal(live_pump_run(p, "nop", 1, NULL, NULL, NULL, on), 0);
+	v.bufdir = dir;
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "request: id="), 2);
+	assert_int_equal(count(out, "response:"), 0);
+	assert_int_equal(count(out, "0x401000"), 0);
+	free(out);
+	live_pump_close(p, 1);
 	tw_close(&t);
 }
 
@@ -537,14 +645,14 @@ static void test_pump_off_on(void **state)
 	p = live_pump_open(session, dir, 4, 0);
 	assert_non_null(p);
 	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL), 0);
 	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 1000);
-	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL), 0);
 	rec(&t, UT_REC_ENTRY, 0x401200, 0, T0 + 2000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2500);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 9000);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	/* 0x401100 was entered while off: its callee is one deeper, its brace named */
@@ -661,6 +769,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pump_off_on, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
@@ -42,6 +43,8 @@ static uint64_t last_since;
 static char last_bufdir[4096], last_ffilter[256], last_fnotrace[256];
 static int last_nr_hide;
 static uint64_t last_hide[2];
+static int last_have_ev;		/* the view had an event set */
+static uint64_t last_ev_on0;		/* its first word */
 
 uint64_t live_now(const char *session_dir)
 {
@@ -58,6 +61,8 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	snprintf(last_ffilter, sizeof(last_ffilter), "%s", v->ffilter ? v->ffilter : "(none)");
 	snprintf(last_fnotrace, sizeof(last_fnotrace), "%s", v->fnotrace ? v->fnotrace : "(none)");
 	last_nr_hide = v->nr_hide;
+	last_have_ev = v->ev_on != NULL;
+	last_ev_on0 = v->ev_on ? v->ev_on[0] : 0;
 	if (v->nr_hide)
 		memcpy(last_hide, v->hide + 2 * (v->nr_hide - 1), sizeof(last_hide));
 	if (asprintf(out, "# tracer: %s\n#\n", v->tracer) < 0)
@@ -162,6 +167,7 @@ struct live_pump {
 	uint32_t nr_pages;
 	int runs, last_on;
 	char pids[64], ffilter[64], fnotrace[64];
+	uint64_t ev_on[LIVE_EV_WORDS];	/* the events it was told to take; all: ~0 */
 };
 static struct live_pump *last_pump;
 
@@ -179,7 +185,7 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace)
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on)
 {
 	(void)tracer;
 	p->runs++;
@@ -187,6 +193,10 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	snprintf(p->pids, sizeof(p->pids), "%s", pids ? pids : "");
 	snprintf(p->ffilter, sizeof(p->ffilter), "%s", ffilter ? ffilter : "");
 	snprintf(p->fnotrace, sizeof(p->fnotrace), "%s", fnotrace ? fnotrace : "");
+	if (ev_on)
+		memcpy(p->ev_on, ev_on, sizeof(p->ev_on));
+	else
+		memset(p->ev_on, 0xff, sizeof(p->ev_on));
 	return 0;
 }
 
@@ -247,6 +257,7 @@ static int ctl_mode(const struct ut_session_ctl *c)
 struct fix {
 	char dir[64];
 	struct ut_session_ctl *ctl;
+	struct ut_evreg *reg;		/* SESSION/events, as the recorder makes it */
 	struct tfs_session *s;
 	pthread_t ack;
 	volatile int stop;
@@ -306,6 +317,15 @@ static int setup(void **state)
 	f->ctl->active_tracers = 1u << ut_tracer_index("nop");
 	f->ctl->flags = UT_CTL_LIVE;
 	f->ctl->procs[0].pid = getpid();
+	/* the event registry, empty: the programs register their events in it */
+	snprintf(path, sizeof(path), "%s/" UT_EVREG_FILE, f->dir);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, sizeof(*f->reg)), 0);
+	f->reg = mmap(NULL, sizeof(*f->reg), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	assert_true(f->reg != MAP_FAILED);
+	assert_int_equal(ut_evreg_init(f->reg), 0);
 	/* the executable's functions: the module is this program's name */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	assert_true(n > 0);
@@ -332,6 +352,7 @@ static int teardown(void **state)
 	f->stop = 1;
 	pthread_join(f->ack, NULL);
 	tfs_session_close(f->s);
+	munmap(f->reg, sizeof(*f->reg));
 	munmap(f->ctl, UT_CTL_SIZE);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	assert_int_equal(system(cmd), 0);
@@ -956,6 +977,242 @@ static void test_events(void **state)
 	assert_file(f->s, "events/ftrace/bputs/id", "15\n");
 }
 
+/* a program's events, as its runtime registers them */
+static const struct ut_event_field ev_fields[] = {
+	{ "int", "id", 8, 4, 1, UT_FIELD_SCALAR, 0 },
+	{ "int", "status", 12, 4, 1, UT_FIELD_SCALAR, 0 },
+};
+static const struct ut_event_desc ev_request = {
+	UT_TP_ABI, 0, 12, "myapp", "request", "\"id=%d\", REC->id", ev_fields, 1, 0,
+};
+static const struct ut_event_desc ev_response = {
+	UT_TP_ABI, 0, 16, "myapp", "response", "\"id=%d status=%d\", REC->id, REC->status",
+	ev_fields, 2, 0,
+};
+
+/* myapp:request (id 1000) and myapp:response (1001) */
+static void reg_events(struct fix *f)
+{
+	assert_int_equal(ut_evreg_register(f->reg, &ev_request), 0);
+	assert_int_equal(ut_evreg_register(f->reg, &ev_response), 1);
+}
+
+/* the registry's enable bit of slot @i: do the programs record its event? */
+static int slot_on(struct fix *f, int i)
+{
+	return (f->reg->slots[i].state & UT_EVS_RECORD) != 0;
+}
+
+/* set_event: the kernel's syntax, the registry's bits, the handshake */
+static void test_set_event(void **state)
+{
+	struct fix *f = *state;
+	struct ut_event_desc other = ev_request, v2 = ev_response;
+	uint32_t gen;
+
+	/* no event yet: nothing to select, as the kernel's with none */
+	assert_file(f->s, "events/enable", "?\n");
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "myapp:request\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "events/enable", O_TRUNC, "1\n"), -EINVAL);
+	reg_events(f);
+	assert_file(f->s, "available_events", "myapp:request\nmyapp:response\n");
+	assert_file(f->s, "set_event", "");
+	gen = f->ctl->gen;
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "myapp:request\n"), 0);
+	assert_file(f->s, "set_event", "myapp:request\n");
+	assert_true(slot_on(f, 0) && !slot_on(f, 1));
+	/* the write returned after the programs applied it */
+	assert_int_not_equal(f->ctl->gen, gen);
+	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "!myapp:request\n"), 0);
+	assert_file(f->s, "set_event", "");
+	assert_true(!slot_on(f, 0) && !slot_on(f, 1));
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "myapp:*"), 0);
+	assert_file(f->s, "set_event", "myapp:request\nmyapp:response\n");
+	assert_true(slot_on(f, 0) && slot_on(f, 1));
+	/* '>' disables all first; a bare word is an event's or a system's name */
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "response"), 0);
+	assert_file(f->s, "set_event", "myapp:response\n");
+	assert_true(!slot_on(f, 0) && slot_on(f, 1));
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "myapp"), 0);
+	assert_file(f->s, "set_event", "myapp:request\nmyapp:response\n");
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, ":request"), 0);
+	assert_file(f->s, "set_event", "myapp:request\n");
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "*:*"), 0);
+	assert_file(f->s, "set_event", "myapp:request\nmyapp:response\n");
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "!*:response"), 0);
+	assert_file(f->s, "set_event", "myapp:request\n");
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "!myapp:"), 0);
+	assert_file(f->s, "set_event", "");
+	/* several words in one write */
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "  request\tmyapp:response \n"), 0);
+	assert_file(f->s, "set_event", "myapp:request\nmyapp:response\n");
+	/* whole names, no globs; refused words leave the set, and error_log, as they were */
+	static const char *const bad[] = {
+		"nosuch:x", "nosuch", "myapp:req", "myapp:req*", "my*:request", "*", "!nosuch",
+		"ftrace:print", "myapp:request:x", "!",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(wr(f->s, "set_event", O_APPEND, bad[i]), -EINVAL);
+	assert_file(f->s, "set_event", "myapp:request\nmyapp:response\n");
+	assert_file(f->s, "error_log", "");
+	/* the words before a refused one are taken, and applied */
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "myapp:request nosuch myapp:response"),
+			 -EINVAL);
+	assert_file(f->s, "set_event", "myapp:request\n");
+	assert_true(slot_on(f, 0) && !slot_on(f, 1));
+	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
+	/* '>' with nothing written, and truncate(2): none */
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, ""), 0);
+	assert_file(f->s, "set_event", "");
+	assert_false(slot_on(f, 0));
+	assert_int_equal(wr(f->s, "set_event", O_APPEND, "myapp"), 0);
+	assert_int_equal(tfs_truncate(f->s, "set_event"), 0);
+	assert_file(f->s, "set_event", "");
+	/* a bare name selects a system and the events of that name */
+	other.system = "other";
+	assert_int_equal(ut_evreg_register(f->reg, &other), 2);
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "request"), 0);
+	assert_file(f->s, "set_event", "myapp:request\nother:request\n");
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "other"), 0);
+	assert_file(f->s, "set_event", "other:request\n");
+	/* another layout of an event (a slot of its own) is listed once, and follows it */
+	v2.size = 20;
+	assert_int_equal(ut_evreg_register(f->reg, &v2), 3);
+	assert_file(f->s, "available_events", "myapp:request\nmyapp:response\nother:request\n");
+	assert_int_equal(wr(f->s, "set_event", O_TRUNC, "myapp:response"), 0);
+	assert_file(f->s, "set_event", "myapp:response\n");
+	assert_true(slot_on(f, 1) && slot_on(f, 3) && !slot_on(f, 0) && !slot_on(f, 2));
+	assert_file(f->s, "events/myapp/response/id", "1001\n");
+}
+
+/* events/: the programs' systems and events, with the kernel's enable files */
+static void test_event_files(void **state)
+{
+	struct fix *f = *state;
+	struct ut_event_desc d = ev_request;
+	struct names n = { "" };
+	struct tfs_stat st;
+	char *text;
+
+	reg_events(f);
+	assert_int_equal(tfs_readdir(f->s, "events", fill, &n), 0);
+	assert_string_equal(n.all, "enable header_event header_page ftrace/ myapp/ ");
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "events/myapp", fill, &n), 0);
+	assert_string_equal(n.all, "enable request/ response/ ");
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "events/myapp/request", fill, &n), 0);
+	assert_string_equal(n.all, "enable format id ");
+	assert_int_equal(tfs_stat(f->s, "events/myapp", &st), 0);
+	assert_true(st.is_dir && st.mode == 0755);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request", &st), 0);
+	assert_true(st.is_dir && st.mode == 0755);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/enable", &st), 0);
+	assert_int_equal(st.mode, 0640);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/enable", &st), 0);
+	assert_int_equal(st.mode, 0640);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/format", &st), 0);
+	assert_int_equal(st.mode, 0440);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/id", &st), 0);
+	assert_int_equal(st.mode, 0440);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/nosuch", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "events/nosuch", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/filter", &st), -ENOENT);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/format/x", &st), -ENOTDIR);
+	/* format and id, the registry's id */
+	d.id = 1000;
+	text = ut_event_format(&d);
+	assert_file(f->s, "events/myapp/request/format", text);
+	free(text);
+	assert_file(f->s, "events/myapp/request/id", "1000\n");
+	assert_int_equal(wr(f->s, "events/myapp/request/id", O_TRUNC, "1"), -EINVAL);
+	/* enable: 0, 1, X */
+	assert_file(f->s, "events/enable", "0\n");
+	assert_file(f->s, "events/myapp/enable", "0\n");
+	assert_file(f->s, "events/myapp/request/enable", "0\n");
+	assert_int_equal(wr(f->s, "events/myapp/request/enable", O_TRUNC, "1\n"), 0);
+	assert_file(f->s, "events/myapp/request/enable", "1\n");
+	assert_file(f->s, "events/myapp/response/enable", "0\n");
+	assert_file(f->s, "events/myapp/enable", "X\n");
+	assert_file(f->s, "events/enable", "X\n");
+	assert_file(f->s, "set_event", "myapp:request\n");
+	assert_true(slot_on(f, 0) && !slot_on(f, 1));
+	assert_true(f->ctl->procs[0].gen == f->ctl->gen);
+	/* as the kernel's: 0 or 1 only, and nothing in error_log */
+	static const char *const bad[] = { "2", "x", "", "-1", "1 1", "01x" };
+	static const char *const files[] = {
+		"events/enable", "events/myapp/enable", "events/myapp/request/enable",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++)
+			assert_int_equal(wr(f->s, files[k], O_TRUNC, bad[i]), -EINVAL);
+	assert_file(f->s, "error_log", "");
+	assert_file(f->s, "events/myapp/enable", "X\n");
+	assert_int_equal(wr(f->s, "events/myapp/enable", O_TRUNC, "1"), 0);
+	assert_file(f->s, "events/myapp/enable", "1\n");
+	assert_file(f->s, "events/enable", "1\n");
+	assert_true(slot_on(f, 0) && slot_on(f, 1));
+	assert_int_equal(wr(f->s, "events/enable", O_TRUNC, "0\n"), 0);
+	assert_file(f->s, "events/myapp/enable", "0\n");
+	assert_false(slot_on(f, 0) || slot_on(f, 1));
+	assert_int_equal(wr(f->s, "events/myapp/response/enable", O_TRUNC, "+1\n"), 0);
+	assert_file(f->s, "set_event", "myapp:response\n");
+}
+
+/* each directory its own set; the programs record the union, and for whom is on */
+static void test_event_instances(void **state)
+{
+	struct fix *f = *state;
+	struct names n = { "" };
+
+	reg_events(f);
+	assert_int_equal(tfs_mkdir(f->s, "instances/a"), 0);
+	assert_int_equal(tfs_readdir(f->s, "instances/a/events", fill, &n), 0);
+	assert_string_equal(n.all, "enable header_event header_page ftrace/ myapp/ ");
+	assert_file(f->s, "instances/a/events/enable", "0\n");
+	assert_int_equal(wr(f->s, "instances/a/set_event", O_TRUNC, "myapp:response"), 0);
+	assert_file(f->s, "instances/a/set_event", "myapp:response\n");
+	assert_file(f->s, "instances/a/events/myapp/enable", "X\n");
+	assert_file(f->s, "set_event", "");
+	assert_file(f->s, "events/enable", "0\n");
+	assert_true(!slot_on(f, 0) && slot_on(f, 1));
+	/* its pump takes its events; the top's views drop what it did not enable */
+	free(rd(f->s, "instances/a/trace", NULL));
+	assert_int_equal(last_pump->ev_on[0], 2);
+	assert_int_equal(last_pump->last_on, 1);
+	free(rd(f->s, "trace", NULL));
+	assert_true(last_have_ev);
+	assert_int_equal(last_ev_on0, 0);
+	assert_int_equal(wr(f->s, "events/myapp/request/enable", O_TRUNC, "1"), 0);
+	assert_true(slot_on(f, 0) && slot_on(f, 1));
+	free(rd(f->s, "trace", NULL));
+	assert_int_equal(last_ev_on0, 1);
+	free(rd(f->s, "instances/a/trace", NULL));
+	assert_int_equal(last_pump->ev_on[0], 2);
+	/* the top off: the instance's events keep the programs recording */
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0"), 0);
+	assert_int_equal(f->ctl->tracing_on, 1);
+	assert_int_equal(wr(f->s, "instances/a/events/enable", O_TRUNC, "0"), 0);
+	assert_int_equal(f->ctl->tracing_on, 0);
+	assert_false(slot_on(f, 1));
+	assert_true(slot_on(f, 0));
+	assert_int_equal(wr(f->s, "instances/a/set_event", O_APPEND, "response"), 0);
+	assert_int_equal(f->ctl->tracing_on, 1);
+	/* the instance goes: so do its events, and the recording */
+	assert_int_equal(tfs_rmdir(f->s, "instances/a"), 0);
+	assert_false(slot_on(f, 1));
+	assert_true(slot_on(f, 0));
+	assert_int_equal(f->ctl->tracing_on, 0);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "1"), 0);
+	/* cleared: the top's buffers hold only what it enabled, its views drop nothing */
+	free(rd(f->s, "trace", NULL));
+	assert_true(last_have_ev);
+	assert_int_equal(wr(f->s, "trace", O_TRUNC, ""), 0);
+	free(rd(f->s, "trace", NULL));
+	assert_false(last_have_ev);
+}
+
 static void test_trace_pipe(void **state)
 {
 	struct fix *f = *state;
@@ -1060,6 +1317,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_readdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_instances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
