@@ -156,11 +156,15 @@ template <typename T>
 struct __ut_signed<T *volatile, false> { static const bool value = false; };
 template <typename T>
 struct __ut_signed<T *const volatile, false> { static const bool value = false; };
+/* plain char is unsigned in the kernel's formats (it builds with -funsigned-char) */
+template <>
+struct __ut_signed<char, false> { static const bool value = false; };
 }
 #define __UT_IS_SIGNED(type)	((uint8_t)__ut_signed<type>::value)
 #else
 #define __UT_IS_SIGNED(type)								\
-	((uint8_t)__builtin_choose_expr(__builtin_classify_type(*(type *)0) == 5 /* pointer */, \
+	((uint8_t)__builtin_choose_expr(__builtin_classify_type(*(type *)0) == 5 /* pointer */ || \
+					__builtin_types_compatible_p(type, char),	\
 					0, (type)-1 < (type)1))
 #endif
 
