@@ -986,97 +986,81 @@ static int write_text(const char *path, const char *text)
  * layout (two versions of a library) is DIR/events/SYS/NAME/format.ID.
  * Says which -e patterns selected no event.  Returns -1 after a message.
  */
+/*
+ * DIR/events/SYS/NAME/format of @d; DIR/events/SYS/NAME/format.ID if the
+ * name has one already (a second layout).  -1 with @path the file.
+ */
+static int save_format(const char *dir, const struct ut_event_desc *d, char *path, size_t size)
+{
+	char *text = ut_event_format(d);
+	int ret = -1;
+
+	snprintf(path, size, "%s/events/%s/%s", dir, d->system, d->name);
+	if (text && mkdir_p(path, 0755) == 0) {
+		snprintf(path + strlen(path), size - strlen(path), "/format");
+		if (!access(path, F_OK))
+			snprintf(path + strlen(path), size - strlen(path), ".%u", d->id);
+		ret = write_text(path, text);
+	}
+	free(text);
+	return ret;
+}
+
 static int save_events(const struct ut_evreg *r, const char *dir, const char *patterns)
 {
-	char path[PATH_MAX];
-	uint32_t nr = __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE), used = 0;
-	char *matched = xcalloc(1, strlen(patterns) + 1);
-	int ret = 0;
+	char path[PATH_MAX], w[256];
+	uint32_t nr = __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE), n = 0;
+	struct ut_event_desc **descs;
+	const char *p = patterns;
+	int ret = -1;
 
 	if (r->full)
 		pr_warn("%u events were not recorded: the session's event registry is full",
 			(unsigned)r->full);
+	if (nr > UT_EVREG_SLOTS)
+		nr = UT_EVREG_SLOTS;
+	descs = xcalloc(nr + 1, sizeof(*descs));
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (mkdir_p(path, 0755) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	if (write_text(path, ut_event_header_page()) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/events/header_event", dir);
+	if (write_text(path, ut_event_header_event()) < 0)
+		goto out;
 	/* the ftrace system's (print: trace_printk), then the programs' */
-	for (unsigned i = 0; i < ut_ftrace_nr_events; i++) {
-		const struct ut_event_desc *d = &ut_ftrace_events[i];
-		char *text = ut_event_format(d);
-
-		snprintf(path, sizeof(path), "%s/events/ftrace/%s", dir, d->name);
-		if (!text || mkdir_p(path, 0755) < 0) {
-			free(text);
-			goto fail;
-		}
-		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/format");
-		ret = write_text(path, text);
-		free(text);
-		if (ret < 0)
-			goto fail;
-	}
-	{
-		snprintf(path, sizeof(path), "%s/events", dir);
-		if (mkdir_p(path, 0755) < 0)
-			goto fail;
-		snprintf(path, sizeof(path), "%s/events/header_page", dir);
-		if (write_text(path, ut_event_header_page()) < 0)
-			goto fail;
-		snprintf(path, sizeof(path), "%s/events/header_event", dir);
-		if (write_text(path, ut_event_header_event()) < 0)
-			goto fail;
-	}
-	for (uint32_t i = 0; i < nr && i < UT_EVREG_SLOTS; i++) {
+	for (unsigned i = 0; i < ut_ftrace_nr_events; i++)
+		if (save_format(dir, &ut_ftrace_events[i], path, sizeof(path)) < 0)
+			goto out;
+	for (uint32_t i = 0; i < nr; i++) {
 		struct ut_event_desc *d = ut_evreg_desc(r, i);
-		char *text;
-		const char *p = patterns;
 
 		if (!d) {
 			pr_warn("event %u: a corrupt descriptor in the registry; its events print raw",
 				UT_EVREG_ID(i));
 			continue;
 		}
-		/* which patterns selected it */
-		while (*p) {
-			size_t n = strcspn(p, " ");
-			char w[256];
-
-			if (n && n < sizeof(w)) {
-				memcpy(w, p, n);
-				w[n] = 0;
-				if (ut_event_match(w, d->system, d->name))
-					memset(matched + (p - patterns), 1, n);
-			}
-			p += n + (p[n] == ' ');
-		}
-		used |= r->slots[i].state & UT_EVS_RECORD;
-		snprintf(path, sizeof(path), "%s/events/%s/%s", dir, d->system, d->name);
-		text = ut_event_format(d);
-		if (!text || mkdir_p(path, 0755) < 0) {
-			free(text);
-			free(d);
-			goto fail;
-		}
-		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/format");
-		if (!access(path, F_OK))	/* a second layout of the event */
-			snprintf(path + strlen(path), sizeof(path) - strlen(path), ".%u", d->id);
-		ret = write_text(path, text);
-		free(text);
-		free(d);
-		if (ret < 0)
-			goto fail;
+		descs[n++] = d;
+		if (save_format(dir, d, path, sizeof(path)) < 0)
+			goto out;
 	}
-	for (const char *p = patterns; *p; ) {
-		size_t n = strcspn(p, " ");
+	while ((p = ut_event_next_word(p, w, sizeof(w)))) {
+		uint32_t i = 0;
 
-		if (n && !matched[p - patterns])
-			pr_warn("-e '%.*s': the program registered no such event", (int)n, p);
-		p += n + (p[n] == ' ');
+		while (i < n && !ut_event_match(w, descs[i]->system, descs[i]->name))
+			i++;
+		if (i == n)
+			pr_warn("-e '%s': the program registered no such event", w);
 	}
-	(void)used;
-	free(matched);
-	return 0;
-fail:
-	pr_err("cannot write %s: %s", path, strerror(errno));
-	free(matched);
-	return -1;
+	ret = 0;
+out:
+	if (ret < 0)
+		pr_err("cannot write %s: %s", path, strerror(errno));
+	for (uint32_t i = 0; i < n; i++)
+		free(descs[i]);
+	free(descs);
+	return ret;
 }
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,

@@ -38,10 +38,10 @@
 #include "usertrace/ftrace.h"
 #include "usertrace/tracing.h"
 
-/* the tracepoints of one loaded object */
+/* a loaded object that was scanned, and its tracepoints (none: n = 0) */
 struct tp_obj {
 	uintptr_t base;
-	char path[256];
+	char *path;
 	struct ut_tracepoint **tps;
 	size_t n;
 };
@@ -122,39 +122,49 @@ static const struct ut_api_ops api_ops = {
 	UT_API_ABI, api_tracing_on, api_tracing_off, api_tracing_is_on, api_print,
 };
 
-/* the section @want of @path: its address and size; 0 if none */
-static int find_section(const char *path, const char *want, uint64_t *addr, uint64_t *size)
+/* a section of an object, found by name: its address (before the load bias) and size */
+struct sec {
+	const char *name;
+	uint64_t addr, size;
+};
+
+/*
+ * Find the sections @secs[0..@n) in the section headers of @path (read
+ * with pread: most objects have none, and libelf would allocate in a
+ * program that may trace its malloc).  A section not found has size 0.
+ */
+static void find_sections(const char *path, struct sec *secs, size_t n)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh, strsh;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return 0;
+		return;
 	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(sh) ||
 	    eh.e_shstrndx >= eh.e_shnum ||
 	    pread(fd, &strsh, sizeof(strsh), (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(strsh))
 		goto out;
-	for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
 		char name[64];
-		size_t wlen = strlen(want) + 1;
+		ssize_t got;
 
 		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) != sizeof(sh) ||
 		    sh.sh_name >= strsh.sh_size || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type != SHT_PROGBITS)
 			continue;
-		if (wlen > sizeof(name) ||
-		    pread(fd, name, wlen, (off_t)(strsh.sh_offset + sh.sh_name)) != (ssize_t)wlen)
+		got = pread(fd, name, sizeof(name) - 1, (off_t)(strsh.sh_offset + sh.sh_name));
+		if (got <= 0)
 			continue;
-		if (!memcmp(name, want, wlen)) {
-			*addr = sh.sh_addr;
-			*size = sh.sh_size;
-			found = 1;
-		}
+		name[got] = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(name, secs[k].name)) {
+				secs[k].addr = sh.sh_addr;
+				secs[k].size = sh.sh_size;
+			}
 	}
 out:
 	close(fd);
-	return found;
 }
 
 /* does the object of @info map [@p, @p + @n) (writable, if @w)? */
@@ -171,18 +181,14 @@ static int mapped(const struct dl_phdr_info *info, uintptr_t p, size_t n, int w)
 	return 0;
 }
 
-/* the API slots of an object: point them at our ops */
-static void api_scan_object(const struct dl_phdr_info *info, const char *path)
+/* the API slots of an object (section @sec): point them at our ops */
+static void api_scan(const struct dl_phdr_info *info, const struct sec *sec)
 {
-	uint64_t addr, size;
-	struct ut_api_slot **ptrs;
+	struct ut_api_slot **ptrs = (struct ut_api_slot **)(info->dlpi_addr + sec->addr);
 
-	if (!find_section(path, UT_API_SECTION, &addr, &size) || size % sizeof(void *))
+	if (!sec->size || sec->size % sizeof(void *) || !mapped(info, (uintptr_t)ptrs, sec->size, 0))
 		return;
-	ptrs = (struct ut_api_slot **)(info->dlpi_addr + addr);
-	if (!mapped(info, (uintptr_t)ptrs, size, 0))
-		return;
-	for (size_t i = 0; i < size / sizeof(void *); i++) {
+	for (size_t i = 0; i < sec->size / sizeof(void *); i++) {
 		struct ut_api_slot *s = ptrs[i];
 
 		if (s && mapped(info, (uintptr_t)s, sizeof(*s), 1) && s->abi == UT_API_ABI)
@@ -226,38 +232,42 @@ static void tp_register(struct ut_tracepoint *tp, const char *path)
 }
 
 /**
- * ut_events_scan_object - register the tracepoints of a loaded object
+ * ut_events_scan_object - the tracepoints and API slots of a loaded object
+ *
+ * Each object is read once while it stays loaded: the scans after later
+ * dlopens skip it.
  */
 void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
 {
-	uint64_t addr, size;
+	struct sec secs[] = { { UT_TP_SECTION, 0, 0 }, { UT_API_SECTION, 0, 0 } };
 	struct ut_tracepoint **ptrs;
 	struct tp_obj *o, *no;
-	size_t n;
 
-	api_scan_object(info, path);
-	if (!reg || !find_section(path, UT_TP_SECTION, &addr, &size) || size % sizeof(void *))
-		return;
-	ptrs = (struct ut_tracepoint **)(info->dlpi_addr + addr);
-	n = size / sizeof(void *);
 	for (size_t i = 0; i < nr_objs; i++)
-		if (objs[i].base == info->dlpi_addr && objs[i].tps == ptrs)
+		if (objs[i].base == info->dlpi_addr && !strcmp(objs[i].path, path))
 			return;		/* known */
-	if (!mapped(info, (uintptr_t)ptrs, size, 0)) {
-		ut_log("%s: %s is not in a loaded segment; its tracepoints are ignored", path,
-		       UT_TP_SECTION);
-		return;
-	}
 	no = realloc(objs, (nr_objs + 1) * sizeof(*objs));
 	if (!no)
 		return;
 	objs = no;
-	o = &objs[nr_objs++];
-	o->base = info->dlpi_addr;
-	snprintf(o->path, sizeof(o->path), "%s", path);
+	o = &objs[nr_objs];
+	*o = (struct tp_obj){ .base = info->dlpi_addr, .path = strdup(path) };
+	if (!o->path)
+		return;
+	nr_objs++;
+	find_sections(path, secs, 2);
+	api_scan(info, &secs[1]);
+	if (!reg || !secs[0].size)
+		return;
+	ptrs = (struct ut_tracepoint **)(info->dlpi_addr + secs[0].addr);
+	if (secs[0].size % sizeof(void *) || !mapped(info, (uintptr_t)ptrs, secs[0].size, 0)) {
+		ut_log("%s: %s is not in a loaded segment; its tracepoints are ignored", path,
+		       UT_TP_SECTION);
+		return;
+	}
 	o->tps = ptrs;
-	o->n = n;
-	for (size_t i = 0; i < n; i++) {
+	o->n = secs[0].size / sizeof(void *);
+	for (size_t i = 0; i < o->n; i++) {
 		struct ut_tracepoint *tp = ptrs[i];
 
 		if (tp && mapped(info, (uintptr_t)tp, sizeof(*tp), 1))
@@ -270,20 +280,24 @@ static int still_loaded_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	const struct tp_obj *o = arg;
 
 	(void)size;
+	/* the executable has no name here: its path came from /proc/self/exe */
 	return info->dlpi_addr == o->base &&
-	       mapped(info, (uintptr_t)o->tps, o->n * sizeof(void *), 0);
+	       (!info->dlpi_name || !*info->dlpi_name || !strcmp(info->dlpi_name, o->path));
 }
 
 /**
- * ut_events_forget - after a dlclose: forget the tracepoints of objects gone
+ * ut_events_forget - after a dlclose: forget the objects gone and their tracepoints
  */
 void ut_events_forget(void)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < nr_objs; i++)
+	for (size_t i = 0; i < nr_objs; i++) {
 		if (dl_iterate_phdr(still_loaded_cb, &objs[i]))
 			objs[k++] = objs[i];
+		else
+			free(objs[i].path);
+	}
 	nr_objs = k;
 }
 

@@ -37,11 +37,11 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/cl
 
 # test_format compares the ftrace entries' format files with the kernel's
 # (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them
-$(O)/tests/test_format: tests/unit/test_format.c $(EVENT_SRC) tests/unit/ftrace-formats.txt $(HDRS)
+$(O)/tests/test_format: tests/unit/test_format.c tests/unit/sample_event.h $(EVENT_SRC) tests/unit/ftrace-formats.txt $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
 
-$(O)/tests/test_tep: tests/unit/test_tep.c $(EVENT_SRC) $(HDRS)
+$(O)/tests/test_tep: tests/unit/test_tep.c tests/unit/sample_event.h $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka $(TEP_LIBS)
 

@@ -340,13 +340,9 @@ struct cursor {
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
 	uint32_t zcap;			/* pages zpages can hold */
-	/*
-	 * copies of the DATA/TRACE/EVENT payloads handed out (see
-	 * cursor_keep()); keep_all: copy even from a mapped page
-	 */
+	/* copies of the DATA/TRACE/EVENT payloads handed out (see cursor_keep()) */
 	unsigned char (*keep)[RB_PAGE_SIZE];
 	unsigned int keep_next;
-	int keep_all;
 };
 
 #define KEEP_SLOTS	4
@@ -433,12 +429,15 @@ static const struct rb_page *cursor_page(struct cursor *c)
  * but a compressed file's pages are overwritten by the next chunk: such
  * payloads are copied into a few slots used in turn.  A cursor holds at
  * most two events, so a slot is reused only after the caller has moved on.
+ * With @aligned the payload is copied from a mapped page too (a slot is
+ * page-aligned): an event entry is read field by field.
  */
-static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint32_t len)
+static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint32_t len,
+			       int aligned)
 {
 	unsigned char *slot;
 
-	if (!c->zd && !c->keep_all)
+	if (!c->zd && !aligned)
 		return (const char *)data;
 	if (!c->keep)
 		c->keep = xmalloc(KEEP_SLOTS * sizeof(*c->keep));
@@ -586,7 +585,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 
 			memcpy(&n, r + 4, 2);
 			cursor_ev(c, ev, UT_EV_MARKER, ts);
-			ev->data = cursor_keep(c, r + 6, n);
+			ev->data = cursor_keep(c, r + 6, n, 0);
 			ev->data_len = n;
 			ev->depth = c->depth;
 			return 1;
@@ -621,7 +620,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			/* rec_len() checked n and that the n ips are in the page */
 			memcpy(&n, r + 4, 2);
 			cursor_ev(c, ev, UT_EV_TRACE, ts);
-			ev->data = cursor_keep(c, r + 6, 6u * n);
+			ev->data = cursor_keep(c, r + 6, 6u * n, 0);
 			ev->data_len = 6u * n;
 			ev->count = n;
 			ev->depth = c->depth;
@@ -642,9 +641,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			cursor_ev(c, ev, UT_EV_EVENT, ts);
 			ev->id = id;
 			/* an entry is read field by field: hand out an aligned copy */
-			c->keep_all = 1;
-			ev->data = cursor_keep(c, r + 6, n);
-			c->keep_all = 0;
+			ev->data = cursor_keep(c, r + 6, n, 1);
 			ev->data_len = n;
 			ev->depth = c->depth;
 			return 1;

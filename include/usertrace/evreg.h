@@ -68,6 +68,9 @@ int ut_evreg_init(struct ut_evreg *r);
 /* does the ftrace event pattern @pat ("sys:event", "sys:*", "*:*", a bare
  * system or event name; globs) select event @system:@name? */
 int ut_event_match(const char *pat, const char *system, const char *name);
+/* the next word of a blank-separated @list into @w (@size bytes); what
+ * follows it, or NULL at the end (longer words are skipped) */
+const char *ut_event_next_word(const char *list, char *w, size_t size);
 /* does a blank-separated list of patterns select it? */
 int ut_event_match_list(const char *list, const char *system, const char *name);
 /* serialize @d into @buf (@cap bytes): its length, or 0 if it does not fit */

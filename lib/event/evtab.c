@@ -91,7 +91,7 @@ int ut_evtab_add_desc(struct ut_evtab *t, const struct ut_event_desc *d)
 	return ret;
 }
 
-/* the names of directory entries that are directories, but . and .. */
+/* directory entries but ., .. and hidden ones */
 static int sub_dir(const struct dirent *e)
 {
 	return e->d_name[0] != '.';

@@ -71,23 +71,31 @@ int ut_event_match(const char *pat, const char *system, const char *name)
 	       (!colon[1] || !fnmatch(colon + 1, name, 0));
 }
 
+const char *ut_event_next_word(const char *list, char *w, size_t size)
+{
+	size_t n;
+
+	for (;;) {
+		list += strspn(list, " \t\n");
+		if (!*list)
+			return NULL;
+		n = strcspn(list, " \t\n");
+		if (n < size)
+			break;
+		list += n;	/* too long to be a pattern: skipped */
+	}
+	memcpy(w, list, n);
+	w[n] = 0;
+	return list + n;
+}
+
 int ut_event_match_list(const char *list, const char *system, const char *name)
 {
 	char w[256];
 
-	while (*list) {
-		size_t n;
-
-		list += strspn(list, " \t\n");
-		n = strcspn(list, " \t\n");
-		if (n && n < sizeof(w)) {
-			memcpy(w, list, n);
-			w[n] = 0;
-			if (ut_event_match(w, system, name))
-				return 1;
-		}
-		list += n;
-	}
+	while ((list = ut_event_next_word(list, w, sizeof(w))))
+		if (ut_event_match(w, system, name))
+			return 1;
 	return 0;
 }
 

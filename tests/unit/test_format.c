@@ -17,20 +17,25 @@
 #include "usertrace/ftrace.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
+#include "sample_event.h"
 
 #ifndef UT_SRCDIR
 #define UT_SRCDIR "."
 #endif
+
+/* the four common fields of every format, as the kernel prints them */
+#define COMMON_FIELDS									\
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"		\
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"		\
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 
 /* this machine's events/ftrace/print/format (Linux 6.18) */
 static const char print_format[] =
 	"name: print\n"
 	"ID: 5\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
@@ -52,39 +57,11 @@ static void test_print(void **state)
 	free(t);
 }
 
-/* a TRACE_EVENT-like event: a signed field, a fixed array, a string */
-struct sample {
-	struct ut_trace_entry ent;
-	int32_t id;
-	char comm[16];
-	uint32_t __data_loc_path;
-	long delta;
-	char __data[];
-};
-
-static const struct ut_event_field sample_fields[] = {
-	{ "int", "id", offsetof(struct sample, id), 4, 1, UT_FIELD_SCALAR, 0 },
-	{ "char[16]", "comm", offsetof(struct sample, comm), 16, 0, UT_FIELD_ARRAY, 16 },
-	{ "__data_loc char[]", "path", offsetof(struct sample, __data_loc_path), 4, 0,
-	  UT_FIELD_DATA_LOC, 0 },
-	{ "long", "delta", offsetof(struct sample, delta), 8, 1, UT_FIELD_SCALAR, 0 },
-};
-
-static const struct ut_event_desc sample = {
-	.abi = UT_TP_ABI, .id = 1000, .size = sizeof(struct sample),
-	.system = "myapp", .name = "request",
-	.print_fmt = "\"id=%d comm=%s path=%s delta=%ld\", REC->id, REC->comm, __get_str(path), REC->delta",
-	.fields = sample_fields, .nr_fields = 4,
-};
-
 static const char sample_format[] =
 	"name: request\n"
 	"ID: 1000\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:int id;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
