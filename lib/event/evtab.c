@@ -97,6 +97,41 @@ static int sub_dir(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
+/* "format", or "format.ID": a second layout of the event (record.c) */
+static int format_file(const struct dirent *e)
+{
+	const char *n = e->d_name;
+
+	return !strncmp(n, "format", 6) &&
+	       (!n[6] || (n[6] == '.' && n[7] && strspn(n + 7, "0123456789") == strlen(n + 7)));
+}
+
+/* the format files of the event directory @evdir of system @sys: how many parse */
+static int load_event(struct ut_evtab *t, const char *sys, const char *evdir)
+{
+	struct dirent **fs = NULL;
+	char path[4096 + 256];	/* @evdir and a name */
+	int nf = scandir(evdir, &fs, format_file, alphasort), n = 0;
+
+	for (int k = 0; k < nf; k++) {
+		size_t len;
+		char *text;
+
+		snprintf(path, sizeof(path), "%s/%s", evdir, fs[k]->d_name);
+		text = read_file(path, &len);
+		if (!text)
+			pr_warn("%s: %s", path, strerror(errno));
+		else if (ut_evtab_add_format(t, sys, text, len) < 0)
+			pr_warn("%s: not a format libtraceevent can read: its events print raw", path);
+		else
+			n++;
+		free(text);
+		free(fs[k]);
+	}
+	free(fs);
+	return n;
+}
+
 int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
 {
 	char path[4096];
@@ -114,22 +149,9 @@ int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
 		snprintf(path, sizeof(path), "%s/events/%s", dir, sys[i]->d_name);
 		nev = scandir(path, &evs, sub_dir, alphasort);
 		for (int j = 0; j < nev; j++) {
-			size_t len;
-			char *text;
-
-			snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys[i]->d_name,
+			snprintf(path, sizeof(path), "%s/events/%s/%s", dir, sys[i]->d_name,
 				 evs[j]->d_name);
-			text = read_file(path, &len);
-			if (!text) {
-				if (errno != ENOENT && errno != ENOTDIR)
-					pr_warn("%s: %s", path, strerror(errno));
-			} else if (ut_evtab_add_format(t, sys[i]->d_name, text, len) < 0) {
-				pr_warn("%s: not a format libtraceevent can read: its events print raw",
-					path);
-			} else {
-				n++;
-			}
-			free(text);
+			n += load_event(t, sys[i]->d_name, path);
 			free(evs[j]);
 		}
 		free(evs);
