@@ -40,7 +40,7 @@ TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
-	       runtime/dynamic.c runtime/tracer.c runtime/events.c lib/event/registry.c $(RT_TRACER_SRC) \
+	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c $(RT_TRACER_SRC) \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
@@ -75,7 +75,7 @@ $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lelf -ldl -lpthread
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lelf -ldl -lpthread -lgcc_s
 
 $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(LIBS)

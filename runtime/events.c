@@ -50,10 +50,28 @@ static struct ut_evreg *reg;
 static struct tp_obj *objs;
 static size_t nr_objs;
 
+/*
+ * A live tracepoint was hit: its triggers run (whether it is recorded or
+ * not), then it is written if a directory enables it or, in soft mode, a
+ * trigger switched it on.
+ */
 static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
 {
+	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC), st;
+	unsigned int post = 0;
+
 	ent->type = tp->id;
-	ut_write_event(ent, size);
+	if (!reg || i >= UT_EVREG_SLOTS) {
+		ut_write_event(ent, size);
+		return;
+	}
+	st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
+	if (st & UT_EVS_TRIGGERS)
+		post = ut_triggers_run(reg, i, ent, size);
+	if ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED))
+		ut_write_event(ent, size);
+	if (post)
+		ut_triggers_post(post);
 }
 
 static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };
@@ -196,12 +214,12 @@ static void api_scan(const struct dl_phdr_info *info, const struct sec *sec)
 	}
 }
 
-/* the registry's RECORD bit for @tp, into its state */
+/* the registry's say for @tp (recorded, in soft mode, triggers) into its state */
 static void tp_apply(struct ut_tracepoint *tp)
 {
 	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC);
 	int rec = reg && tp->ops && i < UT_EVREG_SLOTS &&
-		  (__atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED) & UT_EVS_RECORD);
+		  (__atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED) & UT_EVS_LIVE);
 
 	if (rec)
 		__atomic_fetch_or(&tp->state, UT_TP_STATE_RECORD, __ATOMIC_RELAXED);
@@ -313,4 +331,10 @@ void ut_events_apply(void)
 			if (tp && tp->ops == &tp_ops)
 				tp_apply(tp);
 		}
+}
+
+/* the session's event registry, NULL without one */
+struct ut_evreg *ut_events_reg(void)
+{
+	return reg;
 }

@@ -41,6 +41,7 @@
 
 #include "lib/filter/list.h"
 #include "runtime/runtime.h"
+#include "usertrace/evreg.h"
 
 enum {
 	UT_FN_TRACE = 1,	/* passes set_ftrace_filter and set_ftrace_notrace */
@@ -65,7 +66,10 @@ struct ut_ftab {
 	struct ut_func f[];
 };
 
-enum ut_cmd_type { UT_CMD_TRACEON, UT_CMD_TRACEOFF, UT_CMD_STACKTRACE };
+enum ut_cmd_type {
+	UT_CMD_TRACEON, UT_CMD_TRACEOFF, UT_CMD_STACKTRACE, UT_CMD_ENABLE_EVENT, UT_CMD_DISABLE_EVENT,
+	UT_CMD_NR
+};
 
 #define UT_CMD_MAX	64
 
@@ -75,9 +79,16 @@ struct ut_cmd {
 	int64_t count;		/* times left; -1: unlimited */
 	/* a live session: the count shared by every process (control page); NULL: count */
 	volatile int64_t *shared;
+	/* enable_event/disable_event: the event, and its slots as of `resolved` events */
+	char event[128];		/* "sys\0name" */
+	uint32_t targets[4];
+	int ntargets;
+	uint32_t resolved;
 };
 
-static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
+static const char *const cmd_names[UT_CMD_NR] = {
+	"traceon", "traceoff", "stacktrace", "enable_event", "disable_event",
+};
 
 /*
  * The commands.  A change of the commands list parses it into a new array;
@@ -129,39 +140,77 @@ int ut_filter_patch(const char *name, const char *module, int mode)
 }
 
 /*
- * "func:cmd[:N]" and "!func:cmd" into the command table; @shared: its
- * count in the control page, NULL to count here
+ * Where the command starts in @w: the first ':' followed by a command's
+ * name and then ':' or the end ("ns::f:traceon" has its command after
+ * the C++ colons).  Its type into @type; NULL if there is none.
+ */
+static const char *find_command(const char *w, int *type)
+{
+	for (const char *c = strchr(w, ':'); c; c = strchr(c + 1, ':'))
+		for (int i = 0; i < UT_CMD_NR; i++) {
+			size_t n = strlen(cmd_names[i]);
+
+			if (!strncmp(c + 1, cmd_names[i], n) && (c[1 + n] == ':' || !c[1 + n])) {
+				*type = i;
+				return c;
+			}
+		}
+	return NULL;
+}
+
+/*
+ * "func:cmd[:N]", "func:enable_event:sys:event[:N]" and "!func:cmd..."
+ * into the command table; @shared: its count in the control page, NULL
+ * to count here
  */
 static void parse_command(const char *w, volatile int64_t *shared)
 {
-	const char *c = strrchr(w, ':'), *cnt = NULL;
+	const char *c, *arg, *cnt = NULL;
 	int del = w[0] == '!';
-	char name[32];
-	size_t n;
+	char event[128] = "";
 	int type;
 
 	if (del)
 		w++;
-	/* func:cmd:N has two colons after the function: find cmd (none in ":N") */
-	if (c && c[1] >= '0' && c[1] <= '9') {
-		cnt = c + 1;
-		c = c > w ? memrchr(w, ':', (size_t)(c - w)) : NULL;
+	c = find_command(w, &type);
+	if (!c) {
+		const char *f = strchr(w, ':');
+
+		/* func:name: a name that is no command (not a count) */
+		if (f && f != w && !(f[1] >= '0' && f[1] <= '9')) {
+			int n = (int)strcspn(f + 1, ":");
+
+			ut_session_error("set_ftrace_filter: '%s': unknown command '%.*s'", w, n, f + 1);
+			return;
+		}
 	}
 	if (!c || c == w) {
 		ut_session_error("set_ftrace_filter: '%s': expected func:command[:count]", w);
 		return;
 	}
-	n = (size_t)((cnt ? cnt - 1 : c + strlen(c)) - (c + 1));
-	if (n >= sizeof(name))
-		n = sizeof(name) - 1;
-	memcpy(name, c + 1, n);
-	name[n] = 0;
-	for (type = 0; type < 3 && strcmp(name, cmd_names[type]); type++)
-		;
-	if (type == 3) {
-		ut_session_error("set_ftrace_filter: '%s': unknown command '%s'", w, name);
-		return;
+	arg = c + 1 + strlen(cmd_names[type]);
+	if (type == UT_CMD_ENABLE_EVENT || type == UT_CMD_DISABLE_EVENT) {
+		const char *sys = arg + 1, *name = *arg ? strchr(sys, ':') : NULL, *end;
+
+		if (!name || name == sys || !name[1] || name[1] == ':') {
+			ut_session_error("set_ftrace_filter: '%s': expected func:%s:system:event[:count]",
+					 w, cmd_names[type]);
+			return;
+		}
+		end = strchr(name + 1, ':');
+		if (!end)
+			end = name + strlen(name);
+		if ((size_t)(end - sys) >= sizeof(event)) {
+			ut_session_error("set_ftrace_filter: '%s': name too long", w);
+			return;
+		}
+		memcpy(event, sys, (size_t)(end - sys));
+		event[name - sys] = 0;		/* "sys\0name" */
+		event[end - sys] = 0;
+		arg = end;
 	}
+	if (*arg == ':')
+		cnt = arg + 1;
 	if ((size_t)(c - w) >= sizeof(cmds[0].pat)) {
 		ut_session_error("set_ftrace_filter: '%s': name too long", w);
 		return;
@@ -169,7 +218,7 @@ static void parse_command(const char *w, volatile int64_t *shared)
 	if (del) {
 		for (unsigned int i = 0; i < ncmds; i++)
 			if ((int)cmds[i].type == type && !strncmp(cmds[i].pat, w, (size_t)(c - w)) &&
-			    !cmds[i].pat[c - w]) {
+			    !cmds[i].pat[c - w] && !memcmp(cmds[i].event, event, sizeof(event))) {
 				memmove(&cmds[i], &cmds[i + 1], (ncmds - i - 1) * sizeof(cmds[0]));
 				ncmds--;
 				i--;
@@ -180,6 +229,8 @@ static void parse_command(const char *w, volatile int64_t *shared)
 		ut_session_error("set_ftrace_filter: '%s': more than %d commands", w, UT_CMD_MAX);
 		return;
 	}
+	memset(&cmds[ncmds], 0, sizeof(cmds[0]));
+	memcpy(cmds[ncmds].event, event, sizeof(event));
 	memcpy(cmds[ncmds].pat, w, (size_t)(c - w));
 	cmds[ncmds].pat[c - w] = 0;
 	cmds[ncmds].type = (enum ut_cmd_type)type;
@@ -492,6 +543,28 @@ static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
 	ut_write_trace(t, ips, n, ut_clock());
 }
 
+/*
+ * enable_event/disable_event: switch the event's soft mode.  Its slots are
+ * looked up again when events registered since (a dlopen).
+ */
+static void cmd_event(struct ut_cmd *c, int enable)
+{
+	struct ut_evreg *r = ut_events_reg();
+	uint32_t nr;
+
+	if (!r)
+		return;
+	nr = __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE);
+	if (c->resolved != nr) {
+		int n = ut_evreg_find(r, c->event, c->event + strlen(c->event) + 1, c->targets, 4);
+
+		c->ntargets = n < 4 ? n : 4;
+		c->resolved = nr;
+	}
+	for (int i = 0; i < c->ntargets; i++)
+		ut_event_soft_switch(r, c->targets[i], enable, c->shared ? c->shared : &c->count);
+}
+
 static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const struct ut_func *f,
 			 uintptr_t ip, uintptr_t parent)
 {
@@ -513,6 +586,12 @@ static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const s
 		case UT_CMD_STACKTRACE:
 			if (ut_ctl->tracing_on && cmd_take(c))
 				cmd_stacktrace(t, ip, parent);
+			break;
+		case UT_CMD_ENABLE_EVENT:
+		case UT_CMD_DISABLE_EVENT:
+			cmd_event(c, c->type == UT_CMD_ENABLE_EVENT);
+			break;
+		default:
 			break;
 		}
 	}

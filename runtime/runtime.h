@@ -169,6 +169,18 @@ void ut_events_init(const char *session);
 void ut_events_scan_object(const struct dl_phdr_info *info, const char *path);
 void ut_events_forget(void);
 void ut_events_apply(void);
+struct ut_evreg *ut_events_reg(void);
+
+/* triggers.c */
+struct ut_evreg;
+struct ut_trace_entry;
+#define UT_TRIG_POST_STACK	1u	/* a stacktrace trigger fired: after the event */
+/* run slot @slot's triggers on its entry; what to do after the write */
+unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_trace_entry *ent,
+			     uint32_t size);
+void ut_triggers_post(unsigned int post);
+/* enable (1) or disable (0) soft-mode event @target, spending a run of @count if it changes */
+int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count);
 
 /* filter.c */
 struct ut_fsym {

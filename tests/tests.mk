@@ -92,9 +92,9 @@ $(O)/tests/test_live: tests/unit/test_live.c lib/tracefs/live.c lib/filter/list.
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 # test_filter includes runtime/filter.c, stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c $(HDRS) runtime/runtime.h
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c lib/event/registry.c $(HDRS) runtime/runtime.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c -lcmocka
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c lib/event/registry.c -lcmocka -lpthread
 
 $(O)/tests/test_trigger: tests/unit/test_trigger.c lib/event/trigger.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -29,13 +29,43 @@
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
-#define UT_EVREG_VERSION	1
+#define UT_EVREG_VERSION	2
 #define UT_EVREG_SLOTS		2048
 #define UT_EVREG_BLOB		(1u << 20)
 #define UT_EVREG_PATTERNS	4096
 
-/* slot state bits */
+/*
+ * Slot state bits.  RECORD: some directory (or record -e) enables the
+ * event.  SOFT_MODE: a trigger names it (enable_event/disable_event, or
+ * a function command of those): its tracepoints stay live, and whether
+ * it is recorded is SOFT_DISABLED's say, which the triggers flip, as the
+ * kernel's soft mode.  TRIGGERS: the event has triggers of its own
+ * (trigs[slot]), which run whether it is recorded or not.  A process
+ * keeps a tracepoint live while any of the three is set.
+ */
 #define UT_EVS_RECORD		1u
+#define UT_EVS_SOFT_MODE	2u
+#define UT_EVS_SOFT_DISABLED	4u
+#define UT_EVS_TRIGGERS		8u
+#define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS)
+
+/*
+ * An event's triggers (events/SYS/EVENT/trigger): at most
+ * UT_EVREG_TRIGS, one per place (lib/event/trigger.h).  The tracing
+ * directory writes an entry whole while its cmd is 0, then publishes it
+ * by setting cmd (release); it clears cmd to remove it.  The programs
+ * read cmd (acquire), then the rest; `count` is shared by every process
+ * (atomic decrements; -1: unlimited).
+ */
+#define UT_EVREG_TRIGS		8
+
+struct ut_evreg_trig {
+	volatile uint32_t cmd;		/* enum ut_trig_cmd + 1; 0: unused */
+	uint32_t target;		/* enable/disable_event: the target's slot */
+	volatile int64_t count;
+	uint32_t filter;		/* 0: none (the filter of an `if`, see filter.h) */
+	uint32_t pad;
+};
 
 struct ut_evreg_slot {
 	volatile uint32_t state;	/* UT_EVS_* */
@@ -54,6 +84,9 @@ struct ut_evreg {
 	pthread_mutex_t lock;		/* robust, process-shared */
 	char patterns[UT_EVREG_PATTERNS];	/* record -e: "sys:event sys:* name ..." */
 	struct ut_evreg_slot slots[UT_EVREG_SLOTS];
+	struct ut_evreg_trig trigs[UT_EVREG_SLOTS][UT_EVREG_TRIGS];
+	/* snapshot triggers that fired: the tracing directory takes one per change */
+	volatile uint64_t snapshot_req;
 	char blob[UT_EVREG_BLOB];
 };
 
@@ -87,5 +120,12 @@ struct ut_event_desc *ut_event_desc_unpack(const char *buf, size_t len, uint16_t
 int ut_evreg_register(struct ut_evreg *r, const struct ut_event_desc *d);
 /* the descriptor of slot @i (allocated, free()), NULL if invalid */
 struct ut_event_desc *ut_evreg_desc(const struct ut_evreg *r, uint32_t i);
+/*
+ * The slots of event @system:@name (every layout of it) into @out (at
+ * most @max): how many there are.  No lock: slots are complete before
+ * `nr` counts them.
+ */
+int ut_evreg_find(const struct ut_evreg *r, const char *system, const char *name,
+		  uint32_t *out, int max);
 
 #endif /* USERTRACE_EVREG_H */

@@ -301,3 +301,27 @@ struct ut_event_desc *ut_evreg_desc(const struct ut_evreg *r, uint32_t i)
 		return NULL;
 	return ut_event_desc_unpack(r->blob + s->desc_off, s->desc_len, UT_EVREG_ID(i));
 }
+
+int ut_evreg_find(const struct ut_evreg *r, const char *system, const char *name,
+		  uint32_t *out, int max)
+{
+	uint32_t n = __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE);
+	size_t sl = strlen(system) + 1, nl = strlen(name) + 1;
+	int k = 0;
+
+	for (uint32_t i = 0; i < n && i < UT_EVREG_SLOTS; i++) {
+		const struct ut_evreg_slot *s = &r->slots[i];
+		const char *p = r->blob + s->desc_off + PACK_HDR;
+
+		/* packed: the header, then system\0 name\0 */
+		if (s->desc_off > UT_EVREG_BLOB || s->desc_len > UT_EVREG_BLOB - s->desc_off ||
+		    s->desc_len < PACK_HDR + sl + nl)
+			continue;
+		if (memcmp(p, system, sl) || memcmp(p + sl, name, nl))
+			continue;
+		if (k < max)
+			out[k] = i;
+		k++;
+	}
+	return k;
+}

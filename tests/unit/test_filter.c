@@ -62,6 +62,27 @@ uint64_t ut_clock_mono(void)
 	return 0;
 }
 
+/* the event registry of enable_event/disable_event: the soft switches made */
+static struct ut_evreg *test_reg;
+static char switches[256];
+
+struct ut_evreg *ut_events_reg(void)
+{
+	return test_reg;
+}
+
+int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count)
+{
+	size_t len = strlen(switches);
+
+	(void)r;
+	snprintf(switches + len, sizeof(switches) - len, "%s%u:%s", len ? " " : "", target,
+		 enable ? "on" : "off");
+	if (*count > 0)
+		(*count)--;
+	return 1;
+}
+
 static struct ut_session_ctl ctl;
 
 /*
@@ -160,6 +181,58 @@ static void test_commands(void **state)
 	assert_string_equal(cmds[0].pat, "main");
 }
 
+static const struct ut_event_desc ev_a = { UT_TP_ABI, 0, 8, "app", "a", "\"\"", NULL, 0, 0 };
+static const struct ut_event_desc ev_b = { UT_TP_ABI, 0, 8, "app", "b", "\"\"", NULL, 0, 0 };
+static const struct ut_event_desc ev_a2 = { UT_TP_ABI, 0, 12, "app", "a", "\"\"", NULL, 0, 0 };
+
+/* func:enable_event:sys:event[:N]: every layout of the event, looked up again after dlopen */
+static void test_commands_event(void **state)
+{
+	(void)state;
+	test_reg = calloc(1, sizeof(*test_reg));
+	assert_non_null(test_reg);
+	assert_int_equal(ut_evreg_init(test_reg), 0);
+	assert_int_equal(ut_evreg_register(test_reg, &ev_b), 0);
+	assert_int_equal(ut_evreg_register(test_reg, &ev_a), 1);
+	load_commands("run:enable_event:app:a:2 ns::f:disable_event:app:b main:traceoff");
+	assert_string_equal(errors, "");
+	assert_int_equal(ncmds, 3);
+	assert_string_equal(cmds[0].pat, "run");
+	assert_int_equal(cmds[0].type, UT_CMD_ENABLE_EVENT);
+	assert_int_equal(cmds[0].count, 2);
+	assert_string_equal(cmds[1].pat, "ns::f");
+	assert_int_equal(cmds[1].type, UT_CMD_DISABLE_EVENT);
+	assert_int_equal(cmds[1].count, -1);
+	switches[0] = 0;
+	cmd_event(&cmds[0], 1);
+	cmd_event(&cmds[1], 0);
+	assert_string_equal(switches, "1:on 0:off");
+	/* a second layout of app:a registers: both are switched */
+	assert_int_equal(ut_evreg_register(test_reg, &ev_a2), 2);
+	switches[0] = 0;
+	cmd_event(&cmds[0], 1);
+	assert_string_equal(switches, "1:on 2:on");
+	/* removal names the event */
+	load_commands("run:enable_event:app:a run:enable_event:app:b !run:enable_event:app:a");
+	assert_string_equal(errors, "");
+	assert_int_equal(ncmds, 1);
+	assert_string_equal(cmds[0].event, "app");
+	assert_string_equal(cmds[0].event + 4, "b");
+	load_commands("run:enable_event run:enable_event:app run:disable_event::b run:enable_event:app:");
+	assert_int_equal(ncmds, 0);
+	assert_string_equal(errors,
+			    "set_ftrace_filter: 'run:enable_event': expected "
+			    "func:enable_event:system:event[:count]\n"
+			    "set_ftrace_filter: 'run:enable_event:app': expected "
+			    "func:enable_event:system:event[:count]\n"
+			    "set_ftrace_filter: 'run:disable_event::b': expected "
+			    "func:disable_event:system:event[:count]\n"
+			    "set_ftrace_filter: 'run:enable_event:app:': expected "
+			    "func:enable_event:system:event[:count]\n");
+	free(test_reg);
+	test_reg = NULL;
+}
+
 static void test_commands_bad(void **state)
 {
 	(void)state;
@@ -183,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_next_word),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_commands_bad),
+		cmocka_unit_test(test_commands_event),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, free_commands);
