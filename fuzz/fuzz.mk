@@ -24,7 +24,7 @@ FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/symtab.c util
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c
-FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c lib/tracefs/tracefs.c \
+FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
 		  lib/trace/clock.c $(EVENT_SRC)
 
 FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
@@ -71,7 +71,7 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/symtab.c utils/utils.c \
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c)
-FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC))
+FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(TRACEFS_SRC) lib/trace/clock.c $(EVENT_SRC))
 FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'
 
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
