@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * buffers.c - the buffers and who records into them: buffer_size_kb,
- * buffer_total_size_kb, tracing_cpumask, set_ftrace_pid, saved_cmdlines,
- * trace_marker.
+ * trace_entries, buffer_total_size_kb, tracing_cpumask, set_ftrace_pid,
+ * saved_cmdlines, trace_marker.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -78,7 +78,7 @@ static int session_ids(struct tfs_session *s, int **out)
 	return k;
 }
 
-unsigned long long phys_kb(void)
+static unsigned long long phys_kb(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 
@@ -147,7 +147,7 @@ static int list_buffers(struct tfs_session *s, struct buf_name **out, int *cur)
 	return n;
 }
 
-int count_buffers(struct tfs_session *s)
+static int count_buffers(struct tfs_session *s)
 {
 	struct buf_name *v;
 	int cur;
@@ -162,7 +162,7 @@ int count_buffers(struct tfs_session *s)
  * next page; their old buffers stay readable.  Those that a former resize
  * replaced go now, so a thread has at most two.
  */
-void drop_replaced_buffers(struct tfs_session *s)
+static void drop_replaced_buffers(struct tfs_session *s)
 {
 	struct buf_name *v;
 	int cur, n = list_buffers(s, &v, &cur);
@@ -178,7 +178,7 @@ void drop_replaced_buffers(struct tfs_session *s)
 	free(v);
 }
 
-void show_cmdlines(struct tfs_session *s, struct sbuf *b)
+static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
 {
 	int *ids, n = session_ids(s, &ids);
 
@@ -204,7 +204,7 @@ void show_cmdlines(struct tfs_session *s, struct sbuf *b)
 	free(ids);
 }
 
-void show_cpumask(struct tfs_session *s, struct sbuf *b)
+static void show_cpumask(struct tfs_session *s, struct sbuf *b)
 {
 	int nw = (s->ncpu + 31) / 32;
 
@@ -219,7 +219,7 @@ void show_cpumask(struct tfs_session *s, struct sbuf *b)
  * the last one lowest, separated by commas; empty is no CPU.  A bit past
  * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
  */
-int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
+static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 {
 	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
 	size_t end;
@@ -259,12 +259,12 @@ int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 	return 0;
 }
 
-int write_marker(struct tfs_inst *in, const char *buf, size_t size)
+static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
 {
 	return live_marker_write(in->marker, buf, size);
 }
 
-int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
+static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
 		      int trunc)
 {
 	struct words ws = { 0 }, list = { 0 };
@@ -297,3 +297,150 @@ int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size
 	words_free(&list);
 	return ret;
 }
+
+/* ---- the files ---- */
+
+static int buffer_size_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_inst *in = h->n.inst;
+	uint32_t pages;
+
+	/* as the kernel: one CPU's size, the common size, or X when they differ */
+	if (h->n.cpu >= 0)
+		sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
+	else if (cpu_pages_same(h->s, in, &pages))
+		sb_printf(b, "%u\n", pages * 4);
+	else
+		sb_puts(b, "X\n");
+	return 0;
+}
+
+static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	struct ut_session_ctl *c = s->ctl;
+	unsigned long long v;
+	uint32_t pages, max;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || !v) {
+		tfs_err(s, "Invalid buffer size", h->n.f->name);
+		return perr ? perr : -EINVAL;
+	}
+	/* the smallest ring: two pages */
+	if (v < 8)
+		v = 8;
+	if (v > phys_kb() || v / 4 >= UINT32_MAX) {
+		tfs_err(s, "Buffer larger than the machine's memory", h->n.f->name);
+		return -ENOMEM;
+	}
+	pages = (uint32_t)((v + 3) / 4);
+	/* per_cpu/cpuN: that CPU's; the top file: every CPU's */
+	if (h->n.cpu >= 0)
+		in->cpu_pages[h->n.cpu] = pages;
+	else
+		cpu_pages_init(in, pages);
+	cpu_pages_same(s, in, &max);
+	pages = max;
+	live_marker_resize(in->marker, pages);
+	if (in->pump) {
+		inst_pump(in);
+		live_pump_resize(in->pump, pages);
+		in->nr_pages = pages;
+	} else if (pages != c->nr_pages) {
+		drop_replaced_buffers(s);
+		__atomic_store_n(&c->nr_pages, pages, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_inst *in = h->n.inst;
+	int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(h->s);
+
+	sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : h->s->ctl->nr_pages) *
+				  4 * (nb ? nb : 1));
+	return 0;
+}
+
+static int cpumask_show(struct tfs_handle *h, struct sbuf *b)
+{
+	show_cpumask(h->s, b);
+	return 0;
+}
+
+static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int ret = write_cpumask(h->s, buf, size);
+
+	if (ret)
+		tfs_err(h->s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
+			h->n.f->name);
+	return ret ? ret : recording_update(h->s);
+}
+
+static int ftrace_pid_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct words ws = { 0 };
+
+	words_split(&ws, h->n.inst->pids, strlen(h->n.inst->pids));
+	for (int i = 0; i < ws.n; i++)
+		sb_printf(b, "%s\n", ws.w[i]);
+	words_free(&ws);
+	return 0;
+}
+
+static int ftrace_pid_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int trunc = h->trunc_pending, ret;
+
+	h->trunc_pending = 0;
+	/* an instance's buffers take the new choice from now on */
+	inst_pump(h->n.inst);
+	ret = write_pids(h->s, h->n.inst, buf, size, trunc);
+	return ret ? ret : recording_update(h->s);
+}
+
+static int ftrace_pid_truncate(struct tfs_handle *h)
+{
+	inst_pump(h->n.inst);
+	h->n.inst->pids[0] = '\0';
+	return recording_update(h->s);
+}
+
+static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
+{
+	show_cmdlines(h->s, b);
+	return 0;
+}
+
+static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_inst *in = h->n.inst;
+
+	/* as the kernel: the markers option off refuses them */
+	if (!(in->opt_mask & TRACE_ITER_MARKERS))
+		return -EINVAL;
+	/* a buffer that is off takes no marker */
+	if (!inst_on(h->s, in))
+		return -EBADF;
+	return write_marker(in, buf, size);
+}
+
+const struct tfs_file tfs_buffers_files[] = {
+	TFS_FILE("buffer_size_kb", 0640, W_TOP | W_INST | W_CPU,
+		 .show = buffer_size_show, .write = buffer_size_write),
+	/* 2.6.27's name of buffer_size_kb */
+	TFS_FILE("trace_entries", 0640, W_TOP, .show = buffer_size_show, .write = buffer_size_write),
+	TFS_FILE("buffer_total_size_kb", 0440, W_TOP | W_INST, .show = buffer_total_show),
+	TFS_FILE("tracing_cpumask", 0640, W_TOP, .show = cpumask_show, .write = cpumask_write),
+	TFS_FILE("set_ftrace_pid", 0640, W_TOP | W_INST, .show = ftrace_pid_show,
+		 .write = ftrace_pid_write, .open = tfs_list_open, .truncate = ftrace_pid_truncate,
+		 .release = tfs_list_release),
+	TFS_FILE("saved_cmdlines", 0440, W_TOP, .show = cmdlines_show),
+	TFS_FILE("trace_marker", 0220, W_TOP | W_INST, .write = marker_write,
+		 .max_write = LIVE_MARKER_MAX),
+	TFS_FILES_END
+};

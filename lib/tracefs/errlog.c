@@ -42,3 +42,38 @@ void errlog_clear(struct tfs_inst *in)
 		free(in->errlog[i]);
 	in->nr_err = 0;
 }
+
+static int errlog_show(struct tfs_handle *h, struct sbuf *b)
+{
+	for (int i = 0; i < h->n.inst->nr_err; i++)
+		sb_puts(b, h->n.inst->errlog[i]);
+	return 0;
+}
+
+/* as the kernel: opening with O_TRUNC clears it; a write does nothing */
+static int errlog_open(struct tfs_handle *h, int flags)
+{
+	if (tfs_open_trunc(flags))
+		errlog_clear(h->n.inst);
+	return 0;
+}
+
+static int errlog_truncate(struct tfs_handle *h)
+{
+	errlog_clear(h->n.inst);
+	return 0;
+}
+
+static int errlog_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	(void)h;
+	(void)buf;
+	(void)size;
+	return 0;
+}
+
+const struct tfs_file tfs_errlog_files[] = {
+	TFS_FILE("error_log", 0640, W_TOP | W_INST, .show = errlog_show, .write = errlog_write,
+		 .open = errlog_open, .truncate = errlog_truncate),
+	TFS_FILES_END
+};

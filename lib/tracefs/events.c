@@ -5,8 +5,10 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/event/format.h"
 #include "lib/tracefs/tfs_int.h"
 
 /* the descriptors of the slots registered since the last call.  Context: s->lock held. */
@@ -130,7 +132,7 @@ int ev_publish(struct tfs_session *s)
  * system @sys (NULL: all) that directory @in enables; "?" when there is
  * no event.  Context: s->lock held.
  */
-char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
+static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
 {
 	unsigned set = 0;
 
@@ -142,7 +144,7 @@ char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
 }
 
 /* a line "system:name" per event (@in NULL: all of them, else those @in enables) */
-void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
 {
 	ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
@@ -183,7 +185,7 @@ int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const 
  * s->ev_apply is set too, for a write that fails after a change).
  * Context: s->lock held.
  */
-int ev_changed(struct tfs_session *s)
+static int ev_changed(struct tfs_session *s)
 {
 	int changed = ev_publish(s);
 
@@ -201,7 +203,7 @@ int ev_changed(struct tfs_session *s)
  * took effect); as the kernel's, it adds nothing to error_log.
  * Returns 0, 1 (apply) or -errno.  Context: s->lock held.
  */
-int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
+static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
 			   size_t size)
 {
 	struct words ws = { 0 };
@@ -235,7 +237,7 @@ int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
  * error_log); enabling a system or all events when there is none is
  * EINVAL too.  Context: s->lock held.
  */
-int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
+static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	unsigned long long v;
@@ -243,7 +245,7 @@ int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 
 	if (ret || v > 1)
 		return ret ? ret : -EINVAL;
-	if (h->n.f->id == F_EVT_ENABLE)
+	if (h->n.slot >= 0)
 		n = ev_set(s, h->n.inst, NULL, h->n.ev->system, h->n.ev->name, (int)v);
 	else
 		n = ev_set(s, h->n.inst, NULL, h->n.evsys, NULL, (int)v);
@@ -251,3 +253,101 @@ int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 		return -EINVAL;
 	return ev_changed(s);
 }
+
+/* ---- the files ---- */
+
+static int available_events_show(struct tfs_handle *h, struct sbuf *b)
+{
+	ev_list(h->s, NULL, b);
+	return 0;
+}
+
+static int set_event_show(struct tfs_handle *h, struct sbuf *b)
+{
+	ev_list(h->s, h->n.inst, b);
+	return 0;
+}
+
+static int set_event_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	return write_set_event(h->s, h->n.inst, buf, size);
+}
+
+/* as the kernel's: every event of the directory is disabled */
+static int set_event_truncate(struct tfs_handle *h)
+{
+	ev_set(h->s, h->n.inst, NULL, NULL, NULL, 0);
+	return ev_changed(h->s);
+}
+
+/* as the kernel's: opening with O_TRUNC disables the directory's events, appending or not */
+static int set_event_open(struct tfs_handle *h, int flags)
+{
+	return tfs_open_trunc(flags) ? set_event_truncate(h) : 0;
+}
+
+/*
+ * events/enable, events/SYS/enable: as the kernel's, 0 or 1 when the
+ * events (of the system) all are, else X
+ */
+static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%c\n", ev_state(h->s, h->n.inst, h->n.evsys));
+	return 0;
+}
+
+static int enable_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
+	return 0;
+}
+
+static int format_show(struct tfs_handle *h, struct sbuf *b)
+{
+	char *t = ut_event_format(h->n.ev);
+
+	if (!t)
+		return -ENOMEM;
+	sb_puts(b, t);
+	free(t);
+	return 0;
+}
+
+static int id_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
+	return 0;
+}
+
+static int header_page_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, ut_event_header_page());
+	return 0;
+}
+
+static int header_event_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, ut_event_header_event());
+	return 0;
+}
+
+/*
+ * The events' directories themselves (events/SYS/, events/SYS/NAME/,
+ * events/ftrace/NAME/) come from the registries of events (files.c's
+ * resolve()); these are the files in them.  The ftrace system's events,
+ * as the kernel's, have format and id only: the tracers write them.
+ */
+const struct tfs_file tfs_events_files[] = {
+	TFS_FILE("available_events", 0440, W_TOP, .show = available_events_show),
+	TFS_FILE("set_event", 0640, W_TOP | W_INST, .show = set_event_show, .write = set_event_write,
+		 .open = set_event_open, .truncate = set_event_truncate),
+	TFS_FILE("enable", 0640, W_EVENTS | W_EVSYS, .show = enable_all_show, .write = write_ev_enable),
+	TFS_FILE("header_event", 0440, W_EVENTS, .show = header_event_show),
+	TFS_FILE("header_page", 0440, W_EVENTS, .show = header_page_show),
+	TFS_FILE("enable", 0640, W_EVENT, .show = enable_show, .write = write_ev_enable),
+	TFS_FILE("format", 0440, W_EVENT | W_FTEVENT, .show = format_show),
+	TFS_FILE("id", 0440, W_EVENT | W_FTEVENT, .show = id_show),
+	TFS_FILES_END
+};

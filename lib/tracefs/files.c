@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * files.c - the files and directories of the tracing directory: the
- * tables of files, path resolution, stat and readdir, and open, read,
- * write and truncate dispatched to each file's handlers.
+ * registry of files (the tables of each job's source file), path
+ * resolution, stat and readdir, and open, read, write, truncate and
+ * release dispatched to each file's handlers (struct tfs_file).
+ *
+ * The registry is an explicit list of tables rather than a linker
+ * section: it needs nothing of the linker (the fuzz and test builds, the
+ * sanitizers' padding of globals), and this list says in one place which
+ * jobs have files.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,85 +19,80 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "usertrace/tracers.h"
-#include "lib/event/format.h"
 #include "lib/event/ftrace.h"
-#include "lib/trace/tracer.h"
 #include "lib/tracefs/tfs_int.h"
 
-static const struct tfs_file files[] = {
-	{ "README",			F_README,	0440, W_TOP },
-	{ "available_events",		F_AVAIL_EVENTS,	0440, W_TOP },
-	{ "available_filter_functions",	F_AVAIL_FUNCS,	0440, W_TOP },
-	{ "available_tracers",		F_AVAIL_TRACERS, 0440, W_TOP | W_INST },
-	{ "buffer_size_kb",		F_BUFSIZE,	0640, W_TOP | W_INST },
-	{ "buffer_total_size_kb",	F_BUFTOTAL,	0440, W_TOP | W_INST },
-	{ "current_tracer",		F_CUR_TRACER,	0640, W_TOP | W_INST },
-	{ "dyn_ftrace_total_info",	F_DYNINFO,	0440, W_TOP },
-	{ "enabled_functions",		F_ENABLED_FUNCS, 0440, W_TOP },
-	{ "error_log",			F_ERRLOG,	0640, W_TOP | W_INST },
-	{ "ftrace_enabled",		F_FTRACE_ENABLED, 0440, W_TOP },
-	{ "iter_ctrl",			F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
-	{ "max_graph_depth",		F_MAXDEPTH,	0640, W_TOP },
-	{ "saved_cmdlines",		F_CMDLINES,	0440, W_TOP },
-	{ "set_event",			F_SET_EVENT,	0640, W_TOP | W_INST },
-	{ "set_ftrace_filter",		F_FILTER,	0640, W_TOP | W_INST },
-	{ "set_ftrace_notrace",		F_NOTRACE,	0640, W_TOP | W_INST },
-	{ "set_ftrace_pid",		F_FTRACE_PID,	0640, W_TOP | W_INST },
-	{ "set_graph_function",		F_GFUNC,	0640, W_TOP },
-	{ "set_graph_notrace",		F_GNOTRACE,	0640, W_TOP },
-	{ "snapshot",			F_SNAPSHOT,	0640, W_TOP | W_INST },
-	{ "trace",			F_TRACE,	0640, W_TOP | W_INST },
-	{ "trace_clock",		F_CLOCK,	0640, W_TOP | W_INST },
-	{ "trace_entries",		F_BUFSIZE,	0640, W_TOP },
-	{ "trace_marker",		F_MARKER,	0220, W_TOP | W_INST },
-	{ "trace_options",		F_TRACE_OPTIONS, 0640, W_TOP | W_INST },
-	{ "trace_pipe",			F_TRACE_PIPE,	0440, W_TOP | W_INST },
-	{ "tracing_cpumask",		F_CPUMASK,	0640, W_TOP },
-	{ "tracing_enabled",		F_TRACING_ON,	0640, W_TOP | W_INST },
-	{ "tracing_max_latency",	F_MAXLAT,	0640, W_TOP },
-	{ "tracing_on",			F_TRACING_ON,	0640, W_TOP | W_INST },
-	{ "tracing_thresh",		F_THRESH,	0640, W_TOP },
+static const struct tfs_file *const tfs_file_tables[] = {
+	tfs_buffers_files, tfs_errlog_files, tfs_events_files, tfs_funcs_files,
+	tfs_lists_files, tfs_readme_files, tfs_tracer_files, tfs_views_files,
 };
-#define NR_FILES (sizeof(files) / sizeof(files[0]))
-
-static const struct tfs_file f_option = { NULL, F_OPTION, 0640, 0 };
-/* events/ */
-static const struct tfs_file f_ev_top_files[] = {
-	{ "enable",		F_EV_ENABLE,	0640, 0 },
-	{ "header_event",	F_EV_HDR_EVENT,	0440, 0 },
-	{ "header_page",	F_EV_HDR_PAGE,	0440, 0 },
-};
-/*
- * events/ftrace/NAME, one per entry of usertrace/ftrace.def: as the
- * kernel's, format and id only (the tracers write them; no enable)
- */
-static const struct tfs_file f_ev_files[] = {
-	{ "format",	F_EV_FORMAT,	0440, 0 },
-	{ "id",		F_EV_ID,	0440, 0 },
-};
-/* events/SYS of the programs' events (the session's registry) */
-static const struct tfs_file f_evsys_files[] = {
-	{ "enable",	F_EVSYS_ENABLE,	0640, 0 },
-};
-/* events/SYS/NAME of a program's event */
-static const struct tfs_file f_evt_files[] = {
-	{ "enable",	F_EVT_ENABLE,	0640, 0 },
-	{ "format",	F_EV_FORMAT,	0440, 0 },
-	{ "id",		F_EV_ID,	0440, 0 },
-};
-static const struct tfs_file f_cpu_files[] = {
-	{ "buffer_size_kb", F_BUFSIZE,	0640, 0 },
-	{ "stats",	F_STATS,	0440, 0 },
-	{ "trace",	F_TRACE,	0640, 0 },
-	{ "trace_pipe",	F_TRACE_PIPE,	0440, 0 },
-};
+#define TFS_NR_TABLES	(sizeof(tfs_file_tables) / sizeof(tfs_file_tables[0]))
 
 /*
- * trace options: lib/trace/options.def, in the kernel's order; opt_mask
- * holds their bits (trace_opts[i].bit).  A tracer's own option shows and
- * applies with that tracer only (trace_opt_hidden()).
+ * Every registered file, sorted by name (readdir lists them so, as the
+ * kernel's tracefs): made at the first use, read-only after.
  */
+static const struct tfs_file **tfs_sorted;
+static size_t tfs_nr_files;
+static pthread_once_t tfs_sorted_once = PTHREAD_ONCE_INIT;
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct tfs_file *x = *(const struct tfs_file *const *)a;
+	const struct tfs_file *y = *(const struct tfs_file *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static void registry_sort(void)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < TFS_NR_TABLES; t++)
+		for (const struct tfs_file *f = tfs_file_tables[t]; f->name; f++)
+			n++;
+	tfs_sorted = malloc(n * sizeof(*tfs_sorted));
+	if (!tfs_sorted)
+		return;
+	for (size_t t = 0; t < TFS_NR_TABLES; t++)
+		for (const struct tfs_file *f = tfs_file_tables[t]; f->name; f++)
+			tfs_sorted[tfs_nr_files++] = f;
+	qsort(tfs_sorted, tfs_nr_files, sizeof(*tfs_sorted), file_cmp);
+}
+
+static void registry_init(void)
+{
+	pthread_once(&tfs_sorted_once, registry_sort);
+}
+
+/* the file called @len bytes at @c in a directory of kind @where (W_*); @c NULL: the first */
+static const struct tfs_file *file_find(unsigned where, const char *c, size_t len)
+{
+	registry_init();
+	for (size_t i = 0; i < tfs_nr_files; i++) {
+		const struct tfs_file *f = tfs_sorted[i];
+
+		if ((f->where & where) && (!c || (strlen(f->name) == len && !strncmp(f->name, c, len))))
+			return f;
+	}
+	return NULL;
+}
+
+/* call @fill for each file of a directory of kind @where; stops at a nonzero return */
+static int files_fill(unsigned where, int (*fill)(void *ctx, const char *name, const struct tfs_stat *st),
+		      void *ctx)
+{
+	int ret = 0;
+
+	registry_init();
+	for (size_t i = 0; i < tfs_nr_files && !ret; i++) {
+		struct tfs_stat st = { 0, tfs_sorted[i]->mode };
+
+		if (tfs_sorted[i]->where & where)
+			ret = fill(ctx, tfs_sorted[i]->name, &st);
+	}
+	return ret;
+}
 
 /* the kernel's modes: the top 0700, its directories 0750, eventfs 0755 */
 static mode_t dir_mode(int dir, int top)
@@ -107,6 +108,29 @@ static mode_t dir_mode(int dir, int top)
 		return 0750;
 	}
 }
+
+/* the kind (W_*) of the files in directory @n; 0: it has none */
+static unsigned dir_where(struct tfs_session *s, const struct tfs_node *n)
+{
+	switch (n->dir) {
+	case D_ROOT:
+		return n->inst == &s->top ? W_TOP : W_INST;
+	case D_OPTIONS:
+		return W_OPTIONS;
+	case D_CPU:
+		return W_CPU;
+	case D_EVENTS:
+		return W_EVENTS;
+	case D_EVSYS:
+		return n->evsys ? W_EVSYS : 0;	/* events/ftrace/ holds only events */
+	case D_EVENT:
+		return n->slot >= 0 ? W_EVENT : W_FTEVENT;
+	default:
+		return 0;
+	}
+}
+
+/* ---- paths ---- */
 
 /* the next component of *p: its length, *p moved past it */
 size_t next_comp(const char **p, const char **comp)
@@ -126,20 +150,20 @@ int comp_is(const char *c, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(c, name, len);
 }
 
-/* is @name one of the files of events/ (a system of that name would be hidden)? */
-static int resolve_top_event_file(const char *name)
+/* in directory @n, a file of the registry called @len bytes at @c: it is n->f */
+static int node_file(struct tfs_session *s, struct tfs_node *n, const char *c, size_t len)
 {
-	for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]); i++)
-		if (!strcmp(name, f_ev_top_files[i].name))
-			return 1;
-	return 0;
+	n->f = file_find(dir_where(s, n), c, len);
+	if (!n->f)
+		return 0;
+	n->dir = D_NONE;
+	return 1;
 }
 
 /* resolve @path.  Context: s->lock held. */
 int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 {
 	const char *p = path ? path : "", *c;
-	unsigned where = W_TOP;
 	size_t len;
 
 	memset(n, 0, sizeof(*n));
@@ -159,7 +183,6 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		n->inst = inst_find(s, c, len);
 		if (!n->inst)
 			return -ENOENT;
-		where = W_INST;
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
@@ -170,10 +193,8 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		if (!len)
 			return 0;
 		n->opt = trace_opt_index(c, len);
-		if (n->opt < 0)
+		if (n->opt < 0 || !node_file(s, n, NULL, 0))
 			return -ENOENT;
-		n->dir = D_NONE;
-		n->f = &f_option;
 	} else if (comp_is(c, len, "per_cpu")) {
 		char *end;
 		long cpu;
@@ -192,23 +213,15 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		n->f = NULL;
-		for (size_t i = 0; i < sizeof(f_cpu_files) / sizeof(f_cpu_files[0]); i++)
-			if (comp_is(c, len, f_cpu_files[i].name))
-				n->f = &f_cpu_files[i];
-		if (!n->f)
+		if (!node_file(s, n, c, len))
 			return -ENOENT;
-		n->dir = D_NONE;
 	} else if (comp_is(c, len, "events")) {
 		n->dir = D_EVENTS;
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]); i++)
-			if (comp_is(c, len, f_ev_top_files[i].name))
-				n->f = &f_ev_top_files[i];
-		if (n->f) {
-			n->dir = D_NONE;
+		if (node_file(s, n, c, len)) {
+			/* events/enable, header_page... */
 		} else if (comp_is(c, len, "ftrace")) {
 			n->dir = D_EVSYS;
 			len = next_comp(&p, &c);
@@ -223,17 +236,11 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 			len = next_comp(&p, &c);
 			if (!len)
 				return 0;
-			for (size_t i = 0; i < sizeof(f_ev_files) / sizeof(f_ev_files[0]); i++)
-				if (comp_is(c, len, f_ev_files[i].name))
-					n->f = &f_ev_files[i];
-			if (!n->f)
+			if (!node_file(s, n, c, len))
 				return -ENOENT;
-			n->dir = D_NONE;
 		} else {
 			/* a system of the programs' events */
 			int i = ev_find(s, NULL, c, len);
-			const struct tfs_file *tab = f_evsys_files;
-			size_t nf = sizeof(f_evsys_files) / sizeof(f_evsys_files[0]);
 
 			if (i < 0)
 				return -ENOENT;
@@ -242,10 +249,7 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 			len = next_comp(&p, &c);
 			if (!len)
 				return 0;
-			for (size_t k = 0; k < nf; k++)
-				if (comp_is(c, len, tab[k].name))
-					n->f = &tab[k];
-			if (!n->f) {
+			if (!node_file(s, n, c, len)) {
 				i = ev_find(s, n->evsys, c, len);
 				if (i < 0)
 					return -ENOENT;
@@ -255,29 +259,20 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 				len = next_comp(&p, &c);
 				if (!len)
 					return 0;
-				tab = f_evt_files;
-				nf = sizeof(f_evt_files) / sizeof(f_evt_files[0]);
-				for (size_t k = 0; k < nf; k++)
-					if (comp_is(c, len, tab[k].name))
-						n->f = &tab[k];
-				if (!n->f)
+				if (!node_file(s, n, c, len))
 					return -ENOENT;
 			}
-			n->dir = D_NONE;
 		}
-	} else {
-		for (size_t i = 0; i < NR_FILES; i++)
-			if ((files[i].where & where) && comp_is(c, len, files[i].name))
-				n->f = &files[i];
-		if (!n->f)
-			return -ENOENT;
-		n->dir = D_NONE;
+	} else if (!node_file(s, n, c, len)) {
+		return -ENOENT;
 	}
 	len = next_comp(&p, &c);
 	if (len)
 		return n->dir == D_NONE ? -ENOTDIR : -ENOENT;
 	return 0;
 }
+
+/* ---- stat, readdir ---- */
 
 static void node_stat(struct tfs_session *s, const struct tfs_node *n, struct tfs_stat *st)
 {
@@ -304,6 +299,7 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 	struct tfs_stat dir = { 1, 0750 }, evdir = { 1, 0755 };
 	struct tfs_node n;
 	struct words names = { 0 };
+	unsigned where;
 	int ret, top;
 
 	pthread_mutex_lock(&s->lock);
@@ -313,6 +309,7 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		return ret ? ret : -ENOTDIR;
 	}
 	top = n.inst == &s->top;
+	where = dir_where(s, &n);
 	if (n.dir == D_INSTANCES)
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			words_add(&names, in->name, strlen(in->name));
@@ -327,23 +324,18 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			w = n.evsys ? s->evd[i]->name : s->evd[i]->system;
 			if (words_find(&names, w) >= 0 || !strcmp(w, "ftrace"))
 				continue;
-			if (!n.evsys && resolve_top_event_file(w))
-				continue;
-			if (n.evsys && !strcmp(w, "enable"))
+			/* hidden by a file of that name */
+			if (file_find(where, w, strlen(w)))
 				continue;
 			words_add(&names, w, strlen(w));
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
 
+	/* the files first (options/ has the options' names), then the directories */
+	ret = where == W_OPTIONS ? 0 : files_fill(where, fill, ctx);
 	switch (n.dir) {
 	case D_ROOT:
-		for (size_t i = 0; i < NR_FILES && !ret; i++) {
-			struct tfs_stat st = { 0, files[i].mode };
-
-			if (files[i].where & (top ? W_TOP : W_INST))
-				ret = fill(ctx, files[i].name, &st);
-		}
 		if (!ret)
 			ret = fill(ctx, "options", &dir);
 		if (!ret)
@@ -353,13 +345,14 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		if (!ret && top)
 			ret = fill(ctx, "instances", &dir);
 		break;
-	case D_OPTIONS:
-		for (int i = 0; i < TRACE_NR_OPTS && !ret; i++) {
-			struct tfs_stat st = { 0, 0640 };
+	case D_OPTIONS: {
+		const struct tfs_file *f = file_find(W_OPTIONS, NULL, 0);
+		struct tfs_stat st = { 0, f ? f->mode : 0 };
 
+		for (int i = 0; f && i < TRACE_NR_OPTS && !ret; i++)
 			ret = fill(ctx, trace_opts[i].name, &st);
-		}
 		break;
+	}
 	case D_PERCPU:
 		for (int i = 0; i < s->ncpu && !ret; i++) {
 			char name[16];
@@ -368,23 +361,11 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, name, &dir);
 		}
 		break;
-	case D_CPU:
-		for (size_t i = 0; i < sizeof(f_cpu_files) / sizeof(f_cpu_files[0]) && !ret; i++) {
-			struct tfs_stat st = { 0, f_cpu_files[i].mode };
-
-			ret = fill(ctx, f_cpu_files[i].name, &st);
-		}
-		break;
 	case D_INSTANCES:
 		for (int i = 0; i < names.n && !ret; i++)
 			ret = fill(ctx, names.w[i], &dir);
 		break;
 	case D_EVENTS:
-		for (size_t i = 0; i < sizeof(f_ev_top_files) / sizeof(f_ev_top_files[0]) && !ret; i++) {
-			struct tfs_stat st = { 0, f_ev_top_files[i].mode };
-
-			ret = fill(ctx, f_ev_top_files[i].name, &st);
-		}
 		if (!ret)
 			ret = fill(ctx, "ftrace", &evdir);
 		for (int i = 0; i < names.n && !ret; i++)
@@ -392,11 +373,6 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		break;
 	case D_EVSYS:
 		if (n.evsys) {
-			for (size_t i = 0; i < sizeof(f_evsys_files) / sizeof(f_evsys_files[0]) && !ret; i++) {
-				struct tfs_stat st = { 0, f_evsys_files[i].mode };
-
-				ret = fill(ctx, f_evsys_files[i].name, &st);
-			}
 			for (int i = 0; i < names.n && !ret; i++)
 				ret = fill(ctx, names.w[i], &evdir);
 			break;
@@ -404,445 +380,37 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		for (unsigned i = 0; i < ut_ftrace_nr_events && !ret; i++)
 			ret = fill(ctx, ut_ftrace_events[i].name, &evdir);
 		break;
-	case D_EVENT: {
-		const struct tfs_file *tab = n.slot >= 0 ? f_evt_files : f_ev_files;
-		size_t nf = n.slot >= 0 ? sizeof(f_evt_files) / sizeof(f_evt_files[0]) :
-			    sizeof(f_ev_files) / sizeof(f_ev_files[0]);
-
-		for (size_t i = 0; i < nf && !ret; i++) {
-			struct tfs_stat st = { 0, tab[i].mode };
-
-			ret = fill(ctx, tab[i].name, &st);
-		}
-		break;
-	}
 	}
 	words_free(&names);
 	return ret > 0 ? 0 : ret;
 }
 
-/*
- * produce - the whole text of an ordinary file.  Context: s->lock held,
- * except around live_trace() (it reads the buffers; see below).
- */
-static int produce(struct tfs_handle *h, struct sbuf *b)
+/* ---- handles ---- */
+
+/* open(2) flags that empty the file: written, O_TRUNC */
+int tfs_open_trunc(int flags)
 {
-	struct tfs_session *s = h->s;
-	struct tfs_inst *in = h->n.inst;
-	struct ut_session_ctl *c = s->ctl;
-	int ret = 0;
-
-	switch (h->n.f->id) {
-	case F_README:
-		sb_puts(b, readme_text);
-		break;
-	case F_AVAIL_TRACERS:
-		sb_printf(b, "%s\n", UT_TRACER_NAMES);
-		break;
-	case F_CUR_TRACER:
-		sb_printf(b, "%s\n", inst_tracer(s, in));
-		break;
-	case F_TRACING_ON:
-		sb_printf(b, "%d\n", inst_on(s, in));
-		break;
-	case F_TRACE: {
-		struct view_buf vb;
-
-		inst_pump(in);
-		view_make(s, in, h->n.cpu, &vb);
-		/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
-		vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
-		ret = view_print(s, &vb, b);
-		break;
-	}
-	case F_TRACE_OPTIONS:
-		show_trace_options(s, in, b);
-		break;
-	case F_OPTION:
-		sb_printf(b, "%d\n", !!(in->opt_mask & trace_opts[h->n.opt].bit));
-		break;
-	case F_BUFSIZE: {
-		uint32_t pages;
-
-		/* as the kernel: one CPU's size, the common size, or X when they differ */
-		if (h->n.cpu >= 0)
-			sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
-		else if (cpu_pages_same(s, in, &pages))
-			sb_printf(b, "%u\n", pages * 4);
-		else
-			sb_puts(b, "X\n");
-		break;
-	}
-	case F_BUFTOTAL: {
-		int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(s);
-
-		sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : c->nr_pages) *
-					  4 * (nb ? nb : 1));
-		break;
-	}
-	case F_CPUMASK:
-		show_cpumask(s, b);
-		break;
-	case F_FTRACE_PID: {
-		struct words ws = { 0 };
-
-		words_split(&ws, in->pids, strlen(in->pids));
-		for (int i = 0; i < ws.n; i++)
-			sb_printf(b, "%s\n", ws.w[i]);
-		words_free(&ws);
-		break;
-	}
-	case F_CLOCK:
-		for (int i = 0; i < TRACE_NR_CLOCKS; i++)
-			sb_printf(b, i == h->n.inst->clock ? "%s[%s]" : "%s%s", i ? " " : "",
-				  trace_clock_names[i]);
-		sb_puts(b, "\n");
-		break;
-	case F_THRESH:
-		sb_printf(b, "%llu\n", s->thresh_us);
-		break;
-	case F_MAXLAT:
-		sb_printf(b, "%llu\n", s->max_latency);
-		break;
-	case F_STATS:
-		inst_pump(in);
-		show_stats(s, in, h->n.cpu, b);
-		break;
-	case F_CMDLINES:
-		show_cmdlines(s, b);
-		break;
-	case F_ERRLOG:
-		for (int i = 0; i < in->nr_err; i++)
-			sb_puts(b, in->errlog[i]);
-		break;
-	case F_SNAPSHOT:
-		if (in->snap_taken) {
-			struct view_buf vb;
-			struct sbuf t = { 0 };
-
-			/* the copy, in the format of now (tracer, options, clock) */
-			view_make(s, in, -1, &vb);
-			vb.v.bufdir = in->snapdir;
-			vb.v.since = in->snap_since;
-			ret = view_print(s, &vb, &t);
-			/* as the kernel: a snapshot that holds no event shows the help */
-			if (!ret && !t.err && has_event_line(t.p, t.len)) {
-				sb_add(b, t.p, t.len);
-				free(t.p);
-				break;
-			}
-			free(t.p);
-			if (ret)
-				break;
-		}
-		sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-		sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
-					  : "#\n# * Snapshot is freed *\n#\n");
-		sb_puts(b, snapshot_help);
-		break;
-	case F_EV_ENABLE:
-	case F_EVSYS_ENABLE:
-		/*
-		 * as the kernel's: 0 or 1 when the events (of the system) all
-		 * are, else X; the ftrace system's cannot be enabled
-		 */
-		sb_printf(b, "%c\n", ev_state(s, in, h->n.evsys));
-		break;
-	case F_EVT_ENABLE:
-		sb_printf(b, "%d\n", ev_bit(in->ev_on, (uint32_t)h->n.slot));
-		break;
-	case F_SET_EVENT:
-		ev_list(s, in, b);
-		break;
-	case F_AVAIL_EVENTS:
-		ev_list(s, NULL, b);
-		break;
-	case F_EV_FORMAT: {
-		char *t = ut_event_format(h->n.ev);
-
-		if (!t) {
-			ret = -ENOMEM;
-			break;
-		}
-		sb_puts(b, t);
-		free(t);
-		break;
-	}
-	case F_EV_ID:
-		sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
-		break;
-	case F_EV_HDR_PAGE:
-		sb_puts(b, ut_event_header_page());
-		break;
-	case F_EV_HDR_EVENT:
-		sb_puts(b, ut_event_header_event());
-		break;
-	case F_AVAIL_FUNCS:
-	case F_ENABLED_FUNCS:
-	case F_DYNINFO:
-		show_funcs(s, h->n.f->id, b);
-		break;
-	case F_FILTER:
-	case F_NOTRACE:
-	case F_GFUNC:
-	case F_GNOTRACE:
-		list_show(s, in, h->n.f->id, b);
-		break;
-	case F_MAXDEPTH:
-		sb_printf(b, "%u\n", c->max_graph_depth);
-		break;
-	case F_FTRACE_ENABLED:
-		sb_puts(b, "1\n");
-		break;
-	case F_MARKER:
-	case F_TRACE_PIPE:
-		ret = -EINVAL;
-		break;
-	}
-	if (!ret && b->err)
-		ret = -ENOMEM;
-	return ret;
+	return (flags & O_ACCMODE) != O_RDONLY && (flags & O_TRUNC);
 }
 
 /*
- * do_write - one write(2).  Returns 0, 1 (the control page changed: apply
- * it once the lock is dropped) or -errno.  Context: s->lock held.
+ * The open of a list (set_ftrace_filter, set_ftrace_pid...): with O_TRUNC
+ * (the shell's '>'), the first write replaces it, and the release empties
+ * it if nothing was written; O_APPEND ('>>') adds to it.
  */
-static int do_write(struct tfs_handle *h, const char *buf, size_t size)
+int tfs_list_open(struct tfs_handle *h, int flags)
 {
-	struct tfs_session *s = h->s;
-	struct tfs_inst *in = h->n.inst;
-	struct ut_session_ctl *c = s->ctl;
-	const char *fname = h->n.f->name ? h->n.f->name : "options";
-	unsigned long long v;
-	int ret = 0, trunc, perr;
-
-	switch (h->n.f->id) {
-	case F_CUR_TRACER: {
-		int t = word_index(s, buf, size, tracer_index, "No such tracer");
-
-		if (t < 0)
-			return t;
-		if (!strcmp(inst_tracer(s, in), ut_tracers[t].name))
-			return 0;
-		inst_pump(in);
-		top_sync(s);
-		snprintf(in->tracer, sizeof(in->tracer), "%s", ut_tracers[t].name);
-		ret = recording_update(s);
-		/* as the kernel, a new tracer starts with an empty buffer */
-		trace_clear(s, in);
-		in->tracer_gen++;
-		pthread_cond_broadcast(&s->cond);
-		return ret;
-	}
-	case F_TRACING_ON:
-		/* as the kernel: any number, nonzero is on */
-		if ((perr = parse_ull(buf, size, &v))) {
-			tfs_err(s, "Invalid argument", fname);
-			return perr ? perr : -EINVAL;
-		}
-		v = !!v;
-		/* what was recorded before the switch is the buffer's */
-		inst_pump(in);
-		if (in == &s->top)
-			top_set_on(s, (int)v);
-		else
-			in->on = (int)v;
-		return recording_update(s);
-	case F_TRACE:
-		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
-		return 0;
-	case F_TRACE_OPTIONS: {
-		/* as the kernel: one option a write, blanks around it */
-		char *w = strip_dup(buf, size);
-
-		if (!w)
-			return -ENOMEM;
-		ret = set_option(s, in, w);
-		free(w);
-		return ret;
-	}
-	case F_OPTION:
-		if ((perr = parse_ull(buf, size, &v)) || v > 1) {
-			tfs_err(s, "Invalid argument", trace_opts[h->n.opt].name);
-			return perr ? perr : -EINVAL;
-		}
-		if (v)
-			in->opt_mask |= trace_opts[h->n.opt].bit;
-		else
-			in->opt_mask &= ~trace_opts[h->n.opt].bit;
-		return 0;
-	case F_BUFSIZE:
-		if ((perr = parse_ull(buf, size, &v)) || !v) {
-			tfs_err(s, "Invalid buffer size", fname);
-			return perr ? perr : -EINVAL;
-		}
-		/* the smallest ring: two pages */
-		if (v < 8)
-			v = 8;
-		if (v > phys_kb() || v / 4 >= UINT32_MAX) {
-			tfs_err(s, "Buffer larger than the machine's memory", fname);
-			return -ENOMEM;
-		}
-		{
-			uint32_t pages = (uint32_t)((v + 3) / 4), max;
-
-			/* per_cpu/cpuN: that CPU's; the top file: every CPU's */
-			if (h->n.cpu >= 0)
-				in->cpu_pages[h->n.cpu] = pages;
-			else
-				cpu_pages_init(in, pages);
-			cpu_pages_same(s, in, &max);
-			pages = max;
-			live_marker_resize(in->marker, pages);
-			if (in->pump) {
-				inst_pump(in);
-				live_pump_resize(in->pump, pages);
-				in->nr_pages = pages;
-			} else if (pages != c->nr_pages) {
-				drop_replaced_buffers(s);
-				__atomic_store_n(&c->nr_pages, pages, __ATOMIC_RELEASE);
-			}
-		}
-		return 0;
-	case F_CPUMASK:
-		ret = write_cpumask(s, buf, size);
-		if (ret)
-			tfs_err(s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
-				fname);
-		return ret ? ret : recording_update(s);
-	case F_FTRACE_PID:
-		trunc = h->trunc_pending;
-		h->trunc_pending = 0;
-		/* an instance's buffers take the new choice from now on */
-		inst_pump(in);
-		ret = write_pids(s, in, buf, size, trunc);
-		return ret ? ret : recording_update(s);
-	case F_MARKER:
-		/* as the kernel: the markers option off refuses them */
-		if (!(in->opt_mask & TRACE_ITER_MARKERS))
-			return -EINVAL;
-		/* a buffer that is off takes no marker */
-		if (!inst_on(s, in))
-			return -EBADF;
-		return write_marker(in, buf, size);
-	case F_CLOCK: {
-		int id = word_index(s, buf, size, trace_clock_find, "No such clock");
-
-		if (id < 0)
-			return id;
-		/* as the kernel: a new clock clears the buffer and the snapshot */
-		in->clock = id;
-		trace_clear(s, in);
-		snap_empty(in);
-		return 0;
-	}
-	case F_THRESH:
-		if ((perr = parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
-			tfs_err(s, "Invalid argument", fname);
-			return perr ? perr : -EINVAL;
-		}
-		s->thresh_us = v;
-		c->tracing_thresh = 0;		/* computed by the caller, unlocked */
-		return 2;
-	case F_MAXLAT:
-		if ((perr = parse_ull(buf, size, &v))) {
-			tfs_err(s, "Invalid argument", fname);
-			return perr ? perr : -EINVAL;
-		}
-		s->max_latency = v;
-		return 0;
-	case F_MAXDEPTH:
-		if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
-			tfs_err(s, "Invalid argument", fname);
-			return perr ? perr : -ERANGE;
-		}
-		c->max_graph_depth = (uint32_t)v;
-		return 1;
-	case F_ERRLOG:
-		/* as the kernel: opening with O_TRUNC clears it (tfs_open); a write does nothing */
-		return 0;
-	case F_SNAPSHOT: {
-		if ((perr = parse_ull(buf, size, &v))) {
-			tfs_err(s, "Invalid argument", fname);
-			return perr ? perr : -EINVAL;
-		}
-		if (v == 0) {
-			snap_empty(in);
-			in->snap_alloc = 0;
-		} else if (v == 1) {
-			/* a copy of the buffers as they are now: the kernel swaps them */
-			inst_pump(in);
-			snap_empty(in);
-			snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
-				 in == &s->top ? "" : ".", in->name);
-			ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir,
-					    in->since);
-			if (ret) {
-				tfs_err(s, "Cannot take the snapshot", fname);
-				return ret;
-			}
-			in->snap_taken = 1;
-			in->snap_since = in->since;
-			in->snap_alloc = 1;
-		} else {
-			snap_empty(in);
-		}
-		return 0;
-	}
-	case F_EV_ENABLE:
-	case F_EVSYS_ENABLE:
-	case F_EVT_ENABLE:
-		return write_ev_enable(h, buf, size);
-	case F_SET_EVENT:
-		/* opening with O_TRUNC cleared the set (tfs_open) */
-		return write_set_event(s, in, buf, size);
-	case F_FILTER:
-	case F_NOTRACE:
-	case F_GFUNC:
-	case F_GNOTRACE:
-		trunc = h->trunc_pending;
-		ret = list_write(s, in, h->n.f->id, buf, size, trunc);
-		if (ret >= 0)
-			h->trunc_pending = 0;
-		return ret;
-	default:
-		return -EINVAL;
-	}
+	h->trunc_pending = tfs_open_trunc(flags) && !(flags & O_APPEND);
+	return TFS_WR_DONE;
 }
 
-static int is_list(enum tfs_id id)
+int tfs_list_release(struct tfs_handle *h)
 {
-	return id == F_FILTER || id == F_NOTRACE || id == F_GFUNC || id == F_GNOTRACE ||
-	       id == F_FTRACE_PID || id == F_SET_EVENT;
-}
-
-/* a list emptied (O_TRUNC with nothing written, or truncate(2)): 1 if changed */
-static int list_truncate(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id)
-{
-	char *l = list_of(s, in, id);
-
-	if (id == F_FTRACE_PID) {
-		inst_pump(in);
-		in->pids[0] = '\0';
-		return recording_update(s);
-	}
-	if (id == F_SET_EVENT) {
-		/* as the kernel: every event of the directory is disabled */
-		ev_set(s, in, NULL, NULL, NULL, 0);
-		return ev_changed(s);
-	}
-	if (!l || !l[0])
-		return 0;
-	if (in != &s->top)
-		inst_pump(in);
-	l[0] = '\0';
-	return id == F_FILTER || id == F_NOTRACE ? lists_update(s) : 1;
+	return h->trunc_pending ? h->n.f->truncate(h) : TFS_WR_DONE;
 }
 
 int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_handle **hp)
 {
-	int acc = flags & O_ACCMODE, wr = acc != O_RDONLY, rd = acc != O_WRONLY;
 	struct tfs_handle *h;
 	struct tfs_node n;
 	int ret, apply = 0;
@@ -859,7 +427,6 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	 * to a file that takes none, or a read of trace_marker, is EINVAL
 	 * (the FUSE mount lets the kernel check the modes for other users)
 	 */
-	(void)rd;
 	ret = -ENOMEM;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -868,45 +435,14 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	h->n = n;
 	h->flags = flags;
 	n.inst->refs++;
+	ret = n.f->open ? n.f->open(h, flags) : 0;
+	if (ret < 0) {
+		n.inst->refs--;
+		free(h);
+		goto out;
+	}
+	apply = ret == TFS_WR_APPLY;
 	ret = 0;
-	if (wr && (flags & O_TRUNC)) {
-		switch (n.f->id) {
-		case F_TRACE:
-			trace_clear_cpu(s, n.inst, n.cpu);
-			break;
-		case F_ERRLOG:
-			errlog_clear(n.inst);
-			break;
-		case F_SET_EVENT:
-			/* as the kernel's: the open disables the directory's events */
-			apply = list_truncate(s, n.inst, F_SET_EVENT);
-			break;
-		default:
-			/* lists: replaced by the first write, emptied at release without one */
-			h->trunc_pending = is_list(n.f->id) && !(flags & O_APPEND);
-			break;
-		}
-	}
-	if (n.f->id == F_TRACE_PIPE) {
-		struct view_buf vb;
-		int k = n.cpu + 1;
-
-		view_make(s, n.inst, n.cpu, &vb);
-		h->tracer_gen = n.inst->tracer_gen;
-		pthread_mutex_lock(&n.inst->pipe_lock);
-		if (!n.inst->pipes)
-			n.inst->pipes = calloc(TFS_MAX_CPUS + 1, sizeof(*n.inst->pipes));
-		if (n.inst->pipes && !n.inst->pipes[k])
-			n.inst->pipes[k] = live_pipe_open(s->dir, &vb.v);
-		h->rd = n.inst->pipes ? n.inst->pipes[k] : NULL;
-		pthread_mutex_unlock(&n.inst->pipe_lock);
-		if (!h->rd) {
-			n.inst->refs--;
-			free(h);
-			ret = -EIO;
-			goto out;
-		}
-	}
 	*hp = h;
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -922,15 +458,17 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 
 	if ((h->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (h->n.f->id == F_TRACE_PIPE)
-		return pipe_read(h, buf, size);
+	if (h->n.f->read)
+		return h->n.f->read(h, buf, size);
 	if (off < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
 	if (!h->have_text) {
 		struct sbuf b = { 0 };
 
-		ret = produce(h, &b);
+		ret = h->n.f->show ? h->n.f->show(h, &b) : -EINVAL;
+		if (!ret && b.err)
+			ret = -ENOMEM;
 		if (ret) {
 			free(b.p);
 		} else {
@@ -953,54 +491,52 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 {
 	struct tfs_session *s = h->s;
+	const struct tfs_file *f = h->n.f;
 	int ret, apply;
 
 	(void)off;
 	if ((h->flags & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	/* as the kernel, a marker longer than an event can hold is cut: the write is short */
-	if (h->n.f->id == F_MARKER && size > LIVE_MARKER_MAX)
-		size = LIVE_MARKER_MAX;
+	if (f->max_write && size > f->max_write)
+		size = f->max_write;
 	pthread_mutex_lock(&s->lock);
 	s->err_inst = h->n.inst;
 	s->ev_apply = 0;
-	ret = do_write(h, buf, size);
+	ret = f->write ? f->write(h, buf, size) : -EINVAL;
 	/* a write that failed after it changed the events: they are applied */
 	apply = ret < 0 && s->ev_apply;
 	s->err_inst = NULL;
 	pthread_mutex_unlock(&s->lock);
-	if (ret == 2) {
+	if (ret == TFS_WR_THRESH) {
 		/* tracing_thresh: the TSC rate is measured without the lock */
 		uint64_t t = us_to_ticks(s, s->thresh_us);
 
 		pthread_mutex_lock(&s->lock);
 		s->ctl->tracing_thresh = t;
 		pthread_mutex_unlock(&s->lock);
-		ret = 1;
+		ret = TFS_WR_APPLY;
 	}
-	if (ret == 1 || apply)
+	if (ret == TFS_WR_APPLY || apply)
 		ctl_apply(s);
 	return ret < 0 ? ret : (ssize_t)size;
 }
 
 int tfs_truncate(struct tfs_session *s, const char *path)
 {
-	struct tfs_node n;
+	struct tfs_handle h = { .s = s, .flags = O_WRONLY };
 	int ret, apply = 0;
 
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &n);
-	if (!ret && n.dir != D_NONE)
+	ret = resolve(s, path, &h.n);
+	if (!ret && h.n.dir != D_NONE)
 		ret = -EISDIR;
-	if (!ret && !(n.f->mode & 0222))
+	if (!ret && !(h.n.f->mode & 0222))
 		ret = -EINVAL;
-	if (!ret) {
-		if (n.f->id == F_TRACE)
-			trace_clear_cpu(s, n.inst, n.cpu);
-		else if (n.f->id == F_ERRLOG)
-			errlog_clear(n.inst);
-		else if (is_list(n.f->id))
-			apply = list_truncate(s, n.inst, n.f->id);
+	if (!ret && h.n.f->truncate) {
+		ret = h.n.f->truncate(&h);
+		apply = ret == TFS_WR_APPLY;
+		ret = ret < 0 ? ret : 0;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
@@ -1025,8 +561,8 @@ void tfs_release(struct tfs_handle *h)
 		return;
 	s = h->s;
 	pthread_mutex_lock(&s->lock);
-	if (h->trunc_pending)
-		apply = list_truncate(s, h->n.inst, h->n.f->id);
+	if (h->n.f->release)
+		apply = h->n.f->release(h) == TFS_WR_APPLY;
 	h->n.inst->refs--;
 	pthread_mutex_unlock(&s->lock);
 	if (apply)

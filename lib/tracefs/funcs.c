@@ -197,8 +197,13 @@ int mod_match(const char *glob, const char *mod)
 	return !fnmatch(glob, mod, 0) || !fnmatch(glob, base_name(mod), 0);
 }
 
-void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
+/* which listing a file is (its ->arg) */
+enum { FN_AVAIL, FN_ENABLED, FN_DYNINFO };
+
+static int funcs_show(struct tfs_handle *h, struct sbuf *b)
 {
+	struct tfs_session *s = h->s;
+	int id = h->n.f->arg;
 	struct tfs_funcs fs;
 	size_t patchable = 0;
 	struct words mods = { 0 };
@@ -207,22 +212,30 @@ void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b)
 	for (size_t i = 0; i < fs.n; i++) {
 		const struct tfs_func *f = &fs.f[i];
 
-		if (id == F_AVAIL_FUNCS) {
+		if (id == FN_AVAIL) {
 			func_print(b, f);
 			sb_puts(b, "\n");
-		} else if (id == F_ENABLED_FUNCS && f->enabled) {
+		} else if (id == FN_ENABLED && f->enabled) {
 			func_print(b, f);
 			sb_puts(b, " (1)\n");
-		} else if (id == F_DYNINFO && f->patchable) {
+		} else if (id == FN_DYNINFO && f->patchable) {
 			patchable++;
 			if (words_find(&mods, f->mod) < 0)
 				words_add(&mods, f->mod, strlen(f->mod));
 		}
 	}
 	/* the kernel's dyn_ftrace records are 16 bytes, in 4 KiB pages */
-	if (id == F_DYNINFO)
+	if (id == FN_DYNINFO)
 		sb_printf(b, "%zu pages:%zu groups: %d\n", patchable,
 			  (patchable * 16 + 4095) / 4096, mods.n);
 	words_free(&mods);
 	funcs_free(&fs);
+	return 0;
 }
+
+const struct tfs_file tfs_funcs_files[] = {
+	TFS_FILE("available_filter_functions", 0440, W_TOP, .show = funcs_show, .arg = FN_AVAIL),
+	TFS_FILE("enabled_functions", 0440, W_TOP, .show = funcs_show, .arg = FN_ENABLED),
+	TFS_FILE("dyn_ftrace_total_info", 0440, W_TOP, .show = funcs_show, .arg = FN_DYNINFO),
+	TFS_FILES_END
+};

@@ -13,6 +13,9 @@
 
 #include "lib/tracefs/tfs_int.h"
 
+/* the lists (a file's ->arg) */
+enum tfs_list { L_FILTER, L_NOTRACE, L_GFUNC, L_GNOTRACE };
+
 static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
 static const char *const known_cmds[] = {
 	"traceon", "traceoff", "stacktrace", "dump", "cpudump", "snapshot",
@@ -73,13 +76,13 @@ static int glob_has_match(const struct tfs_funcs *fs, const char *glob)
 	return 0;
 }
 
-char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id)
+static char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id)
 {
 	switch (id) {
-	case F_FILTER:	 return in->filter;
-	case F_NOTRACE:	 return in->notrace;
-	case F_GFUNC:	 return s->ctl->graph_function;
-	case F_GNOTRACE: return s->ctl->graph_notrace;
+	case L_FILTER:	 return in->filter;
+	case L_NOTRACE:	 return in->notrace;
+	case L_GFUNC:	 return s->ctl->graph_function;
+	case L_GNOTRACE: return s->ctl->graph_notrace;
 	default:	 return NULL;
 	}
 }
@@ -97,7 +100,7 @@ static int is_cmd(const char *name, const char *const *tab, size_t n)
  * function (when the processes listed theirs), a command on a file that
  * takes none, an unknown command.  Context: s->lock held.
  */
-static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id,
+static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id,
 		       const struct words *ws, const struct tfs_funcs *fs)
 {
 	for (int i = 0; i < ws->n; i++) {
@@ -110,7 +113,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_id i
 			return -EINVAL;
 		}
 		if (fw.cmd[0]) {
-			if (id != F_FILTER) {
+			if (id != L_FILTER) {
 				tfs_err(s, "Function commands are not accepted here", w);
 				return -EINVAL;
 			}
@@ -263,7 +266,7 @@ static void cmds_publish(struct tfs_session *s, const char *text)
  * list.  Returns 1 if the control page changed (the caller applies it).
  * Context: s->lock held.
  */
-int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const char *buf,
+static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, const char *buf,
 		      size_t size, int trunc)
 {
 	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
@@ -279,9 +282,9 @@ int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const
 		goto out;
 	if (!trunc) {
 		words_split(&list, dst, strlen(dst));
-		if (id == F_FILTER)
+		if (id == L_FILTER)
 			words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
-	} else if (id == F_FILTER) {
+	} else if (id == L_FILTER) {
 		/* '>' replaces the functions; commands stay, as the kernel's */
 		words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
 	}
@@ -305,7 +308,7 @@ int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const
 		char tmp[UT_LIST_MAX], tmpc[UT_LIST_MAX];
 
 		ret = words_join(&list, tmp);
-		if (!ret && id == F_FILTER)
+		if (!ret && id == L_FILTER)
 			ret = words_join(&cmds, tmpc);
 		if (ret) {
 			tfs_err(s, "List too long", "");
@@ -315,9 +318,9 @@ int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const
 		if (ret && in != &s->top)
 			inst_pump(in);	/* what came before is taken with the old lists */
 		strcpy(dst, tmp);
-		if (id == F_FILTER || id == F_NOTRACE)
+		if (id == L_FILTER || id == L_NOTRACE)
 			ret = lists_update(s);
-		if (id == F_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
+		if (id == L_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
 			cmds_publish(s, tmpc);
 			ret = 1;
 		}
@@ -331,7 +334,7 @@ out:
 }
 
 /* the text of a list file: the functions it selects, then the commands */
-void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struct sbuf *b)
+static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct sbuf *b)
 {
 	struct words list = { 0 };
 	struct tfs_funcs fs;
@@ -340,7 +343,7 @@ void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struc
 
 	words_split(&list, src, strlen(src));
 	if (!list.n) {
-		if (id == F_FILTER || id == F_GFUNC)
+		if (id == L_FILTER || id == L_GFUNC)
 			sb_puts(b, "#### all functions enabled ####\n");
 		else
 			sb_puts(b, "#### no functions disabled ####\n");
@@ -375,7 +378,7 @@ void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struc
 		funcs_free(&fs);
 	}
 	words_free(&list);
-	if (id != F_FILTER || in != &s->top)
+	if (id != L_FILTER || in != &s->top)
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < list.n; i++) {
@@ -396,3 +399,50 @@ void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struc
 	}
 	words_free(&list);
 }
+
+/* ---- the files: ->arg is the list ---- */
+
+static int list_file_show(struct tfs_handle *h, struct sbuf *b)
+{
+	list_show(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, b);
+	return 0;
+}
+
+static int list_file_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int ret = list_write(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, buf, size,
+			     h->trunc_pending);
+
+	if (ret >= 0)
+		h->trunc_pending = 0;
+	return ret;
+}
+
+/* a list emptied (O_TRUNC with nothing written, or truncate(2)): TFS_WR_APPLY if changed */
+static int list_file_truncate(struct tfs_handle *h)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	enum tfs_list id = (enum tfs_list)h->n.f->arg;
+	char *l = list_of(s, in, id);
+
+	if (!l || !l[0])
+		return 0;
+	if (in != &s->top)
+		inst_pump(in);
+	l[0] = '\0';
+	return id == L_FILTER || id == L_NOTRACE ? lists_update(s) : TFS_WR_APPLY;
+}
+
+#define LIST_FILE(name, where, list)							\
+	TFS_FILE(name, 0640, where, .show = list_file_show, .write = list_file_write,	\
+		 .open = tfs_list_open, .truncate = list_file_truncate,			\
+		 .release = tfs_list_release, .arg = list)
+
+const struct tfs_file tfs_lists_files[] = {
+	LIST_FILE("set_ftrace_filter", W_TOP | W_INST, L_FILTER),
+	LIST_FILE("set_ftrace_notrace", W_TOP | W_INST, L_NOTRACE),
+	LIST_FILE("set_graph_function", W_TOP, L_GFUNC),
+	LIST_FILE("set_graph_notrace", W_TOP, L_GNOTRACE),
+	TFS_FILES_END
+};

@@ -5,7 +5,7 @@
 
 #include "lib/tracefs/tfs_int.h"
 
-const char readme_text[] =
+static const char readme_text[] =
 	"tracing mini-HOWTO (usertrace: ftrace for a user-space program):\n"
 	"\n"
 	"The files are those of the program's tracing directory, served by\n"
@@ -105,3 +105,15 @@ const char readme_text[] =
 	"  events/ftrace/<event>/\t- the entries the tracers write (no enable):\n"
 	"      format\t\t- its fields and print format\n"
 	"      id\t\t- its id\n";
+
+static int readme_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, readme_text);
+	return 0;
+}
+
+const struct tfs_file tfs_readme_files[] = {
+	TFS_FILE("README", 0440, W_TOP, .show = readme_show),
+	TFS_FILES_END
+};

@@ -1,28 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tfs_int.h - what the files of lib/tracefs/ share: the session, its
- * directories (struct tfs_inst), resolved paths, open handles, and the
- * helpers of each file.  Private to lib/tracefs/.
+ * tfs_int.h - what the files of lib/tracefs/ share: the registry of
+ * files, the session, its directories (struct tfs_inst), resolved paths,
+ * open handles, and the helpers of each file.  Private to lib/tracefs/.
  *
- * The files of a usertrace tracing directory, defined once.
- *
- * The FUSE mount and `usertrace ctl` both call the tfs_* functions of
- * tracefs.h; this file is the table of files and their handlers.  The
+ * The files of a usertrace tracing directory are defined once: each
+ * source file of lib/tracefs/ registers those of its job (TFS_FILE()
+ * below).  The FUSE mount and `usertrace ctl` both call the tfs_*
+ * functions of tracefs.h, which go through that registry.  The
  * settings live in the session's control page (include/usertrace/session.h);
  * a change that the traced processes must act on (the tracer, the filter
  * lists, function commands, max_graph_depth, tracing_thresh) is applied
- * with the generation handshake (ctl_apply() below), so that a write
+ * with the generation handshake (ctl_apply(), handshake.c), so that a write
  * returns once the programs follow it, as the kernel's does.
  *
  * Paths:
  *
- *   ""                        the top instance's files (table files[])
- *   options/NAME              one file per trace option (0/1)
- *   per_cpu/cpuN/{trace,trace_pipe,stats}
- *   events/{enable,header_page,header_event}
- *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def)
+ *   ""                        the top instance's files (W_TOP)
+ *   options/NAME              one file per trace option (0/1; W_OPTIONS)
+ *   per_cpu/cpuN/{trace,trace_pipe,stats,buffer_size_kb}   (W_CPU)
+ *   events/{enable,header_page,header_event}               (W_EVENTS)
+ *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def;
+ *                             W_FTEVENT)
  *   events/SYS/enable, events/SYS/NAME/{enable,format,id}
- *                             the programs' events (the session's registry)
+ *                             the programs' events (the session's registry;
+ *                             W_EVSYS, W_EVENT)
  *   instances/NAME/...        an instance: the files marked W_INST
  *
  * The programs write the session's buffers.  An instance has buffers of
@@ -96,25 +98,93 @@
 #define TFS_PUMP_MS	50	/* instances take what the programs record this often */
 #define TFS_EV_WORDS	(UT_EVREG_SLOTS / 64)	/* a bit per slot of the event registry */
 
-enum tfs_id {
-	F_README, F_AVAIL_TRACERS, F_CUR_TRACER, F_TRACING_ON, F_TRACE, F_TRACE_PIPE,
-	F_TRACE_OPTIONS, F_OPTION, F_BUFSIZE, F_BUFTOTAL, F_CPUMASK, F_FTRACE_PID,
-	F_MARKER, F_CLOCK, F_THRESH, F_MAXLAT, F_STATS, F_CMDLINES, F_ERRLOG,
-	F_SNAPSHOT, F_EV_ENABLE, F_SET_EVENT, F_AVAIL_EVENTS, F_AVAIL_FUNCS,
-	F_FILTER, F_NOTRACE, F_ENABLED_FUNCS, F_GFUNC, F_GNOTRACE, F_MAXDEPTH,
-	F_DYNINFO, F_FTRACE_ENABLED, F_EV_FORMAT, F_EV_ID, F_EV_HDR_PAGE, F_EV_HDR_EVENT,
-	F_EVSYS_ENABLE, F_EVT_ENABLE,
-};
+/*
+ * ---- the registry of files ----
+ *
+ * Each source file registers the files of its job in a table,
+ *
+ *	const struct tfs_file tfs_tracer_files[] = {
+ *		TFS_FILE("current_tracer", 0640, W_TOP | W_INST,
+ *			 .show = current_tracer_show, .write = current_tracer_write),
+ *		...
+ *		TFS_FILES_END
+ *	};
+ *
+ * and files.c lists the tables (tfs_file_tables[]).  Path resolution,
+ * stat, readdir and the open/read/write/truncate/release calls all go
+ * through the registry: no other list of files exists.  The directories
+ * are fixed (the top, instances/NAME, options/, per_cpu/cpuN/, events/...);
+ * a file appears in those its @where bits name.  The events' directories
+ * come from the event registries (ftrace.def, the session's registry),
+ * not from tables.
+ */
+#define W_TOP		0x01	/* the top directory */
+#define W_INST		0x02	/* instances/NAME */
+#define W_CPU		0x04	/* per_cpu/cpuN/ of the top and of instances */
+#define W_EVENTS	0x08	/* events/ */
+#define W_EVSYS		0x10	/* events/SYS/ of the programs' events */
+#define W_EVENT		0x20	/* events/SYS/NAME/ of a program's event */
+#define W_FTEVENT	0x40	/* events/ftrace/NAME/ (usertrace/ftrace.def) */
+#define W_OPTIONS	0x80	/* options/NAME, one per trace option: the name is the option's */
 
-#define W_TOP	1	/* in the top directory */
-#define W_INST	2	/* in instances/NAME */
+/* what a write handler returns when it succeeded */
+#define TFS_WR_DONE	0	/* nothing more to do */
+#define TFS_WR_APPLY	1	/* the control page changed: the programs apply it (ctl_apply()) */
+#define TFS_WR_THRESH	2	/* tracing_thresh: converted to ticks unlocked, then applied */
+
+struct tfs_handle;
+struct sbuf;
 
 struct tfs_file {
 	const char *name;
-	enum tfs_id id;
-	mode_t mode;
-	unsigned where;
+	mode_t mode;			/* the kernel's permission bits */
+	unsigned where;			/* W_* */
+	/*
+	 * @show: the whole text of the file, made at the first read (the
+	 * reader then sees one consistent text).  0 or -errno.  NULL: a read
+	 * is -EINVAL (trace_marker).  Context: s->lock held; it may drop it
+	 * while it reads the buffers (view_print()).
+	 */
+	int (*show)(struct tfs_handle *h, struct sbuf *b);
+	/*
+	 * @read: instead of @show, a file read as a stream from @off on
+	 * (trace_pipe: consuming, blocking).  Context: s->lock not held.
+	 */
+	ssize_t (*read)(struct tfs_handle *h, char *buf, size_t size);
+	/*
+	 * @write: one write(2) of @size bytes: TFS_WR_* or -errno (after a
+	 * line in error_log where the kernel's file adds one).  NULL: a
+	 * write is -EINVAL.  Context: s->lock held, s->err_inst the directory.
+	 */
+	int (*write)(struct tfs_handle *h, const char *buf, size_t size);
+	/*
+	 * @open (optional): called when the file is opened, @flags open(2)'s
+	 * (O_TRUNC: clear the trace, empty a list...).  TFS_WR_* or -errno.
+	 * Context: s->lock held.
+	 */
+	int (*open)(struct tfs_handle *h, int flags);
+	/*
+	 * @truncate (optional): truncate(2) of a file not open, on a
+	 * writable file: TFS_WR_* or -errno.  Context: s->lock held.
+	 */
+	int (*truncate)(struct tfs_handle *h);
+	/*
+	 * @release (optional): the last close of a handle: TFS_WR_* (a list
+	 * opened with O_TRUNC and never written is emptied now).  Context:
+	 * s->lock held.
+	 */
+	int (*release)(struct tfs_handle *h);
+	size_t max_write;		/* a longer write is cut there and short (trace_marker); 0: none */
+	int arg;			/* for handlers that serve several files: which one */
 };
+
+#define TFS_FILE(n, m, w, ...)	{ .name = (n), .mode = (m), .where = (w), __VA_ARGS__ }
+#define TFS_FILES_END		{ .name = NULL }
+
+/* the tables, one per source file (files.c lists them) */
+extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
+	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[],
+	tfs_views_files[];
 
 struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
@@ -219,8 +289,8 @@ enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSY
 
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
-	const struct tfs_file *f;
-	int opt;			/* F_OPTION: index in trace_opts[] */
+	const struct tfs_file *f;	/* the file, from the registry */
+	int opt;			/* options/NAME: index in trace_opts[] */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
 	const char *evsys;		/* events/SYS of the programs' events, and below */
@@ -286,15 +356,19 @@ struct view_buf {
 	uint64_t ev_on[TFS_EV_WORDS];
 };
 
-/* core.c */
+
+/* core.c: a session */
 uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
 
-/* files.c */
+/* files.c: the registry of files, paths */
 size_t next_comp(const char **p, const char **comp);
 int comp_is(const char *c, size_t len, const char *name);
 int resolve(struct tfs_session *s, const char *path, struct tfs_node *n);
+int tfs_open_trunc(int flags);
+int tfs_list_open(struct tfs_handle *h, int flags);
+int tfs_list_release(struct tfs_handle *h);
 
-/* util.c */
+/* util.c: text and number helpers */
 uint64_t mono_ns(void);
 void sb_add(struct sbuf *b, const char *s, size_t n);
 __attribute__((format(printf, 2, 3)))
@@ -312,16 +386,16 @@ void words_del(struct words *ws, int i);
 int words_find(const struct words *ws, const char *w);
 int words_join(const struct words *ws, char *dst);
 int word_index(struct tfs_session *s, const char *buf, size_t size,
-		      int (*find)(const char *), const char *err);
+		int (*find)(const char *), const char *err);
 
-/* errlog.c */
+/* errlog.c: error_log */
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
 void errlog_clear(struct tfs_inst *in);
 
-/* handshake.c */
+/* handshake.c: the handshake with the programs */
 void ctl_apply(struct tfs_session *s);
 
-/* instances.c */
+/* instances.c: instances, the recording union */
 void top_sync(struct tfs_session *s);
 int inst_on(struct tfs_session *s, struct tfs_inst *in);
 int recording_update(struct tfs_session *s);
@@ -332,52 +406,29 @@ void inst_init(struct tfs_inst *in);
 void inst_free(struct tfs_inst *in, int remove);
 struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
 
-/* views.c */
+/* views.c: what the buffers show */
 void snap_empty(struct tfs_inst *in);
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
-extern const char snapshot_help[];
-void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b);
 int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
-int has_event_line(const char *p, size_t len);
 void trace_clear(struct tfs_session *s, struct tfs_inst *in);
-void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu);
-ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size);
 
-/* funcs.c */
+/* funcs.c: the functions of the processes */
 void funcs_free(struct tfs_funcs *fs);
 void funcs_load(struct tfs_session *s, struct tfs_funcs *fs);
 void func_print(struct sbuf *b, const struct tfs_func *f);
 int mod_match(const char *glob, const char *mod);
-void show_funcs(struct tfs_session *s, enum tfs_id id, struct sbuf *b);
 
-/* lists.c */
-char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id);
-int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, const char *buf,
-		      size_t size, int trunc);
-void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_id id, struct sbuf *b);
-
-/* tracer.c */
+/* tracer.c: the tracer of a directory */
 const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in);
-void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b);
 int tracer_index(const char *name);
 int tracer_mode(const char *name);
 uint32_t tracer_bit(const char *name);
-int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w);
 
-/* buffers.c */
+/* buffers.c: buffers, who records */
 int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages);
 void cpu_pages_init(struct tfs_inst *in, uint32_t pages);
-unsigned long long phys_kb(void);
-int count_buffers(struct tfs_session *s);
-void drop_replaced_buffers(struct tfs_session *s);
-void show_cmdlines(struct tfs_session *s, struct sbuf *b);
-void show_cpumask(struct tfs_session *s, struct sbuf *b);
-int write_cpumask(struct tfs_session *s, const char *buf, size_t size);
-int write_marker(struct tfs_inst *in, const char *buf, size_t size);
-int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
-		      int trunc);
 
-/* events.c */
+/* events.c: the programs' events */
 void ev_refresh(struct tfs_session *s);
 int ev_bit(const uint64_t *set, uint32_t i);
 void ev_bit_set(uint64_t *set, uint32_t i, int on);
@@ -386,16 +437,7 @@ int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len);
 int ev_any(const struct tfs_inst *in);
 void ev_union(struct tfs_session *s, uint64_t *set);
 int ev_publish(struct tfs_session *s);
-char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys);
-void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b);
 int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
-		  const char *name, int on);
-int ev_changed(struct tfs_session *s);
-int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
-			   size_t size);
-int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size);
-
-/* readme.c */
-extern const char readme_text[];
+		const char *name, int on);
 
 #endif /* USERTRACE_TFS_INT_H */

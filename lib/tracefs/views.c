@@ -104,7 +104,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 }
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */
-const char snapshot_help[] =
+static const char snapshot_help[] =
 	"# Snapshot commands:\n"
 	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
 	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
@@ -113,7 +113,7 @@ const char snapshot_help[] =
 	"#                      (Doesn't have to be '2' works with any number that\n"
 	"#                       is not a '0' or '1')\n";
 
-void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
+static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
 {
 	struct live_stats st = { 0 };
 	struct view_buf *vb = malloc(sizeof(*vb));
@@ -162,7 +162,7 @@ int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b)
 }
 
 /* does a trace text hold an event?  Its header lines all start with '#' */
-int has_event_line(const char *p, size_t len)
+static int has_event_line(const char *p, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(p + i, '\n', len - i);
@@ -197,7 +197,7 @@ void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 
 /* one print event in the directory's ring (live_marker) */
 /* O_TRUNC on trace (@cpu -1) or per_cpu/cpuN/trace: as the kernel, that CPU's only */
-void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
+static void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
 {
 	if (cpu < 0) {
 		trace_clear(s, in);
@@ -207,7 +207,7 @@ void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
 	in->cpu_cleared = 1;
 }
 
-ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
+static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 
@@ -282,3 +282,141 @@ ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		pthread_mutex_unlock(&s->lock);
 	}
 }
+
+/* ---- the files ---- */
+
+static int trace_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_inst *in = h->n.inst;
+	struct view_buf vb;
+
+	inst_pump(in);
+	view_make(h->s, in, h->n.cpu, &vb);
+	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
+	vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
+	return view_print(h->s, &vb, b);
+}
+
+/* O_TRUNC on trace or per_cpu/cpuN/trace clears it; a write does nothing, as the kernel's */
+static int trace_open(struct tfs_handle *h, int flags)
+{
+	if (tfs_open_trunc(flags))
+		trace_clear_cpu(h->s, h->n.inst, h->n.cpu);
+	return 0;
+}
+
+static int trace_truncate(struct tfs_handle *h)
+{
+	trace_clear_cpu(h->s, h->n.inst, h->n.cpu);
+	return 0;
+}
+
+static int trace_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	(void)h;
+	(void)buf;
+	(void)size;
+	return 0;
+}
+
+/* trace_pipe: the directory's (or CPU's) reader, made at the first open */
+static int trace_pipe_open(struct tfs_handle *h, int flags)
+{
+	struct tfs_inst *in = h->n.inst;
+	struct view_buf vb;
+	int k = h->n.cpu + 1;
+
+	(void)flags;
+	view_make(h->s, in, h->n.cpu, &vb);
+	h->tracer_gen = in->tracer_gen;
+	pthread_mutex_lock(&in->pipe_lock);
+	if (!in->pipes)
+		in->pipes = calloc(TFS_MAX_CPUS + 1, sizeof(*in->pipes));
+	if (in->pipes && !in->pipes[k])
+		in->pipes[k] = live_pipe_open(h->s->dir, &vb.v);
+	h->rd = in->pipes ? in->pipes[k] : NULL;
+	pthread_mutex_unlock(&in->pipe_lock);
+	return h->rd ? 0 : -EIO;
+}
+
+static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	int ret;
+
+	if (in->snap_taken) {
+		struct view_buf vb;
+		struct sbuf t = { 0 };
+
+		/* the copy, in the format of now (tracer, options, clock) */
+		view_make(s, in, -1, &vb);
+		vb.v.bufdir = in->snapdir;
+		vb.v.since = in->snap_since;
+		ret = view_print(s, &vb, &t);
+		/* as the kernel: a snapshot that holds no event shows the help */
+		if (!ret && !t.err && has_event_line(t.p, t.len)) {
+			sb_add(b, t.p, t.len);
+			free(t.p);
+			return 0;
+		}
+		free(t.p);
+		if (ret)
+			return ret;
+	}
+	sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
+	sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
+				  : "#\n# * Snapshot is freed *\n#\n");
+	sb_puts(b, snapshot_help);
+	return 0;
+}
+
+static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	unsigned long long v;
+	int ret;
+
+	if ((ret = parse_ull(buf, size, &v))) {
+		tfs_err(s, "Invalid argument", h->n.f->name);
+		return ret;
+	}
+	if (v == 0) {
+		snap_empty(in);
+		in->snap_alloc = 0;
+	} else if (v == 1) {
+		/* a copy of the buffers as they are now: the kernel swaps them */
+		inst_pump(in);
+		snap_empty(in);
+		snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
+			 in == &s->top ? "" : ".", in->name);
+		ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir, in->since);
+		if (ret) {
+			tfs_err(s, "Cannot take the snapshot", h->n.f->name);
+			return ret;
+		}
+		in->snap_taken = 1;
+		in->snap_since = in->since;
+		in->snap_alloc = 1;
+	} else {
+		snap_empty(in);
+	}
+	return 0;
+}
+
+static int stats_show(struct tfs_handle *h, struct sbuf *b)
+{
+	inst_pump(h->n.inst);
+	show_stats(h->s, h->n.inst, h->n.cpu, b);
+	return 0;
+}
+
+const struct tfs_file tfs_views_files[] = {
+	TFS_FILE("trace", 0640, W_TOP | W_INST | W_CPU, .show = trace_show, .write = trace_write,
+		 .open = trace_open, .truncate = trace_truncate),
+	TFS_FILE("trace_pipe", 0440, W_TOP | W_INST | W_CPU, .read = pipe_read, .open = trace_pipe_open),
+	TFS_FILE("snapshot", 0640, W_TOP | W_INST, .show = snapshot_show, .write = snapshot_write),
+	TFS_FILE("stats", 0440, W_CPU, .show = stats_show),
+	TFS_FILES_END
+};
