@@ -421,7 +421,7 @@ static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
 	struct tfs_inst *in = h->n.inst;
 
 	/* as the kernel: the markers option off refuses them */
-	if (!(in->opt_mask & TRACE_ITER_MARKERS))
+	if (!(in->tr.trace_flags & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	/* a buffer that is off takes no marker */
 	if (!inst_on(h->s, in))

@@ -175,8 +175,8 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	pthread_cond_init(&s->cond, NULL);
 	pthread_cond_init(&s->pump_cond, NULL);
 	inst_init(&s->top);
-	snprintf(s->top.tracer, sizeof(s->top.tracer), "%s",
-		 ut_tracers_first(s->ctl->active_tracers));
+	/* the recorder's tracer; one that refuses to start leaves nop */
+	tracer_switch(&s->top.tr, tracer_find(ut_tracers_first(s->ctl->active_tracers)));
 	s->top.on = s->ctl->tracing_on != 0;
 	s->on_stored = s->ctl->tracing_on;
 	memcpy(s->top.filter, s->ctl->filter, UT_LIST_MAX);

@@ -67,13 +67,13 @@ int recording_update(struct tfs_session *s)
 
 	/* a traceoff in the programs since: keep it */
 	top_sync(s);
-	set = tracer_bit(s->top.tracer);
+	set = tracer_bit(tfs_tracer_name(&s->top));
 	/*
 	 * Instances that are off count too: switching tracing_on then needs
 	 * no handshake, and keeps the recording's kind.
 	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		set |= tracer_bit(in->tracer);
+		set |= tracer_bit(tfs_tracer_name(in));
 	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
 	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
 	changed = c->active_tracers != set;
@@ -86,7 +86,7 @@ int recording_update(struct tfs_session *s)
 /* does the directory's tracer make the programs record function calls now? */
 static int inst_traces(struct tfs_inst *in)
 {
-	return in->on && tracer_mode(in->tracer) > 0;
+	return in->on && tracer_mode(tfs_tracer_name(in)) > 0;
 }
 
 /* does the directory make the programs record now: calls, or events it enabled? */
@@ -254,7 +254,7 @@ static void top_state(struct tfs_session *s, int on)
 void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
-		live_pump_run(in->pump, in->tracer, inst_records(in), in->pids, in->filter,
+		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->filter,
 			      in->notrace, in->ev_on);
 }
 
@@ -262,14 +262,20 @@ void inst_init(struct tfs_inst *in)
 {
 	pthread_mutex_init(&in->pipe_lock, NULL);
 	in->on = 1;
-	in->opt_mask = 0;
+	in->tr.name = in->name;
+	in->tr.current_trace = &nop_tracer;
+	in->tr.trace_flags = 0;
 	for (int i = 0; i < TRACE_NR_OPTS; i++)
 		if (trace_opts[i].def)
-			in->opt_mask |= trace_opts[i].bit;
+			in->tr.trace_flags |= trace_opts[i].bit;
 }
 
 void inst_free(struct tfs_inst *in, int remove)
 {
+	/* as the kernel's rmdir: the directory's tracer is reset */
+	if (in->tr.current_trace->reset)
+		in->tr.current_trace->reset(&in->tr);
+	in->tr.current_trace = &nop_tracer;
 	snap_empty(in);
 	errlog_clear(in);
 	live_marker_close(in->marker);
@@ -339,8 +345,7 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	}
 	memcpy(in->name, name, len + 1);
 	inst_init(in);
-	/* as the kernel: a new instance has the nop tracer and an empty buffer */
-	snprintf(in->tracer, sizeof(in->tracer), "nop");
+	/* as the kernel: a new instance has the nop tracer (inst_init()) and an empty buffer */
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
 	cpu_pages_init(in, in->nr_pages);

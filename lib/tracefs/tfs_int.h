@@ -87,6 +87,7 @@
 #include "usertrace/evreg.h"
 #include "usertrace/session.h"
 #include "lib/trace/options.h"
+#include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
 
@@ -191,10 +192,11 @@ struct tfs_inst {
 	int refs;			/* open handles */
 	uint64_t since;			/* clear point */
 	int on;				/* tracing_on (top: see top_sync()) */
-	char tracer[32];		/* current_tracer */
-	unsigned tracer_gen;		/* bumped at each change of tracer */
-	uint32_t opt_mask;		/* the set options' trace_opts[].bit */
-	int clock;			/* trace_clock: enum trace_clock_id */
+	/*
+	 * the tracer state: current_tracer, the options, trace_clock,
+	 * tracing_max_latency (lib/trace/tracer.h, as the kernel's)
+	 */
+	struct trace_array tr;
 	int snap_alloc;
 	int snap_taken;			/* snapdir holds a copy of the buffers */
 	char snapdir[PATH_MAX];
@@ -258,7 +260,6 @@ struct tfs_session {
 	struct tfs_inst *err_inst;	/* the directory being written: its error_log */
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
-	unsigned long long max_latency;
 	unsigned long long thresh_us;
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
 	pthread_t pump_thr;		/* runs the instances' pumps */
@@ -280,7 +281,10 @@ struct tfs_session {
 	uint32_t nr_evd;
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
-	/* a write changed the registry's enable bits before it failed: apply them */
+	/*
+	 * a write changed what the programs record (the registry's enable
+	 * bits, the tracer) before it failed: apply it
+	 */
 	int ev_apply;
 };
 
@@ -356,6 +360,12 @@ struct view_buf {
 	uint64_t ev_on[TFS_EV_WORDS];
 };
 
+
+/* the name of the directory's tracer */
+static inline const char *tfs_tracer_name(const struct tfs_inst *in)
+{
+	return in->tr.current_trace->name;
+}
 
 /* core.c: a session */
 uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);

@@ -19,7 +19,7 @@
 const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 {
 	(void)s;
-	return in->tracer;
+	return tfs_tracer_name(in);
 }
 
 static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
@@ -27,7 +27,7 @@ static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struc
 	for (int i = 0; i < TRACE_NR_OPTS; i++) {
 		if (trace_opt_hidden(i, inst_tracer(s, in)))
 			continue;
-		sb_printf(b, "%s%s\n", in->opt_mask & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+		sb_printf(b, "%s%s\n", in->tr.trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
 	}
 }
 
@@ -54,6 +54,32 @@ uint32_t tracer_bit(const char *name)
 	return i < 0 ? 0 : 1u << i;
 }
 
+/*
+ * Option @i of the directory on or off.  A tracer's own option is its
+ * set_flag's to refuse, as in the kernel.  Context: s->lock held.
+ */
+static int option_set(struct tfs_session *s, struct tfs_inst *in, int i, int set)
+{
+	struct trace_array *tr = &in->tr;
+	uint32_t bit = trace_opts[i].bit;
+
+	if (trace_opts[i].tracer[0] && !strcmp(trace_opts[i].tracer, tr->current_trace->name) &&
+	    tr->current_trace->set_flag &&
+	    !!(tr->trace_flags & bit) != set) {
+		int ret = tr->current_trace->set_flag(tr, tr->trace_flags, bit, set);
+
+		if (ret) {
+			tfs_err(s, "The tracer refused the option", trace_opts[i].name);
+			return ret < 0 ? ret : -EINVAL;
+		}
+	}
+	if (set)
+		tr->trace_flags |= bit;
+	else
+		tr->trace_flags &= ~bit;
+	return 0;
+}
+
 /* a trace option word ("name" or "noname"); Context: s->lock held */
 static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 {
@@ -69,19 +95,20 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 		tfs_err(s, "Invalid option", w);
 		return -EINVAL;
 	}
-	if (neg)
-		in->opt_mask &= ~trace_opts[i].bit;
-	else
-		in->opt_mask |= trace_opts[i].bit;
-	return 0;
+	return option_set(s, in, i, !neg);
 }
 
 /* ---- the files ---- */
 
+/* as the kernel's: every registered tracer (tracers.def's, then a test's) */
 static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
 {
+	const struct tracer *t;
+
 	(void)h;
-	sb_printf(b, "%s\n", UT_TRACER_NAMES);
+	for (unsigned i = 0; (t = tracer_at(i)); i++)
+		sb_printf(b, "%s%s", i ? " " : "", t->name);
+	sb_puts(b, "\n");
 	return 0;
 }
 
@@ -95,20 +122,36 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
-	int t = word_index(s, buf, size, tracer_index, "No such tracer"), ret;
+	const struct tracer *t;
+	char *w = strip_dup(buf, size);
+	int ret, err;
 
-	if (t < 0)
-		return t;
-	if (!strcmp(inst_tracer(s, in), ut_tracers[t].name))
+	if (!w)
+		return -ENOMEM;
+	/* "none": nop; "ftrace": function (tracer_find()) */
+	t = tracer_find(strcmp(w, "none") ? w : "nop");
+	if (!t)
+		tfs_err(s, "No such tracer", w);
+	free(w);
+	if (!t)
+		return -EINVAL;
+	if (t == in->tr.current_trace)
 		return 0;
 	inst_pump(in);
 	top_sync(s);
-	snprintf(in->tracer, sizeof(in->tracer), "%s", ut_tracers[t].name);
+	/* the old tracer's reset, the new one's init: one that refuses leaves nop */
+	err = tracer_switch(&in->tr, t);
+	if (err)
+		tfs_err(s, "The tracer failed to initialize", t->name);
 	ret = recording_update(s);
 	/* as the kernel, a new tracer starts with an empty buffer */
 	trace_clear(s, in);
-	in->tracer_gen++;
+	in->tr.tracer_gen++;
 	pthread_cond_broadcast(&s->cond);
+	if (err) {
+		s->ev_apply |= ret;	/* what the programs record changed all the same */
+		return err;
+	}
 	return ret;
 }
 
@@ -122,8 +165,9 @@ static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
+	const struct tracer *t = in->tr.current_trace;
 	unsigned long long v;
-	int perr;
+	int perr, was;
 
 	/* as the kernel: any number, nonzero is on */
 	if ((perr = parse_ull(buf, size, &v))) {
@@ -131,12 +175,18 @@ static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
 		return perr;
 	}
 	v = !!v;
+	was = inst_on(s, in);
 	/* what was recorded before the switch is the buffer's */
 	inst_pump(in);
 	if (in == &s->top)
 		top_set_on(s, (int)v);
 	else
 		in->on = (int)v;
+	/* the tracer's start or stop */
+	if (v && !was && t->start)
+		t->start(&in->tr);
+	else if (!v && was && t->stop)
+		t->stop(&in->tr);
 	return recording_update(s);
 }
 
@@ -162,7 +212,7 @@ static int trace_options_write(struct tfs_handle *h, const char *buf, size_t siz
 /* options/NAME: h->n.opt is the option */
 static int option_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%d\n", !!(h->n.inst->opt_mask & trace_opts[h->n.opt].bit));
+	sb_printf(b, "%d\n", !!(h->n.inst->tr.trace_flags & trace_opts[h->n.opt].bit));
 	return 0;
 }
 
@@ -176,17 +226,13 @@ static int option_write(struct tfs_handle *h, const char *buf, size_t size)
 		tfs_err(h->s, "Invalid argument", trace_opts[h->n.opt].name);
 		return perr ? perr : -EINVAL;
 	}
-	if (v)
-		in->opt_mask |= trace_opts[h->n.opt].bit;
-	else
-		in->opt_mask &= ~trace_opts[h->n.opt].bit;
-	return 0;
+	return option_set(h->s, in, h->n.opt, (int)v);
 }
 
 static int trace_clock_show(struct tfs_handle *h, struct sbuf *b)
 {
 	for (int i = 0; i < TRACE_NR_CLOCKS; i++)
-		sb_printf(b, i == h->n.inst->clock ? "%s[%s]" : "%s%s", i ? " " : "",
+		sb_printf(b, i == h->n.inst->tr.clock_id ? "%s[%s]" : "%s%s", i ? " " : "",
 			  trace_clock_names[i]);
 	sb_puts(b, "\n");
 	return 0;
@@ -200,7 +246,7 @@ static int trace_clock_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (id < 0)
 		return id;
 	/* as the kernel: a new clock clears the buffer and the snapshot */
-	in->clock = id;
+	in->tr.clock_id = id;
 	trace_clear(h->s, in);
 	snap_empty(in);
 	return 0;
@@ -223,12 +269,15 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
 	}
 	h->s->thresh_us = v;
 	h->s->ctl->tracing_thresh = 0;		/* computed by tfs_write(), unlocked */
+	/* as the kernel: the top directory's tracer is told */
+	if (h->s->top.tr.current_trace->update_thresh)
+		h->s->top.tr.current_trace->update_thresh(&h->s->top.tr);
 	return TFS_WR_THRESH;
 }
 
 static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%llu\n", h->s->max_latency);
+	sb_printf(b, "%llu\n", h->s->top.tr.max_latency);
 	return 0;
 }
 
@@ -241,7 +290,7 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 		tfs_err(h->s, "Invalid argument", h->n.f->name);
 		return perr;
 	}
-	h->s->max_latency = v;
+	h->s->top.tr.max_latency = v;
 	return 0;
 }
 

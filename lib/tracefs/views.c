@@ -66,7 +66,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 		if (i == TRACE_ITER_MARKERS_POS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
-			 in->opt_mask & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+			 in->tr.trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
 		vb->ptrs[k] = vb->words[k];
 		k++;
 	}
@@ -78,7 +78,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	/* an instance's set_ftrace_pid chose what its buffers took */
 	snprintf(vb->pids, sizeof(vb->pids), "%s", in == &s->top ? in->pids : "");
 	vb->v.pids = vb->pids;
-	vb->v.clock = in->clock;
+	vb->v.clock = in->tr.clock_id;
 	vb->v.bufdir = in->pump ? in->bufdir : NULL;
 	/* a copy: the view is read after s->lock is dropped */
 	memcpy(vb->hide, in->hide, sizeof(vb->hide));
@@ -231,7 +231,7 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 			return -EINTR;
 		}
 		pthread_mutex_lock(&s->lock);
-		gone = s->ended || h->n.inst->tracer_gen != h->tracer_gen;
+		gone = s->ended || h->n.inst->tr.tracer_gen != h->tracer_gen;
 		on = h->n.inst == &s->top || h->n.inst->on;
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
@@ -277,7 +277,7 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 			ts.tv_nsec -= 1000000000L;
 		}
 		pthread_mutex_lock(&s->lock);
-		if (!h->intr && !s->ended && h->n.inst->tracer_gen == h->tracer_gen)
+		if (!h->intr && !s->ended && h->n.inst->tr.tracer_gen == h->tracer_gen)
 			pthread_cond_timedwait(&s->cond, &s->lock, &ts);
 		pthread_mutex_unlock(&s->lock);
 	}
@@ -328,7 +328,7 @@ static int trace_pipe_open(struct tfs_handle *h, int flags)
 
 	(void)flags;
 	view_make(h->s, in, h->n.cpu, &vb);
-	h->tracer_gen = in->tracer_gen;
+	h->tracer_gen = in->tr.tracer_gen;
 	pthread_mutex_lock(&in->pipe_lock);
 	if (!in->pipes)
 		in->pipes = calloc(TFS_MAX_CPUS + 1, sizeof(*in->pipes));
