@@ -37,6 +37,10 @@ TEP_CFLAGS  := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/
 TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 # the output part of each tracer of include/usertrace/tracers.def
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
+# the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
+# the reader of the live buffers it stands on
+LIVE_SRC    := lib/tracefs/live.c
+TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard lib/tracefs/*.c)))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
@@ -44,7 +48,7 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
-	       cmds/session.c cmds/mount.c cmds/ctl.c lib/tracefs/tracefs.c lib/tracefs/live.c \
+	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
 	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 

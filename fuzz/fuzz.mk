@@ -24,8 +24,9 @@ FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/symtab.c util
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c
-FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c lib/tracefs/tracefs.c \
-		  lib/trace/clock.c $(EVENT_SRC)
+FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
+		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/data.c utils/symtab.c \
+		  utils/utils.c lib/ringbuf/ringbuf.c $(EVENT_SRC) $(TEP_SRC)
 
 FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
 		      lib/filter/*.h lib/event/*.h cmds/*.h runtime/*.h fuzz/*.h)
@@ -42,7 +43,7 @@ $(FZ)/fuzz_data: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_DATA_SRC))
 $(FZ)/fuzz_filter: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_FILTER_SRC))
 	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^
 $(FZ)/fuzz_tracefs: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_TRACEFS_SRC))
-	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lpthread
+	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 fuzz-deps:
 	@sh tests/deps.sh fuzz
@@ -71,7 +72,9 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/symtab.c utils/utils.c \
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c)
-FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,lib/tracefs/tracefs.c lib/trace/clock.c $(EVENT_SRC))
+FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(TRACEFS_SRC) lib/trace/tracer.c lib/trace/clock.c \
+		   $(TRACER_SRC) utils/data.c utils/symtab.c utils/utils.c lib/ringbuf/ringbuf.c \
+		   $(EVENT_SRC) $(TEP_SRC))
 FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'
 
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
@@ -83,6 +86,6 @@ $(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c
 $(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c \
 		$(FZR_TRACEFS_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lpthread
+	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 check: $(FUZZ_REPLAY)

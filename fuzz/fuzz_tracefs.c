@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_tracefs.c - libFuzzer target: the tracing directory's files
- * (lib/tracefs/tracefs.c, the one table of files and handlers) driven as
+ * (lib/tracefs/, the one registry of files and handlers) driven as
  * the FUSE mount and `usertrace ctl` drive them, with no program running:
  * lib/tracefs/live.c is replaced by fuzz/live_stub.c, which checks what
  * the handlers ask of it.

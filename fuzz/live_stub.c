@@ -24,7 +24,7 @@ static void check(int ok, const char *what)
 	}
 }
 
-/* a string of at most @max bytes (the buffers tracefs.c keeps them in) */
+/* a string of at most @max bytes (the buffers lib/tracefs/ keeps them in) */
 static void check_str(const char *s, size_t max, const char *what)
 {
 	if (s)

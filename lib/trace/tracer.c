@@ -30,12 +30,64 @@ static const struct tracer *const tracers[] = {
 
 _Static_assert(ARRAY_SIZE(tracers) == UT_NR_TRACERS, "tracers.def");
 
+/* tracers registered at run time (register_tracer()): a test's */
+#define TRACER_EXTRA_MAX	8
+static const struct tracer *extra[TRACER_EXTRA_MAX];
+static unsigned nr_extra;
+
 /* accepts "ftrace" for function (ut_tracer_index()) */
 const struct tracer *tracer_find(const char *name)
 {
 	int i = ut_tracer_index(name);
 
-	return i < 0 ? NULL : tracers[i];
+	if (i >= 0)
+		return tracers[i];
+	for (unsigned k = 0; name && k < nr_extra; k++)
+		if (!strcmp(extra[k]->name, name))
+			return extra[k];
+	return NULL;
+}
+
+const struct tracer *tracer_at(unsigned i)
+{
+	if (i < UT_NR_TRACERS)
+		return tracers[i];
+	i -= UT_NR_TRACERS;
+	return i < nr_extra ? extra[i] : NULL;
+}
+
+int register_tracer(const struct tracer *t)
+{
+	if (!t || !t->name || !t->name[0] || strlen(t->name) >= TRACER_NAME_MAX)
+		return -EINVAL;
+	if (tracer_find(t->name))
+		return -EEXIST;
+	if (nr_extra == TRACER_EXTRA_MAX)
+		return -ENOSPC;
+	extra[nr_extra++] = t;
+	return 0;
+}
+
+/*
+ * As the kernel's tracing_set_tracer(): the old tracer is reset and the
+ * directory has nop while the new one starts; an init that refuses leaves
+ * it so.
+ */
+int tracer_switch(struct trace_array *tr, const struct tracer *t)
+{
+	int ret;
+
+	if (tr->current_trace && tr->current_trace->reset)
+		tr->current_trace->reset(tr);
+	tr->current_trace = &nop_tracer;
+	tr->priv = NULL;
+	if (t->init) {
+		ret = t->init(tr);
+		if (ret)
+			return ret < 0 ? ret : -EINVAL;
+	}
+	tr->current_trace = t;
+	return 0;
 }
 
 /* one line per tracer, "name  help", for the help texts */
@@ -76,7 +128,11 @@ void trace_options_help(FILE *out, const char *indent)
 /* as available_tracers: names on one line, separated by spaces */
 void tracer_list(FILE *out)
 {
-	fprintf(out, "%s\n", UT_TRACER_NAMES);
+	const struct tracer *t;
+
+	for (unsigned i = 0; (t = tracer_at(i)); i++)
+		fprintf(out, "%s%s", i ? " " : "", t->name);
+	fputc('\n', out);
 }
 
 void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
@@ -89,8 +145,8 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	iter->iter_flags = trace_opt_defaults("");
 	iter->tracer_flags = t ? trace_opt_defaults(t->name) : 0;
 	ut_seq_init(&iter->seq, out);
-	if (t && t->init)
-		t->init(iter);
+	if (t && t->open)
+		t->open(iter);
 }
 
 /* @id minus CLOCK_MONOTONIC now, in ns (the smaller of three tries' gaps) */
@@ -696,6 +752,33 @@ static void print_lost(struct trace_iter *iter, const struct ut_event *ev)
 		ut_seq_printf(&iter->seq, "CPU:%u [LOST EVENTS]\n", ev->cpu);
 }
 
+/* the lines every tracer shows alike (the kernel's print_trace_fmt() fallback) */
+void trace_print_generic(struct trace_iter *iter, struct ut_event *ev)
+{
+	switch (ev->type) {
+	case UT_EV_MARKER:
+		trace_print_marker_line(iter, ev);
+		break;
+	case UT_EV_TRACE:
+		trace_print_stack_line(iter, ev);
+		break;
+	case UT_EV_EVENT:
+		trace_print_event_line(iter, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* the tracer's line for @ev, or the generic one when it has none */
+static void print_line(struct trace_iter *iter, struct ut_event *ev)
+{
+	const struct tracer *t = iter->tracer;
+
+	if (!t->print_line || t->print_line(iter, ev) == TRACE_TYPE_UNHANDLED)
+		trace_print_generic(iter, ev);
+}
+
 int trace_print_all(struct trace_iter *iter)
 {
 	struct ut_data *d = iter->data;
@@ -737,19 +820,19 @@ int trace_print_all(struct trace_iter *iter)
 			print_lost(iter, &ev);
 		/* not an event of the trace: the tracers only mend their state */
 		else if (ev.type == UT_EV_DEPTH)
-			t->print_event(iter, &ev);
+			print_line(iter, &ev);
 		/* markers off: the kernel refuses the writes, so none are shown */
 		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS)) {
 			/* the counter clock numbers what the kernel would record */
 			if (t != &function_tracer || ev.type != UT_EV_EXIT)
 				iter->counter++;
-			t->print_event(iter, &ev);
+			print_line(iter, &ev);
 		}
 		ut_seq_flush(&iter->seq);
 	}
 
-	if (t->finish)
-		t->finish(iter);
+	if (t->close)
+		t->close(iter);
 	ut_seq_flush(&iter->seq);
 	trace_threads_free(iter);
 	ut_evtab_free(iter->events);

@@ -26,25 +26,74 @@ struct ut_evtab;
 /* the trace options (TRACE_ITER_* global, GRAPH_* function_graph's): options.def */
 #include "lib/trace/options.h"
 
+/* what a tracer's print_line did with an event, as the kernel's enum print_line_t */
+enum print_line_t {
+	TRACE_TYPE_HANDLED,	/* printed (or consumed: not to be shown) */
+	TRACE_TYPE_UNHANDLED,	/* not the tracer's: the generic printer shows it */
+};
+
+/*
+ * struct trace_array - the tracer state of one tracing directory (the top
+ * one or an instance, lib/tracefs/), as the kernel's: what the hooks of
+ * the directory's tracer are given.
+ */
+struct trace_array {
+	const char *name;			/* "" for the top directory, else the instance's */
+	const struct tracer *current_trace;	/* never NULL: nop_tracer at least */
+	unsigned tracer_gen;			/* bumped at each change of tracer */
+	uint32_t trace_flags;			/* the set options' bits (options.def) */
+	int clock_id;				/* trace_clock: enum trace_clock_id */
+	unsigned long long max_latency;		/* tracing_max_latency, us */
+	void *priv;				/* the current tracer's, from init to reset */
+};
+
+/*
+ * struct tracer - a tracer's output part, with the kernel's hooks.  The
+ * directory hooks (init to set_flag) are called by the tracing directory
+ * on the directory's trace_array; the output hooks (open to close) by
+ * whatever prints a trace (replay, live, the trace and trace_pipe files).
+ * Every hook is optional.
+ */
 struct tracer {
 	const char *name;	/* its name in tracers.def; its options: options.def */
+	/*
+	 * @init: called when a directory switches to this tracer (after the
+	 * old one's reset, its buffer cleared).  0, or a negative errno: the
+	 * tracer refuses, the directory keeps nop and the write fails.
+	 */
+	int (*init)(struct trace_array *tr);
+	/* @reset: called when a directory switches away from this tracer, or goes */
+	void (*reset)(struct trace_array *tr);
+	/* @start, @stop: called when the directory's tracing_on goes on or off */
+	void (*start)(struct trace_array *tr);
+	void (*stop)(struct trace_array *tr);
+	/* @update_thresh: called when tracing_thresh is written (the top directory's tracer) */
+	void (*update_thresh)(struct trace_array *tr);
+	/*
+	 * @set_flag: called before one of the tracer's own options (options.def)
+	 * changes; @old_flags are the directory's options before, @bit the
+	 * option's.  Nonzero (a negative errno) refuses the change.
+	 */
+	int (*set_flag)(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set);
+	/*
+	 * @open: called by trace_iter_init() when a trace is opened, after the
+	 * default flags are set and before the user's -O options are applied,
+	 * to adjust defaults to the recording (funcgraph-proc for several
+	 * threads).  It must not allocate: print_header/close own @priv.
+	 */
+	void (*open)(struct trace_iter *iter);
 	/* @print_header: called once before the first event */
 	void (*print_header)(struct trace_iter *iter);
 	/*
-	 * @print_event: called for every event in time order.  It may look at
+	 * @print_line: called for every event in time order.  It may look at
 	 * the next event of the same thread with ut_merge_peek_same() and
-	 * consume it (a leaf call is printed on one line).
+	 * consume it (a leaf call is printed on one line).  NULL, or
+	 * TRACE_TYPE_UNHANDLED: trace_print_generic() shows the event (a
+	 * marker, a stack trace, a program's event; nothing for the others).
 	 */
-	void (*print_event)(struct trace_iter *iter, struct ut_event *ev);
-	/* @finish: called after the last event */
-	void (*finish)(struct trace_iter *iter);
-	/*
-	 * @init (optional): called by trace_iter_init() after the default
-	 * flags are set and before the user's -O options are applied, to
-	 * adjust defaults to the recording (funcgraph-proc for several
-	 * threads).  It must not allocate: print_header/finish own @priv.
-	 */
-	void (*init)(struct trace_iter *iter);
+	enum print_line_t (*print_line)(struct trace_iter *iter, struct ut_event *ev);
+	/* @close: called after the last event */
+	void (*close)(struct trace_iter *iter);
 };
 
 #define TRACE_MAX_CPUS 1024
@@ -115,6 +164,23 @@ int trace_iter_set_clock(struct trace_iter *iter, int clock);
 uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event *ev);
 
 const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for function */
+/*
+ * register_tracer - add a tracer beyond those of tracers.def (a test's):
+ * it has no runtime part, so the programs record nothing for it.  0, or
+ * -EINVAL (no name, or too long), -EEXIST, -ENOSPC.  Context: before
+ * the tracers are looked up from several threads (start-up).
+ */
+int register_tracer(const struct tracer *t);
+/* the @i-th tracer, in available_tracers order (tracers.def, then the registered); NULL past the end */
+const struct tracer *tracer_at(unsigned i);
+#define TRACER_NAME_MAX	32	/* a tracer's name is shorter */
+/*
+ * tracer_switch - @tr's tracer becomes @t: the current one's reset, then
+ * @t's init.  0, or init's negative errno: @tr is left with nop.
+ */
+int tracer_switch(struct trace_array *tr, const struct tracer *t);
+/* the generic line of an event no tracer printed: markers, stack traces, events */
+void trace_print_generic(struct trace_iter *iter, struct ut_event *ev);
 void tracer_list(FILE *out);
 void tracer_help(FILE *out, const char *indent);
 void trace_options_help(FILE *out, const char *indent);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_tracefs.c - the tracing directory's files (lib/tracefs/tracefs.c).
+ * test_tracefs.c - the tracing directory's files (lib/tracefs/).
  *
  * Each test makes a fake session under /tmp: a control file, an
  * ftrace.<pid> file for this process (its executable is this test, so
@@ -32,6 +32,7 @@
 #include "usertrace/tracers.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
+#include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
 
@@ -1300,6 +1301,109 @@ static void test_ack_timeout(void **state)
 	free(log);
 }
 
+/* ---- the tracer hooks (lib/trace/tracer.h), with tracers of the test's own ---- */
+
+static int hook_inits, hook_resets, hook_starts, hook_stops;
+
+/* a tracer that cannot run: its init refuses */
+static int refuse_init(struct trace_array *tr)
+{
+	(void)tr;
+	hook_inits++;
+	return -EINVAL;
+}
+
+static const struct tracer refusing_tracer = {
+	.name	= "test_refuse",
+	.init	= refuse_init,
+};
+
+static int counted_init(struct trace_array *tr)
+{
+	hook_inits++;
+	tr->priv = &hook_inits;
+	return 0;
+}
+
+static void counted_reset(struct trace_array *tr)
+{
+	assert_ptr_equal(tr->priv, &hook_inits);
+	hook_resets++;
+}
+
+static void counted_start(struct trace_array *tr)
+{
+	(void)tr;
+	hook_starts++;
+}
+
+static void counted_stop(struct trace_array *tr)
+{
+	(void)tr;
+	hook_stops++;
+}
+
+static const struct tracer counted_tracer = {
+	.name	= "test_hooks",
+	.init	= counted_init,
+	.reset	= counted_reset,
+	.start	= counted_start,
+	.stop	= counted_stop,
+};
+
+static void test_tracer_hooks(void **state)
+{
+	struct fix *f = *state;
+	char *log;
+	int ret;
+
+	/* registered for the rest of the process: this test runs last */
+	ret = register_tracer(&refusing_tracer);
+	assert_true(ret == 0 || ret == -EEXIST);
+	ret = register_tracer(&counted_tracer);
+	assert_true(ret == 0 || ret == -EEXIST);
+	assert_int_equal(register_tracer(&counted_tracer), -EEXIST);
+	assert_file(f->s, "available_tracers", "function_graph function nop test_refuse test_hooks\n");
+	hook_inits = hook_resets = hook_starts = hook_stops = 0;
+
+	/*
+	 * As the kernel's tracing_set_tracer(): the old tracer is reset, and
+	 * an init that refuses fails the write with its errno, the directory
+	 * left with nop; error_log says so.
+	 */
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "function\n"), 0);
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_FUNC);
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "test_refuse\n"), -EINVAL);
+	assert_int_equal(hook_inits, 1);
+	assert_file(f->s, "current_tracer", "nop\n");
+	assert_int_equal(ctl_mode(f->ctl), UT_MODE_NONE);
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "] tracing: error: The tracer failed to initialize\n"
+				    "  Command: test_refuse\n"));
+	free(log);
+
+	/* init at the switch, stop and start with tracing_on, reset when it goes */
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "test_hooks\n"), 0);
+	assert_int_equal(hook_inits, 2);
+	assert_file(f->s, "current_tracer", "test_hooks\n");
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0\n"), 0);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "0\n"), 0);
+	assert_int_equal(hook_stops, 1);
+	assert_int_equal(wr(f->s, "tracing_on", O_TRUNC, "1\n"), 0);
+	assert_int_equal(hook_starts, 1);
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "nop\n"), 0);
+	assert_int_equal(hook_resets, 1);
+
+	/* an instance has its own: removing it resets its tracer */
+	assert_int_equal(tfs_mkdir(f->s, "instances/hk"), 0);
+	assert_int_equal(wr(f->s, "instances/hk/current_tracer", O_TRUNC, "test_hooks\n"), 0);
+	assert_int_equal(hook_inits, 3);
+	assert_file(f->s, "current_tracer", "nop\n");
+	assert_int_equal(tfs_rmdir(f->s, "instances/hk"), 0);
+	assert_int_equal(hook_resets, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1324,6 +1428,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_timeout, setup, teardown),
+		/* last: it registers tracers (available_tracers lists them) */
+		cmocka_unit_test_setup_teardown(test_tracer_hooks, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

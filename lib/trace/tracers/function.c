@@ -32,7 +32,7 @@ static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t
 	ut_seq_putc(&iter->seq, '\n');
 }
 
-static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
+static enum print_line_t function_print_line(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t;
 	struct trace_frame *f;
@@ -79,23 +79,15 @@ static void function_print_event(struct trace_iter *iter, struct ut_event *ev)
 			t->frames[d].ip = 0;
 		break;
 	}
-	case UT_EV_MARKER:
-		trace_print_marker_line(iter, ev);
-		break;
-	case UT_EV_TRACE:
-		trace_print_stack_line(iter, ev);
-		break;
-	case UT_EV_EVENT:
-		trace_print_event_line(iter, ev);
-		break;
 	default:
-		break;
+		/* markers, stack traces, events: the generic lines */
+		return TRACE_TYPE_UNHANDLED;
 	}
+	return TRACE_TYPE_HANDLED;
 }
 
 const struct tracer function_tracer = {
 	.name		= "function",
 	.print_header	= trace_default_header,
-	.print_event	= function_print_event,
-	.finish		= NULL,
+	.print_line	= function_print_line,
 };

@@ -62,7 +62,7 @@ static struct graph_state *graph_state(struct trace_iter *iter)
 }
 
 /* several threads recorded: show who runs each line */
-static void graph_init(struct trace_iter *iter)
+static void graph_open(struct trace_iter *iter)
 {
 	const struct ut_data *d = iter->data;
 	int i;
@@ -316,7 +316,7 @@ static void graph_depth(struct trace_iter *iter, struct ut_event *ev)
 	t->comment_depth = clamp_depth(ev->depth) - 1;
 }
 
-static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
+static enum print_line_t graph_print_line(struct trace_iter *iter, struct ut_event *ev)
 {
 	switch (ev->type) {
 	case UT_EV_DEPTH:
@@ -336,11 +336,12 @@ static void graph_print_event(struct trace_iter *iter, struct ut_event *ev)
 		graph_comment(iter, ev);
 		break;
 	default:
-		break;
+		return TRACE_TYPE_UNHANDLED;
 	}
+	return TRACE_TYPE_HANDLED;
 }
 
-static void graph_finish(struct trace_iter *iter)
+static void graph_close(struct trace_iter *iter)
 {
 	free(iter->priv);
 	iter->priv = NULL;
@@ -349,7 +350,7 @@ static void graph_finish(struct trace_iter *iter)
 const struct tracer function_graph_tracer = {
 	.name		= "function_graph",
 	.print_header	= graph_print_header,
-	.print_event	= graph_print_event,
-	.finish		= graph_finish,
-	.init		= graph_init,
+	.open		= graph_open,
+	.print_line	= graph_print_line,
+	.close		= graph_close,
 };

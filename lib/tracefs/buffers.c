@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * buffers.c - the buffers and who records into them: buffer_size_kb,
+ * trace_entries, buffer_total_size_kb, tracing_cpumask, set_ftrace_pid,
+ * saved_cmdlines, trace_marker.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/tracefs/tfs_int.h"
+
+/* do all CPUs' buffers have one size (*@pages, else the largest)? */
+int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
+{
+	uint32_t max = in->cpu_pages[0];
+	int same = 1;
+
+	for (int i = 1; i < s->ncpu; i++) {
+		same &= in->cpu_pages[i] == in->cpu_pages[0];
+		if (in->cpu_pages[i] > max)
+			max = in->cpu_pages[i];
+	}
+	if (pages)
+		*pages = max;
+	return same;
+}
+
+void cpu_pages_init(struct tfs_inst *in, uint32_t pages)
+{
+	for (int i = 0; i < TFS_MAX_CPUS; i++)
+		in->cpu_pages[i] = pages;
+}
+
+/* the session's thread and process ids: buffers' names and procs[] */
+static int session_ids(struct tfs_session *s, int **out)
+{
+	int *ids = NULL, nr = 0, cap = 0, k = 0;
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+
+	while (d && (de = readdir(d))) {
+		int pid = name_pid(de->d_name, "buf."), tid;
+		const char *t;
+
+		if (pid < 0)
+			continue;
+		t = strchr(de->d_name + 4, '.');
+		tid = t ? name_pid(t, ".") : -1;
+		for (int j = 0; j < 2; j++) {
+			int v = j ? tid : pid;
+
+			if (v > 0)
+				ints_push(&ids, &nr, &cap, v);
+		}
+	}
+	if (d)
+		closedir(d);
+	for (int i = 0; i < UT_CTL_PROCS; i++) {
+		int pid = s->ctl->procs[i].pid;
+
+		if (pid && ints_push(&ids, &nr, &cap, pid) < 0)
+			break;
+	}
+	if (nr)
+		qsort(ids, (size_t)nr, sizeof(*ids), cmp_int);
+	for (int i = 0; i < nr; i++)
+		if (!k || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	*out = ids;
+	return k;
+}
+
+static unsigned long long phys_kb(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && psz > 0 ? (unsigned long long)pages * (unsigned long long)(psz / 1024)
+				    : ULLONG_MAX;
+}
+
+/*
+ * A buffer's name: buf.<pid>.<tid>.<image>, then .<n> for the n-th buffer
+ * that replaced it after a resize (runtime.c, ut_renew()).
+ */
+struct buf_name {
+	int pid, tid;
+	unsigned long long image;
+	unsigned gen;
+	char name[NAME_MAX + 1];
+};
+
+static int buf_name_parse(const char *name, struct buf_name *bn)
+{
+	int n = 0;
+
+	bn->gen = 0;
+	if (strlen(name) > NAME_MAX ||
+	    sscanf(name, "buf.%d.%d.%llu%n.%u%n", &bn->pid, &bn->tid, &bn->image, &n, &bn->gen,
+		   &n) < 3 || name[n] || bn->pid <= 0)
+		return -1;
+	strcpy(bn->name, name);
+	return 0;
+}
+
+/* the session's buffers; *@cur: how many are in use (not replaced by a resize) */
+static int list_buffers(struct tfs_session *s, struct buf_name **out, int *cur)
+{
+	struct buf_name *v = NULL;
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		struct buf_name bn;
+
+		struct buf_name *nv;
+
+		if (buf_name_parse(de->d_name, &bn) < 0)
+			continue;
+		nv = realloc(v, sizeof(*v) * ((size_t)n + 1));
+		if (!nv)
+			break;
+		v = nv;
+		v[n++] = bn;
+	}
+	if (d)
+		closedir(d);
+	*cur = 0;
+	for (int i = 0; i < n; i++) {
+		int newest = 1;
+
+		for (int j = 0; j < n && newest; j++)
+			newest = !(v[j].pid == v[i].pid && v[j].tid == v[i].tid &&
+				   v[j].image == v[i].image && v[j].gen > v[i].gen);
+		v[i].gen = newest ? UINT_MAX : v[i].gen;	/* UINT_MAX: in use */
+		*cur += newest;
+	}
+	*out = v;
+	return n;
+}
+
+static int count_buffers(struct tfs_session *s)
+{
+	struct buf_name *v;
+	int cur;
+
+	list_buffers(s, &v, &cur);
+	free(v);
+	return cur;
+}
+
+/*
+ * buffer_size_kb: the threads move to buffers of the new size at their
+ * next page; their old buffers stay readable.  Those that a former resize
+ * replaced go now, so a thread has at most two.
+ */
+static void drop_replaced_buffers(struct tfs_session *s)
+{
+	struct buf_name *v;
+	int cur, n = list_buffers(s, &v, &cur);
+
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX + NAME_MAX + 2];
+
+		if (v[i].gen == UINT_MAX)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", s->dir, v[i].name);
+		unlink(path);
+	}
+	free(v);
+}
+
+static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
+{
+	int *ids, n = session_ids(s, &ids);
+
+	for (int i = 0; i < n; i++) {
+		char path[64], comm[64] = "<...>";
+		ssize_t r;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", ids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			r = read(fd, comm, sizeof(comm) - 1);
+			if (r > 0) {
+				comm[r] = '\0';
+				comm[strcspn(comm, "\n")] = '\0';
+			} else {
+				strcpy(comm, "<...>");
+			}
+			close(fd);
+		}
+		sb_printf(b, "%d %s\n", ids[i], comm);
+	}
+	free(ids);
+}
+
+static void show_cpumask(struct tfs_session *s, struct sbuf *b)
+{
+	int nw = (s->ncpu + 31) / 32;
+
+	sb_printf(b, "%x", s->cpumask[nw - 1]);
+	for (int i = nw - 2; i >= 0; i--)
+		sb_printf(b, ",%08x", s->cpumask[i]);
+	sb_puts(b, "\n");
+}
+
+/*
+ * tracing_cpumask, as the kernel's bitmap_parse(): 32-bit words in hex,
+ * the last one lowest, separated by commas; empty is no CPU.  A bit past
+ * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
+ */
+static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
+{
+	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
+	size_t end;
+	int word = 0;
+
+	if (size && buf[size - 1] == '\n')
+		size--;
+	end = size;
+	for (;;) {
+		size_t start = end;
+		uint64_t w = 0;
+
+		while (start && buf[start - 1] != ',')
+			start--;
+		if (end - start > 8)
+			return -EOVERFLOW;
+		for (size_t i = start; i < end; i++) {
+			if (!isxdigit((unsigned char)buf[i]))
+				return -EINVAL;
+			w = w << 4 | (uint64_t)(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
+						tolower((unsigned char)buf[i]) - 'a' + 10);
+		}
+		for (int b = 0; b < 32; b++) {
+			if (!(w >> b & 1))
+				continue;
+			if (word * 32 + b >= s->ncpu)
+				return -EOVERFLOW;
+			mask[word] |= 1u << b;
+		}
+		if (!start)
+			break;
+		end = start - 1;
+		if (++word >= TFS_MAX_CPUS / 32)
+			return -EOVERFLOW;
+	}
+	memcpy(s->cpumask, mask, sizeof(mask));
+	return 0;
+}
+
+static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
+{
+	return live_marker_write(in->marker, buf, size);
+}
+
+static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
+		      int trunc)
+{
+	struct words ws = { 0 }, list = { 0 };
+	int ret = words_split(&ws, buf, size);
+
+	for (int i = 0; !ret && i < ws.n; i++) {
+		const char *w = ws.w[i] + (ws.w[i][0] == '!');
+		char *end;
+
+		errno = 0;
+		if (strtol(w, &end, 10) <= 0 || *end || errno) {
+			tfs_err(s, "Invalid pid", ws.w[i]);
+			ret = -EINVAL;
+		}
+	}
+	if (!ret) {
+		if (!trunc)
+			words_split(&list, in->pids, strlen(in->pids));
+		for (int i = 0; i < ws.n; i++) {
+			int neg = ws.w[i][0] == '!', k = words_find(&list, ws.w[i] + neg);
+
+			if (neg && k >= 0)
+				words_del(&list, k);
+			else if (!neg && k < 0)
+				words_add(&list, ws.w[i], strlen(ws.w[i]));
+		}
+		ret = words_join(&list, in->pids);
+	}
+	words_free(&ws);
+	words_free(&list);
+	return ret;
+}
+
+/* ---- the files ---- */
+
+static int buffer_size_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_inst *in = h->n.inst;
+	uint32_t pages;
+
+	/* as the kernel: one CPU's size, the common size, or X when they differ */
+	if (h->n.cpu >= 0)
+		sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
+	else if (cpu_pages_same(h->s, in, &pages))
+		sb_printf(b, "%u\n", pages * 4);
+	else
+		sb_puts(b, "X\n");
+	return 0;
+}
+
+static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	struct ut_session_ctl *c = s->ctl;
+	unsigned long long v;
+	uint32_t pages, max;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || !v) {
+		tfs_err(s, "Invalid buffer size", h->n.f->name);
+		return perr ? perr : -EINVAL;
+	}
+	/* the smallest ring: two pages */
+	if (v < 8)
+		v = 8;
+	if (v > phys_kb() || v / 4 >= UINT32_MAX) {
+		tfs_err(s, "Buffer larger than the machine's memory", h->n.f->name);
+		return -ENOMEM;
+	}
+	pages = (uint32_t)((v + 3) / 4);
+	/* per_cpu/cpuN: that CPU's; the top file: every CPU's */
+	if (h->n.cpu >= 0)
+		in->cpu_pages[h->n.cpu] = pages;
+	else
+		cpu_pages_init(in, pages);
+	cpu_pages_same(s, in, &max);
+	pages = max;
+	live_marker_resize(in->marker, pages);
+	if (in->pump) {
+		inst_pump(in);
+		live_pump_resize(in->pump, pages);
+		in->nr_pages = pages;
+	} else if (pages != c->nr_pages) {
+		drop_replaced_buffers(s);
+		__atomic_store_n(&c->nr_pages, pages, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_inst *in = h->n.inst;
+	int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(h->s);
+
+	sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : h->s->ctl->nr_pages) *
+				  4 * (nb ? nb : 1));
+	return 0;
+}
+
+static int cpumask_show(struct tfs_handle *h, struct sbuf *b)
+{
+	show_cpumask(h->s, b);
+	return 0;
+}
+
+static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int ret = write_cpumask(h->s, buf, size);
+
+	if (ret)
+		tfs_err(h->s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
+			h->n.f->name);
+	return ret ? ret : recording_update(h->s);
+}
+
+static int ftrace_pid_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct words ws = { 0 };
+
+	words_split(&ws, h->n.inst->pids, strlen(h->n.inst->pids));
+	for (int i = 0; i < ws.n; i++)
+		sb_printf(b, "%s\n", ws.w[i]);
+	words_free(&ws);
+	return 0;
+}
+
+static int ftrace_pid_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int trunc = h->trunc_pending, ret;
+
+	h->trunc_pending = 0;
+	/* an instance's buffers take the new choice from now on */
+	inst_pump(h->n.inst);
+	ret = write_pids(h->s, h->n.inst, buf, size, trunc);
+	return ret ? ret : recording_update(h->s);
+}
+
+static int ftrace_pid_truncate(struct tfs_handle *h)
+{
+	inst_pump(h->n.inst);
+	h->n.inst->pids[0] = '\0';
+	return recording_update(h->s);
+}
+
+static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
+{
+	show_cmdlines(h->s, b);
+	return 0;
+}
+
+static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_inst *in = h->n.inst;
+
+	/* as the kernel: the markers option off refuses them */
+	if (!(in->tr.trace_flags & TRACE_ITER_MARKERS))
+		return -EINVAL;
+	/* a buffer that is off takes no marker */
+	if (!inst_on(h->s, in))
+		return -EBADF;
+	return write_marker(in, buf, size);
+}
+
+const struct tfs_file tfs_buffers_files[] = {
+	TFS_FILE("buffer_size_kb", 0640, W_TOP | W_INST | W_CPU,
+		 .show = buffer_size_show, .write = buffer_size_write),
+	/* 2.6.27's name of buffer_size_kb */
+	TFS_FILE("trace_entries", 0640, W_TOP, .show = buffer_size_show, .write = buffer_size_write),
+	TFS_FILE("buffer_total_size_kb", 0440, W_TOP | W_INST, .show = buffer_total_show),
+	TFS_FILE("tracing_cpumask", 0640, W_TOP, .show = cpumask_show, .write = cpumask_write),
+	TFS_FILE("set_ftrace_pid", 0640, W_TOP | W_INST, .show = ftrace_pid_show,
+		 .write = ftrace_pid_write, .open = tfs_list_open, .truncate = ftrace_pid_truncate,
+		 .release = tfs_list_release),
+	TFS_FILE("saved_cmdlines", 0440, W_TOP, .show = cmdlines_show),
+	TFS_FILE("trace_marker", 0220, W_TOP | W_INST, .write = marker_write,
+		 .max_write = LIVE_MARKER_MAX),
+	TFS_FILES_END
+};

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events.c - the programs' events (the session's registry): events/,
+ * set_event, available_events, the enable files.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/event/format.h"
+#include "lib/tracefs/tfs_int.h"
+
+/* the descriptors of the slots registered since the last call.  Context: s->lock held. */
+void ev_refresh(struct tfs_session *s)
+{
+	uint32_t nr;
+
+	if (!s->evreg)
+		return;
+	nr = __atomic_load_n(&s->evreg->nr, __ATOMIC_ACQUIRE);
+	if (nr > UT_EVREG_SLOTS)
+		nr = UT_EVREG_SLOTS;
+	for (; s->nr_evd < nr; s->nr_evd++)
+		s->evd[s->nr_evd] = ut_evreg_desc(s->evreg, s->nr_evd);
+}
+
+int ev_bit(const uint64_t *set, uint32_t i)
+{
+	return (int)(set[i / 64] >> (i % 64) & 1);
+}
+
+void ev_bit_set(uint64_t *set, uint32_t i, int on)
+{
+	if (on)
+		set[i / 64] |= 1ull << (i % 64);
+	else
+		set[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* does slot @i hold event @sys:@name (@name NULL: any of @sys, @sys NULL: any)? */
+int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name)
+{
+	const struct ut_event_desc *d = s->evd[i];
+
+	return d && (!sys || !strcmp(d->system, sys)) && (!name || !strcmp(d->name, name));
+}
+
+/*
+ * Is slot @i the first of its event?  Another layout of an event (two
+ * versions of a library) has a slot of its own; the files show the first.
+ */
+static int ev_first_of(const struct tfs_session *s, uint32_t i)
+{
+	if (!s->evd[i])
+		return 0;
+	for (uint32_t j = 0; j < i; j++)
+		if (ev_is(s, j, s->evd[i]->system, s->evd[i]->name))
+			return 0;
+	return 1;
+}
+
+/* the first slot of the event (or system: @name NULL) named by @len bytes at @c; -1 if none */
+int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
+{
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		const struct ut_event_desc *d = s->evd[i];
+		const char *w;
+
+		if (!d || (sys && strcmp(d->system, sys)))
+			continue;
+		w = sys ? d->name : d->system;
+		if (strlen(w) == len && !strncmp(w, c, len))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* does the directory enable an event? */
+int ev_any(const struct tfs_inst *in)
+{
+	for (int i = 0; i < TFS_EV_WORDS; i++)
+		if (in->ev_on[i])
+			return 1;
+	return 0;
+}
+
+/* what every directory enables together into @set.  Context: s->lock held. */
+void ev_union(struct tfs_session *s, uint64_t *set)
+{
+	memcpy(set, s->top.ev_on, sizeof(s->top.ev_on));
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		for (int i = 0; i < TFS_EV_WORDS; i++)
+			set[i] |= in->ev_on[i];
+}
+
+/*
+ * The registry's enable bits from the directories' sets: an event is
+ * recorded while some directory enables it.  Returns 1 when a bit changed
+ * (the programs must apply it: ctl_apply()).  Context: s->lock held.
+ */
+int ev_publish(struct tfs_session *s)
+{
+	uint64_t all[TFS_EV_WORDS];
+	int changed = 0;
+
+	if (!s->evreg)
+		return 0;
+	ev_union(s, all);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		volatile uint32_t *st = &s->evreg->slots[i].state;
+		int want = ev_bit(all, i);
+
+		if (!!(__atomic_load_n(st, __ATOMIC_ACQUIRE) & UT_EVS_RECORD) == want)
+			continue;
+		if (want)
+			__atomic_fetch_or(st, UT_EVS_RECORD, __ATOMIC_ACQ_REL);
+		else
+			__atomic_fetch_and(st, ~UT_EVS_RECORD, __ATOMIC_ACQ_REL);
+		changed = 1;
+	}
+	/* the session's buffers get events the top did not enable: its views drop them */
+	for (int i = 0; i < TFS_EV_WORDS; i++)
+		if (all[i] & ~s->top.ev_on[i])
+			s->top_ev_wide = 1;
+	return changed;
+}
+
+/*
+ * "0", "1" or "X" (some), as the kernel's enable files: the events of
+ * system @sys (NULL: all) that directory @in enables; "?" when there is
+ * no event.  Context: s->lock held.
+ */
+static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
+{
+	unsigned set = 0;
+
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd && set != 3; i++)
+		if (ev_is(s, i, sys, NULL))
+			set |= 1u << ev_bit(in->ev_on, i);
+	return "?01X"[set];
+}
+
+/* a line "system:name" per event (@in NULL: all of them, else those @in enables) */
+static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+{
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++)
+		if (ev_first_of(s, i) && (!in || ev_bit(in->ev_on, i)))
+			sb_printf(b, "%s:%s\n", s->evd[i]->system, s->evd[i]->name);
+}
+
+/*
+ * Enable (@on) or disable the events in directory @in that @match (NULL:
+ * any), @sys and @name (NULL: any) select as the kernel's set_event does:
+ * @match is an event's name or its system.  Returns how many slots it
+ * selected; the caller publishes.  Context: s->lock held.
+ */
+int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
+		  const char *name, int on)
+{
+	int n = 0;
+
+	ev_refresh(s);
+	for (uint32_t i = 0; i < s->nr_evd; i++) {
+		const struct ut_event_desc *d = s->evd[i];
+
+		if (!d || (match && strcmp(match, d->name) && strcmp(match, d->system)) ||
+		    !ev_is(s, i, sys, name))
+			continue;
+		/* an instance's buffers take what came before with the set of before */
+		if (!n && in != &s->top)
+			inst_pump(in);
+		ev_bit_set(in->ev_on, i, on);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A directory's events changed: the registry's bits and the recording
+ * state follow.  Returns 1 when the programs must apply them (ctl_apply();
+ * s->ev_apply is set too, for a write that fails after a change).
+ * Context: s->lock held.
+ */
+static int ev_changed(struct tfs_session *s)
+{
+	int changed = ev_publish(s);
+
+	changed |= recording_update(s);
+	s->ev_apply |= changed;
+	return changed;
+}
+
+/*
+ * set_event, as the kernel's ftrace_event_write(): each word enables
+ * events, or disables them after a '!'.  "sys:name" selects by system and
+ * name, either "" or "*" meaning any ("sys:*", "*:*", ":name"); a word
+ * without ':' names an event or a system.  Names are compared whole (no
+ * globs).  A word that selects no event is EINVAL (the words before it
+ * took effect); as the kernel's, it adds nothing to error_log.
+ * Returns 0, 1 (apply) or -errno.  Context: s->lock held.
+ */
+static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
+			   size_t size)
+{
+	struct words ws = { 0 };
+	int ret = words_split(&ws, buf, size), changed;
+
+	for (int i = 0; !ret && i < ws.n; i++) {
+		char *w = ws.w[i], *colon;
+		int on = w[0] != '!';
+		const char *match = NULL, *sys = NULL, *name = NULL;
+
+		w += !on;
+		colon = strchr(w, ':');
+		if (colon) {
+			*colon = '\0';
+			sys = w[0] && strcmp(w, "*") ? w : NULL;
+			name = colon[1] && strcmp(colon + 1, "*") ? colon + 1 : NULL;
+		} else {
+			match = w;
+		}
+		if (!ev_set(s, in, match, sys, name, on))
+			ret = -EINVAL;
+	}
+	words_free(&ws);
+	changed = ev_changed(s);
+	return ret ? ret : changed;
+}
+
+/*
+ * events/enable, events/SYS/enable, events/SYS/NAME/enable: 0 or 1, as the
+ * kernel's (kstrtoul: anything else is EINVAL or ERANGE, and nothing in
+ * error_log); enabling a system or all events when there is none is
+ * EINVAL too.  Context: s->lock held.
+ */
+static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	unsigned long long v;
+	int ret = parse_ull(buf, size, &v), n;
+
+	if (ret || v > 1)
+		return ret ? ret : -EINVAL;
+	if (h->n.slot >= 0)
+		n = ev_set(s, h->n.inst, NULL, h->n.ev->system, h->n.ev->name, (int)v);
+	else
+		n = ev_set(s, h->n.inst, NULL, h->n.evsys, NULL, (int)v);
+	if (!n)
+		return -EINVAL;
+	return ev_changed(s);
+}
+
+/* ---- the files ---- */
+
+static int available_events_show(struct tfs_handle *h, struct sbuf *b)
+{
+	ev_list(h->s, NULL, b);
+	return 0;
+}
+
+static int set_event_show(struct tfs_handle *h, struct sbuf *b)
+{
+	ev_list(h->s, h->n.inst, b);
+	return 0;
+}
+
+static int set_event_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	return write_set_event(h->s, h->n.inst, buf, size);
+}
+
+/* as the kernel's: every event of the directory is disabled */
+static int set_event_truncate(struct tfs_handle *h)
+{
+	ev_set(h->s, h->n.inst, NULL, NULL, NULL, 0);
+	return ev_changed(h->s);
+}
+
+/* as the kernel's: opening with O_TRUNC disables the directory's events, appending or not */
+static int set_event_open(struct tfs_handle *h, int flags)
+{
+	return tfs_open_trunc(flags) ? set_event_truncate(h) : 0;
+}
+
+/*
+ * events/enable, events/SYS/enable: as the kernel's, 0 or 1 when the
+ * events (of the system) all are, else X
+ */
+static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%c\n", ev_state(h->s, h->n.inst, h->n.evsys));
+	return 0;
+}
+
+static int enable_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
+	return 0;
+}
+
+static int format_show(struct tfs_handle *h, struct sbuf *b)
+{
+	char *t = ut_event_format(h->n.ev);
+
+	if (!t)
+		return -ENOMEM;
+	sb_puts(b, t);
+	free(t);
+	return 0;
+}
+
+static int id_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
+	return 0;
+}
+
+static int header_page_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, ut_event_header_page());
+	return 0;
+}
+
+static int header_event_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, ut_event_header_event());
+	return 0;
+}
+
+/*
+ * The events' directories themselves (events/SYS/, events/SYS/NAME/,
+ * events/ftrace/NAME/) come from the registries of events (files.c's
+ * resolve()); these are the files in them.  The ftrace system's events,
+ * as the kernel's, have format and id only: the tracers write them.
+ */
+const struct tfs_file tfs_events_files[] = {
+	TFS_FILE("available_events", 0440, W_TOP, .show = available_events_show),
+	TFS_FILE("set_event", 0640, W_TOP | W_INST, .show = set_event_show, .write = set_event_write,
+		 .open = set_event_open, .truncate = set_event_truncate),
+	TFS_FILE("enable", 0640, W_EVENTS | W_EVSYS, .show = enable_all_show, .write = write_ev_enable),
+	TFS_FILE("header_event", 0440, W_EVENTS, .show = header_event_show),
+	TFS_FILE("header_page", 0440, W_EVENTS, .show = header_page_show),
+	TFS_FILE("enable", 0640, W_EVENT, .show = enable_show, .write = write_ev_enable),
+	TFS_FILE("format", 0440, W_EVENT | W_FTEVENT, .show = format_show),
+	TFS_FILE("id", 0440, W_EVENT | W_FTEVENT, .show = id_show),
+	TFS_FILES_END
+};

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * instances.c - instances/NAME (mkdir, rmdir) and what the programs
+ * record for the top and the instances together: the recording union.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "usertrace/record.h"
+#include "lib/tracefs/tfs_int.h"
+
+static int inst_records(struct tfs_inst *in);
+static int rec_filter_update(struct tfs_session *s);
+static void top_state(struct tfs_session *s, int on);
+
+/* does an instance need the programs to record?  Context: s->lock held. */
+static int insts_recording(struct tfs_session *s)
+{
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (inst_records(in))
+			return 1;
+	return 0;
+}
+
+/*
+ * The top instance's tracing_on.  The control page's word is what the
+ * programs follow: the top's state or an instance's (recording_update()).
+ * Function commands (traceon, traceoff) in the programs change the word
+ * too; they are the top's commands, so such a change is the top's new
+ * state.  Context: s->lock held.
+ */
+
+void top_sync(struct tfs_session *s)
+{
+	uint32_t v = __atomic_load_n(&s->ctl->tracing_on, __ATOMIC_ACQUIRE);
+
+	if (v != s->on_stored) {
+		s->on_stored = v;
+		top_state(s, v != 0);
+	}
+}
+
+int inst_on(struct tfs_session *s, struct tfs_inst *in)
+{
+	if (in == &s->top)
+		top_sync(s);
+	return in->on;
+}
+
+/*
+ * What the programs record: the top instance's tracer and every
+ * instance's are the active tracers (the programs record what they need
+ * together), while the top or an instance with a tracer is on.  Returns 1 when
+ * the tracer changed (the programs must apply it: ctl_apply()).
+ * Context: s->lock held.
+ */
+int recording_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	uint32_t set;
+	int changed;
+
+	/* a traceoff in the programs since: keep it */
+	top_sync(s);
+	set = tracer_bit(tfs_tracer_name(&s->top));
+	/*
+	 * Instances that are off count too: switching tracing_on then needs
+	 * no handshake, and keeps the recording's kind.
+	 */
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		set |= tracer_bit(tfs_tracer_name(in));
+	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
+	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
+	changed = c->active_tracers != set;
+	c->active_tracers = set;
+	changed |= rec_filter_update(s);
+	changed |= lists_update(s);
+	return changed;
+}
+
+/* does the directory's tracer make the programs record function calls now? */
+static int inst_traces(struct tfs_inst *in)
+{
+	return in->on && tracer_mode(tfs_tracer_name(in)) > 0;
+}
+
+/* does the directory make the programs record now: calls, or events it enabled? */
+static int inst_records(struct tfs_inst *in)
+{
+	return inst_traces(in) || (in->on && ev_any(in));
+}
+
+/*
+ * The function lists the programs follow (control page filter, notrace):
+ * those of the directories that record, together.  A call is recorded if
+ * one of them wants it: no filter if one has none, else all their
+ * filters; a notrace list only if all have the same.  Each directory then
+ * shows its own choice (the top's views, the instances' pumps).  While
+ * none records, the top's lists.  Returns 1 when the control page's lists
+ * changed.  Context: s->lock held.
+ */
+int lists_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	char filter[UT_LIST_MAX] = "", notrace[UT_LIST_MAX] = "";
+	const char *same_notrace = NULL;
+	int n = 0, all = 0, differ = 0, changed;
+
+	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next) {
+		size_t l = strlen(filter), k = strlen(in->filter);
+
+		if (!inst_traces(in))
+			continue;
+		n++;
+		if (!in->filter[0])
+			all = 1;
+		else if (l + k + 2 > sizeof(filter))
+			all = 1;	/* too long together: everything, each shows its own */
+		else
+			snprintf(filter + l, sizeof(filter) - l, "%s%s", l ? " " : "", in->filter);
+		if (!same_notrace)
+			same_notrace = in->notrace;
+		else if (strcmp(same_notrace, in->notrace))
+			differ = 1;
+	}
+	if (!n) {
+		snprintf(filter, sizeof(filter), "%s", s->top.filter);
+		snprintf(notrace, sizeof(notrace), "%s", s->top.notrace);
+	} else {
+		if (all)
+			filter[0] = '\0';
+		if (!differ && same_notrace)
+			snprintf(notrace, sizeof(notrace), "%s", same_notrace);
+	}
+	changed = strcmp(filter, c->filter) || strcmp(notrace, c->notrace);
+	strcpy(c->filter, filter);
+	strcpy(c->notrace, notrace);
+	/* the programs record more than the top chose: its views choose, until cleared */
+	if (strcmp(filter, s->top.filter) || strcmp(notrace, s->top.notrace))
+		s->top_lists_wide = 1;
+	return changed;
+}
+
+/* pids of set_ftrace_pid @list into @pids (unique); -1 when they do not fit */
+static int pids_add(const char *list, int32_t *pids, uint32_t *n)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		uint32_t i;
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		p = end;
+		for (i = 0; i < *n && pids[i] != v; i++)
+			;
+		if (i < *n)
+			continue;
+		if (*n == UT_REC_PIDS_MAX)
+			return -1;
+		pids[(*n)++] = (int32_t)v;
+	}
+	return 0;
+}
+
+/*
+ * Who the programs record (set_ftrace_pid, tracing_cpumask): the threads
+ * and CPUs the top or an instance that records wants; an instance has no
+ * cpumask, and one with an empty pid list wants every thread.  Returns 1
+ * when the filter was turned on or off: the programs must apply it.
+ * Context: s->lock held.
+ */
+static int rec_filter_update(struct tfs_session *s)
+{
+	struct ut_session_ctl *c = s->ctl;
+	int32_t pids[UT_REC_PIDS_MAX];
+	uint32_t mask[UT_CTL_CPUS / 32], n = 0;
+	int all = !s->top.pids[0] || pids_add(s->top.pids, pids, &n) < 0, was = 0, now = 0;
+	int inst_rec = 0;
+
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		if (!inst_records(in))
+			continue;
+		inst_rec = 1;
+		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
+			all = 1;
+	}
+	if (all)
+		n = 0;
+	for (int i = 0; i < UT_CTL_CPUS / 32; i++) {
+		mask[i] = inst_rec ? ~0u : i < TFS_MAX_CPUS / 32 ? s->cpumask[i] : 0;
+		/* CPUs beyond the configured ones: no reason to refuse them */
+		for (int b = 0; b < 32; b++)
+			if (i * 32 + b >= s->ncpu)
+				mask[i] |= 1u << b;
+		was |= c->rec_cpumask[i] != ~0u;
+		now |= mask[i] != ~0u;
+	}
+	was |= c->nr_rec_pids != 0;
+	now |= n != 0;
+	if (c->nr_rec_pids == n && !memcmp(c->rec_pids, pids, n * sizeof(*pids)) &&
+	    !memcmp(c->rec_cpumask, mask, sizeof(mask)))
+		return 0;
+	/* odd while changing: a thread that sees it keeps what it knew */
+	__atomic_store_n(&c->rec_filter_gen, (c->rec_filter_gen | 1) , __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	c->nr_rec_pids = n;
+	memcpy(c->rec_pids, pids, n * sizeof(*pids));
+	memcpy(c->rec_cpumask, mask, sizeof(mask));
+	__atomic_store_n(&c->rec_filter_gen, c->rec_filter_gen + 1, __ATOMIC_RELEASE);
+	return was != now;
+}
+
+/* the top instance goes on or off now: its views hide the time it is off */
+void top_set_on(struct tfs_session *s, int on)
+{
+	top_sync(s);
+	top_state(s, on);
+}
+
+static void top_state(struct tfs_session *s, int on)
+{
+	struct tfs_inst *t = &s->top;
+	uint64_t now;
+
+	if (t->on == on)
+		return;
+	t->on = on;
+	now = live_now(s->dir);
+	if (!on) {
+		if (t->nr_hide == TFS_HIDE_MAX) {
+			/* no room: what is older than the oldest range goes too */
+			if (t->since < t->hide[1])
+				t->since = t->hide[1];
+			memmove(t->hide, t->hide + 2, sizeof(t->hide) - 2 * sizeof(t->hide[0]));
+			t->nr_hide--;
+		}
+		t->hide[2 * t->nr_hide] = now;
+		t->hide[2 * t->nr_hide + 1] = UINT64_MAX;
+		t->nr_hide++;
+	} else if (t->nr_hide && t->hide[2 * t->nr_hide - 1] == UINT64_MAX) {
+		t->hide[2 * t->nr_hide - 1] = now;
+	}
+}
+
+/* an instance takes what the programs recorded until now.  Context: s->lock held. */
+void inst_pump(struct tfs_inst *in)
+{
+	if (in->pump)
+		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->filter,
+			      in->notrace, in->ev_on);
+}
+
+void inst_init(struct tfs_inst *in)
+{
+	pthread_mutex_init(&in->pipe_lock, NULL);
+	in->on = 1;
+	in->tr.name = in->name;
+	in->tr.current_trace = &nop_tracer;
+	in->tr.trace_flags = 0;
+	for (int i = 0; i < TRACE_NR_OPTS; i++)
+		if (trace_opts[i].def)
+			in->tr.trace_flags |= trace_opts[i].bit;
+}
+
+void inst_free(struct tfs_inst *in, int remove)
+{
+	/* as the kernel's rmdir: the directory's tracer is reset */
+	if (in->tr.current_trace->reset)
+		in->tr.current_trace->reset(&in->tr);
+	in->tr.current_trace = &nop_tracer;
+	snap_empty(in);
+	errlog_clear(in);
+	live_marker_close(in->marker);
+	in->marker = NULL;
+	for (int i = 0; in->pipes && i <= TFS_MAX_CPUS; i++)
+		live_pipe_close(in->pipes[i]);
+	free(in->pipes);
+	in->pipes = NULL;
+	pthread_mutex_destroy(&in->pipe_lock);
+	live_pump_close(in->pump, remove);
+	in->pump = NULL;
+}
+
+struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
+{
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (strlen(in->name) == len && !strncmp(in->name, name, len))
+			return in;
+	return NULL;
+}
+
+static int inst_name_ok(const char *name)
+{
+	if (!*name || strlen(name) > NAME_MAX || !strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	return !strchr(name, '/');
+}
+
+int tfs_mkdir(struct tfs_session *s, const char *path)
+{
+	const char *p = path, *c;
+	struct tfs_inst *in;
+	size_t len = next_comp(&p, &c);
+	char name[NAME_MAX + 1];
+
+	if (!comp_is(c, len, "instances")) {
+		struct tfs_node n;
+		int ret;
+
+		pthread_mutex_lock(&s->lock);
+		ret = resolve(s, path, &n);
+		pthread_mutex_unlock(&s->lock);
+		return ret == 0 ? -EEXIST : ret == -ENOENT ? -EACCES : ret;
+	}
+	len = next_comp(&p, &c);
+	if (!len)
+		return -EEXIST;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, c, len);
+	name[len] = '\0';
+	while (*p == '/')
+		p++;
+	if (*p)
+		return inst_find(s, c, len) ? -EACCES : -ENOENT;
+	if (!inst_name_ok(name))
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	if (inst_find(s, name, len)) {
+		pthread_mutex_unlock(&s->lock);
+		return -EEXIST;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		pthread_mutex_unlock(&s->lock);
+		return -ENOMEM;
+	}
+	memcpy(in->name, name, len + 1);
+	inst_init(in);
+	/* as the kernel: a new instance has the nop tracer (inst_init()) and an empty buffer */
+	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
+	in->nr_pages = s->ctl->nr_pages;
+	cpu_pages_init(in, in->nr_pages);
+	in->since = live_now(s->dir);
+	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
+	if (in->pump)
+		in->marker = live_marker_open(s->dir, in->bufdir, in->nr_pages);
+	if (!in->pump || !in->marker) {
+		int err = errno ? -errno : -ENOMEM;
+
+		live_pump_close(in->pump, 1);
+		pthread_mutex_unlock(&s->lock);
+		free(in);
+		return err;
+	}
+	in->next = s->insts;
+	s->insts = in;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+int tfs_rmdir(struct tfs_session *s, const char *path)
+{
+	const char *p = path, *c;
+	struct tfs_inst **pp, *in;
+	struct tfs_node n;
+	size_t len = next_comp(&p, &c);
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = resolve(s, path, &n);
+	if (ret)
+		goto out;
+	ret = n.dir == D_NONE ? -ENOTDIR : -EPERM;
+	if (!comp_is(c, len, "instances") || n.dir != D_ROOT || n.inst == &s->top)
+		goto out;
+	ret = -EBUSY;
+	if (n.inst->refs)
+		goto out;
+	top_sync(s);
+	for (pp = &s->insts; (in = *pp); pp = &in->next) {
+		if (in == n.inst) {
+			*pp = in->next;
+			inst_free(in, 1);
+			free(in);
+			break;
+		}
+	}
+	top_sync(s);
+	ret = 0;
+	/* the programs may no longer record the events it enabled, nor at all */
+	if (ev_publish(s) | recording_update(s)) {
+		/* the programs may record less now */
+		pthread_mutex_unlock(&s->lock);
+		ctl_apply(s);
+		return 0;
+	}
+out:
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}

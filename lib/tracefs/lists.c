@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lists.c - the function lists in the kernel's syntax: set_ftrace_filter
+ * and its function commands, set_ftrace_notrace, set_graph_function,
+ * set_graph_notrace.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/tracefs/tfs_int.h"
+
+/* the lists (a file's ->arg) */
+enum tfs_list { L_FILTER, L_NOTRACE, L_GFUNC, L_GNOTRACE };
+
+static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
+static const char *const known_cmds[] = {
+	"traceon", "traceoff", "stacktrace", "dump", "cpudump", "snapshot",
+	"enable_event", "disable_event",
+};
+
+/* a filter word split as the kernel's: glob[:mod:M] or glob:cmd[:N] */
+struct fword {
+	char glob[256];
+	char mod[256];		/* :mod: */
+	int has_mod;
+	char cmd[32];		/* a command */
+	char arg[64];		/* its count or argument */
+	int has_arg;
+};
+
+static int fword_parse(const char *w, struct fword *fw)
+{
+	const char *c1 = strchr(w, ':'), *c2;
+
+	memset(fw, 0, sizeof(*fw));
+	if (!c1) {
+		snprintf(fw->glob, sizeof(fw->glob), "%s", w);
+		return strlen(w) < sizeof(fw->glob) ? 0 : -EINVAL;
+	}
+	if ((size_t)(c1 - w) >= sizeof(fw->glob))
+		return -EINVAL;
+	memcpy(fw->glob, w, (size_t)(c1 - w));
+	c2 = strchr(c1 + 1, ':');
+	if (c2 && (size_t)(c2 - c1 - 1) == 3 && !strncmp(c1 + 1, "mod", 3)) {
+		fw->has_mod = 1;
+		snprintf(fw->mod, sizeof(fw->mod), "%s", c2 + 1);
+		return 0;
+	}
+	if ((c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1)) >= sizeof(fw->cmd))
+		return -EINVAL;
+	memcpy(fw->cmd, c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
+	if (c2) {
+		fw->has_arg = 1;
+		snprintf(fw->arg, sizeof(fw->arg), "%s", c2 + 1);
+	}
+	return fw->cmd[0] ? 0 : -EINVAL;
+}
+
+/* functions of @fs a glob (with an optional :mod:) selects */
+static int fword_matches(const struct fword *fw, const struct tfs_func *f)
+{
+	if (fw->has_mod && !mod_match(fw->mod, f->mod))
+		return 0;
+	return !fw->glob[0] || !fnmatch(fw->glob, f->name, 0);
+}
+
+static int glob_has_match(const struct tfs_funcs *fs, const char *glob)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (!fnmatch(glob, fs->f[i].name, 0))
+			return 1;
+	return 0;
+}
+
+static char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id)
+{
+	switch (id) {
+	case L_FILTER:	 return in->filter;
+	case L_NOTRACE:	 return in->notrace;
+	case L_GFUNC:	 return s->ctl->graph_function;
+	case L_GNOTRACE: return s->ctl->graph_notrace;
+	default:	 return NULL;
+	}
+}
+
+static int is_cmd(const char *name, const char *const *tab, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, tab[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * check_words - refuse what the kernel refuses: a pattern that selects no
+ * function (when the processes listed theirs), a command on a file that
+ * takes none, an unknown command.  Context: s->lock held.
+ */
+static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id,
+		       const struct words *ws, const struct tfs_funcs *fs)
+{
+	for (int i = 0; i < ws->n; i++) {
+		const char *w = ws->w[i];
+		struct fword fw;
+		int neg = w[0] == '!';
+
+		if (fword_parse(w + neg, &fw)) {
+			tfs_err(s, "Invalid argument", w);
+			return -EINVAL;
+		}
+		if (fw.cmd[0]) {
+			if (id != L_FILTER) {
+				tfs_err(s, "Function commands are not accepted here", w);
+				return -EINVAL;
+			}
+			if (in != &s->top) {
+				tfs_err(s, "Function commands are set at the top level only", w);
+				return -EINVAL;
+			}
+			if (!is_cmd(fw.cmd, known_cmds, sizeof(known_cmds) / sizeof(known_cmds[0]))) {
+				tfs_err(s, "Unknown function command", w);
+				return -EINVAL;
+			}
+			if (!is_cmd(fw.cmd, cmd_names, sizeof(cmd_names) / sizeof(cmd_names[0]))) {
+				tfs_err(s, "Function command not supported in user space", w);
+				return -EINVAL;
+			}
+			if (fw.has_arg && !neg) {
+				char *end;
+
+				errno = 0;
+				strtoul(fw.arg, &end, 10);
+				if (!fw.arg[0] || *end || errno) {
+					tfs_err(s, "Invalid count", w);
+					return -EINVAL;
+				}
+			}
+		}
+		if (fw.has_mod || neg || !fs->present)
+			continue;
+		if (!glob_has_match(fs, fw.glob[0] ? fw.glob : "*")) {
+			tfs_err(s, "Function not found", w);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* the command words of @list whose function and command match @fw */
+static void cmds_remove(struct words *list, const struct fword *fw)
+{
+	for (int i = list->n - 1; i >= 0; i--) {
+		struct fword e;
+
+		if (fword_parse(list->w[i], &e))
+			continue;
+		if (strcmp(e.cmd, fw->cmd))
+			continue;
+		if (strcmp(e.glob, fw->glob) && fnmatch(fw->glob, e.glob, 0))
+			continue;
+		words_del(list, i);
+	}
+}
+
+/*
+ * filter_remove - `!pat`: the list no longer selects the functions @pat
+ * matches.  A word equal to @pat, or a name @pat matches, goes; a glob
+ * that selects other functions as well is replaced by the names it still
+ * selects (as the kernel, whose lists are sets of functions).
+ */
+static void filter_remove(struct words *list, const char *pat, const struct tfs_funcs *fs)
+{
+	struct fword rm;
+
+	if (fword_parse(pat, &rm))
+		return;
+	for (int i = list->n - 1; i >= 0; i--) {
+		struct fword e;
+		struct words keep = { 0 };
+		int hit = 0;
+
+		if (!strcmp(list->w[i], pat)) {
+			words_del(list, i);
+			continue;
+		}
+		if (list->w[i][0] == '!' || fword_parse(list->w[i], &e))
+			continue;
+		if (!strpbrk(e.glob, "*?[") && !e.has_mod) {
+			if (!rm.has_mod && !fnmatch(rm.glob[0] ? rm.glob : "*", e.glob, 0))
+				words_del(list, i);
+			continue;
+		}
+		/* a glob: expand what it keeps */
+		for (size_t k = 0; k < fs->n; k++) {
+			if (!fword_matches(&e, &fs->f[k]))
+				continue;
+			if (fword_matches(&rm, &fs->f[k])) {
+				hit = 1;
+				continue;
+			}
+			if (words_find(&keep, fs->f[k].name) < 0)
+				words_add(&keep, fs->f[k].name, strlen(fs->f[k].name));
+		}
+		if (!hit) {
+			words_free(&keep);
+			continue;
+		}
+		words_del(list, i);
+		for (int k = keep.n - 1; k >= 0; k--) {
+			char **nw = realloc(list->w, (size_t)(list->n + 1) * sizeof(*nw));
+
+			if (!nw)
+				break;
+			list->w = nw;
+			memmove(list->w + i + 1, list->w + i, sizeof(*nw) * (size_t)(list->n - i));
+			list->w[i] = keep.w[k];
+			keep.w[k] = NULL;
+			list->n++;
+		}
+		words_free(&keep);
+	}
+}
+
+/* a command word's count as written: N, or -1 (unlimited) */
+static int64_t cmd_count_of(const char *w)
+{
+	struct fword fw;
+
+	if (fword_parse(w, &fw) || !fw.has_arg)
+		return -1;
+	return strtoll(fw.arg, NULL, 10);
+}
+
+/*
+ * The commands' list @text into the control page, with the counts in the
+ * other bank: a command that stays keeps its runs left, a new one starts
+ * from its count (session.h, cmd_count).  Context: s->lock held.
+ */
+static void cmds_publish(struct tfs_session *s, const char *text)
+{
+	struct ut_session_ctl *c = s->ctl;
+	uint32_t ob = __atomic_load_n(&c->cmd_bank, __ATOMIC_ACQUIRE) & 1, nb = ob ^ 1;
+	struct words old = { 0 }, now = { 0 };
+
+	words_split(&old, c->commands, strlen(c->commands));
+	words_split(&now, text, strlen(text));
+	for (int i = 0; i < now.n && i < UT_CTL_CMDS; i++) {
+		int j = words_find(&old, now.w[i]);
+
+		c->cmd_count[nb][i] = j >= 0 && j < UT_CTL_CMDS ?
+				      __atomic_load_n(&c->cmd_count[ob][j], __ATOMIC_RELAXED) :
+				      cmd_count_of(now.w[i]);
+	}
+	words_free(&old);
+	words_free(&now);
+	strcpy(c->commands, text);
+	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
+}
+
+/*
+ * list_write - one write(2) to a list file: @trunc starts from an empty
+ * list.  Returns 1 if the control page changed (the caller applies it).
+ * Context: s->lock held.
+ */
+static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, const char *buf,
+		      size_t size, int trunc)
+{
+	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
+	struct tfs_funcs fs;
+	char *dst = list_of(s, in, id);
+	int ret;
+
+	funcs_load(s, &fs);
+	ret = words_split(&ws, buf, size);
+	if (!ret)
+		ret = check_words(s, in, id, &ws, &fs);
+	if (ret)
+		goto out;
+	if (!trunc) {
+		words_split(&list, dst, strlen(dst));
+		if (id == L_FILTER)
+			words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
+	} else if (id == L_FILTER) {
+		/* '>' replaces the functions; commands stay, as the kernel's */
+		words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
+	}
+	for (int i = 0; i < ws.n; i++) {
+		const char *w = ws.w[i];
+		int neg = w[0] == '!';
+		struct fword fw;
+
+		fword_parse(w + neg, &fw);
+		if (fw.cmd[0]) {
+			cmds_remove(&cmds, &fw);
+			if (!neg)
+				words_add(&cmds, w, strlen(w));
+		} else if (neg) {
+			filter_remove(&list, w + 1, &fs);
+		} else if (words_find(&list, w) < 0) {
+			words_add(&list, w, strlen(w));
+		}
+	}
+	{
+		char tmp[UT_LIST_MAX], tmpc[UT_LIST_MAX];
+
+		ret = words_join(&list, tmp);
+		if (!ret && id == L_FILTER)
+			ret = words_join(&cmds, tmpc);
+		if (ret) {
+			tfs_err(s, "List too long", "");
+			goto out;
+		}
+		ret = strcmp(tmp, dst) != 0;
+		if (ret && in != &s->top)
+			inst_pump(in);	/* what came before is taken with the old lists */
+		strcpy(dst, tmp);
+		if (id == L_FILTER || id == L_NOTRACE)
+			ret = lists_update(s);
+		if (id == L_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
+			cmds_publish(s, tmpc);
+			ret = 1;
+		}
+	}
+out:
+	words_free(&ws);
+	words_free(&list);
+	words_free(&cmds);
+	funcs_free(&fs);
+	return ret;
+}
+
+/* the text of a list file: the functions it selects, then the commands */
+static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct sbuf *b)
+{
+	struct words list = { 0 };
+	struct tfs_funcs fs;
+	char *sel = NULL;
+	const char *src = list_of(s, in, id);
+
+	words_split(&list, src, strlen(src));
+	if (!list.n) {
+		if (id == L_FILTER || id == L_GFUNC)
+			sb_puts(b, "#### all functions enabled ####\n");
+		else
+			sb_puts(b, "#### no functions disabled ####\n");
+	} else {
+		funcs_load(s, &fs);
+		sel = calloc(fs.n + 1, 1);
+		for (int i = 0; sel && i < list.n; i++) {
+			int neg = list.w[i][0] == '!', any = 0;
+			struct fword fw;
+
+			if (fword_parse(list.w[i] + neg, &fw))
+				continue;
+			for (size_t k = 0; k < fs.n; k++) {
+				if (fword_matches(&fw, &fs.f[k])) {
+					sel[k] = !neg;
+					any = 1;
+				}
+			}
+			if (!any && !neg) {
+				/* nothing known matches yet (not loaded): the pattern */
+				sb_puts(b, list.w[i]);
+				sb_puts(b, "\n");
+			}
+		}
+		for (size_t k = 0; sel && k < fs.n; k++) {
+			if (sel[k]) {
+				func_print(b, &fs.f[k]);
+				sb_puts(b, "\n");
+			}
+		}
+		free(sel);
+		funcs_free(&fs);
+	}
+	words_free(&list);
+	if (id != L_FILTER || in != &s->top)
+		return;
+	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
+	for (int i = 0; i < list.n; i++) {
+		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
+		struct fword fw;
+
+		if (fword_parse(list.w[i], &fw))
+			continue;
+		/* as the kernel: the runs left, shared by the processes */
+		if (fw.has_arg && i < UT_CTL_CMDS)
+			sb_printf(b, "%s:%s:count=%lld\n", fw.glob, fw.cmd,
+				  (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
+							     __ATOMIC_RELAXED));
+		else if (fw.has_arg)
+			sb_printf(b, "%s:%s:count=%s\n", fw.glob, fw.cmd, fw.arg);
+		else
+			sb_printf(b, "%s:%s:unlimited\n", fw.glob, fw.cmd);
+	}
+	words_free(&list);
+}
+
+/* ---- the files: ->arg is the list ---- */
+
+static int list_file_show(struct tfs_handle *h, struct sbuf *b)
+{
+	list_show(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, b);
+	return 0;
+}
+
+static int list_file_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	int ret = list_write(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, buf, size,
+			     h->trunc_pending);
+
+	if (ret >= 0)
+		h->trunc_pending = 0;
+	return ret;
+}
+
+/* a list emptied (O_TRUNC with nothing written, or truncate(2)): TFS_WR_APPLY if changed */
+static int list_file_truncate(struct tfs_handle *h)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	enum tfs_list id = (enum tfs_list)h->n.f->arg;
+	char *l = list_of(s, in, id);
+
+	if (!l || !l[0])
+		return 0;
+	if (in != &s->top)
+		inst_pump(in);
+	l[0] = '\0';
+	return id == L_FILTER || id == L_NOTRACE ? lists_update(s) : TFS_WR_APPLY;
+}
+
+#define LIST_FILE(name, where, list)							\
+	TFS_FILE(name, 0640, where, .show = list_file_show, .write = list_file_write,	\
+		 .open = tfs_list_open, .truncate = list_file_truncate,			\
+		 .release = tfs_list_release, .arg = list)
+
+const struct tfs_file tfs_lists_files[] = {
+	LIST_FILE("set_ftrace_filter", W_TOP | W_INST, L_FILTER),
+	LIST_FILE("set_ftrace_notrace", W_TOP | W_INST, L_NOTRACE),
+	LIST_FILE("set_graph_function", W_TOP, L_GFUNC),
+	LIST_FILE("set_graph_notrace", W_TOP, L_GNOTRACE),
+	TFS_FILES_END
+};

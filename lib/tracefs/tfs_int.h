@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tfs_int.h - what the files of lib/tracefs/ share: the registry of
+ * files, the session, its directories (struct tfs_inst), resolved paths,
+ * open handles, and the helpers of each file.  Private to lib/tracefs/.
+ *
+ * The files of a usertrace tracing directory are defined once: each
+ * source file of lib/tracefs/ registers those of its job (TFS_FILE()
+ * below).  The FUSE mount and `usertrace ctl` both call the tfs_*
+ * functions of tracefs.h, which go through that registry.  The
+ * settings live in the session's control page (include/usertrace/session.h);
+ * a change that the traced processes must act on (the tracer, the filter
+ * lists, function commands, max_graph_depth, tracing_thresh) is applied
+ * with the generation handshake (ctl_apply(), handshake.c), so that a write
+ * returns once the programs follow it, as the kernel's does.
+ *
+ * Paths:
+ *
+ *   ""                        the top instance's files (W_TOP)
+ *   options/NAME              one file per trace option (0/1; W_OPTIONS)
+ *   per_cpu/cpuN/{trace,trace_pipe,stats,buffer_size_kb}   (W_CPU)
+ *   events/{enable,header_page,header_event}               (W_EVENTS)
+ *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def;
+ *                             W_FTEVENT)
+ *   events/SYS/enable, events/SYS/NAME/{enable,format,id}
+ *                             the programs' events (the session's registry;
+ *                             W_EVSYS, W_EVENT)
+ *   instances/NAME/...        an instance: the files marked W_INST
+ *
+ * The programs write the session's buffers.  An instance has buffers of
+ * its own (SESSION/inst.NAME), which a pump (live_pump, run every
+ * TFS_PUMP_MS by pump_main() and before any read of the instance) fills
+ * from the session's while the instance is on and has a tracer.  What the
+ * programs record is what the top and the instances need together
+ * (recording_update(): the most detailed tracer, on while any is on; and
+ * rec_filter_update(): the threads and CPUs any of them wants).  The top
+ * reads the session's buffers directly and hides the times it was off.
+ *
+ * The programs' events (tracepoints) are the slots of the session's event
+ * registry (SESSION/events, usertrace/evreg.h), which their runtime fills.
+ * Each directory has its own set of enabled events (set_event, the enable
+ * files); a slot's UT_EVS_RECORD bit, which the programs follow, is the
+ * union (ev_publish()), applied with the handshake.  A directory with
+ * events enabled records even with the nop tracer.  An instance's pump
+ * takes only its events; the top's views drop those it did not enable
+ * (top_ev_wide).
+ *
+ * Choices where user space differs from the kernel:
+ *   - buffer_size_kb: a write stores the size in the control page; each
+ *     thread moves to a buffer of that size at its next page (runtime.c,
+ *     ut_renew()), the old one staying readable.  0 or a non-number:
+ *     -EINVAL; more than the machine's memory: -ENOMEM.
+ *   - trace_clock: the buffers hold one clock (the TSC, or CLOCK_MONOTONIC
+ *     without one) and every event is shown in nanoseconds of
+ *     CLOCK_MONOTONIC; each trace_clock is a way of showing those times
+ *     (lib/trace/tracer.h), so any clock can be chosen at any time, per
+ *     instance.  As in the kernel, choosing one clears the trace and the
+ *     snapshot.  uptime (jiffies) is not offered.
+ *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
+ *     chosen (control page rec_pids, rec_cpumask); the views filter too,
+ *     for what instances made the programs record.
+ *   - trace_marker: a print event (a DATA record) in a ring of the
+ *     directory's own that the daemon writes (live_marker, in live.c),
+ *     shown with the daemon's pid: the writer is not recorded.
+ *   - trace_pipe: one reader per directory (and per CPU) shared by every
+ *     open trace_pipe, so consuming is as from the kernel's buffer.
+ *   - available_filter_functions: a function of a process's executable is
+ *     shown as `name`, others as `name [module]`.  The executable of
+ *     ftrace.<pid> is the basename of /proc/<pid>/exe while the process
+ *     lives, else the module of the file's first line (the runtime lists
+ *     the executable first).
+ *   - ftrace_enabled: always 1, read-only.
+ *
+ * Locking: s->lock protects the session's state (instances, error log,
+ * stored values) and the control page's lists.  It is never held while
+ * waiting for the handshake or blocking in trace_pipe.
+ */
+#ifndef USERTRACE_TFS_INT_H
+#define USERTRACE_TFS_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "usertrace/evreg.h"
+#include "usertrace/session.h"
+#include "lib/trace/options.h"
+#include "lib/trace/tracer.h"
+#include "lib/tracefs/live.h"
+#include "lib/tracefs/tracefs.h"
+
+#define TFS_ERRLOG_MAX	16	/* entries kept, as the kernel */
+#define TFS_ACK_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
+#define TFS_POLL_MS	10
+#define TFS_MAX_CPUS	1024
+#define TFS_HIDE_MAX	32
+#define TFS_PUMP_MS	50	/* instances take what the programs record this often */
+#define TFS_EV_WORDS	(UT_EVREG_SLOTS / 64)	/* a bit per slot of the event registry */
+
+/*
+ * ---- the registry of files ----
+ *
+ * Each source file registers the files of its job in a table,
+ *
+ *	const struct tfs_file tfs_tracer_files[] = {
+ *		TFS_FILE("current_tracer", 0640, W_TOP | W_INST,
+ *			 .show = current_tracer_show, .write = current_tracer_write),
+ *		...
+ *		TFS_FILES_END
+ *	};
+ *
+ * and files.c lists the tables (tfs_file_tables[]).  Path resolution,
+ * stat, readdir and the open/read/write/truncate/release calls all go
+ * through the registry: no other list of files exists.  The directories
+ * are fixed (the top, instances/NAME, options/, per_cpu/cpuN/, events/...);
+ * a file appears in those its @where bits name.  The events' directories
+ * come from the event registries (ftrace.def, the session's registry),
+ * not from tables.
+ */
+#define W_TOP		0x01	/* the top directory */
+#define W_INST		0x02	/* instances/NAME */
+#define W_CPU		0x04	/* per_cpu/cpuN/ of the top and of instances */
+#define W_EVENTS	0x08	/* events/ */
+#define W_EVSYS		0x10	/* events/SYS/ of the programs' events */
+#define W_EVENT		0x20	/* events/SYS/NAME/ of a program's event */
+#define W_FTEVENT	0x40	/* events/ftrace/NAME/ (usertrace/ftrace.def) */
+#define W_OPTIONS	0x80	/* options/NAME, one per trace option: the name is the option's */
+
+/* what a write handler returns when it succeeded */
+#define TFS_WR_DONE	0	/* nothing more to do */
+#define TFS_WR_APPLY	1	/* the control page changed: the programs apply it (ctl_apply()) */
+#define TFS_WR_THRESH	2	/* tracing_thresh: converted to ticks unlocked, then applied */
+
+struct tfs_handle;
+struct sbuf;
+
+struct tfs_file {
+	const char *name;
+	mode_t mode;			/* the kernel's permission bits */
+	unsigned where;			/* W_* */
+	/*
+	 * @show: the whole text of the file, made at the first read (the
+	 * reader then sees one consistent text).  0 or -errno.  NULL: a read
+	 * is -EINVAL (trace_marker).  Context: s->lock held; it may drop it
+	 * while it reads the buffers (view_print()).
+	 */
+	int (*show)(struct tfs_handle *h, struct sbuf *b);
+	/*
+	 * @read: instead of @show, a file read as a stream from @off on
+	 * (trace_pipe: consuming, blocking).  Context: s->lock not held.
+	 */
+	ssize_t (*read)(struct tfs_handle *h, char *buf, size_t size);
+	/*
+	 * @write: one write(2) of @size bytes: TFS_WR_* or -errno (after a
+	 * line in error_log where the kernel's file adds one).  NULL: a
+	 * write is -EINVAL.  Context: s->lock held, s->err_inst the directory.
+	 */
+	int (*write)(struct tfs_handle *h, const char *buf, size_t size);
+	/*
+	 * @open (optional): called when the file is opened, @flags open(2)'s
+	 * (O_TRUNC: clear the trace, empty a list...).  TFS_WR_* or -errno.
+	 * Context: s->lock held.
+	 */
+	int (*open)(struct tfs_handle *h, int flags);
+	/*
+	 * @truncate (optional): truncate(2) of a file not open, on a
+	 * writable file: TFS_WR_* or -errno.  Context: s->lock held.
+	 */
+	int (*truncate)(struct tfs_handle *h);
+	/*
+	 * @release (optional): the last close of a handle: TFS_WR_* (a list
+	 * opened with O_TRUNC and never written is emptied now).  Context:
+	 * s->lock held.
+	 */
+	int (*release)(struct tfs_handle *h);
+	size_t max_write;		/* a longer write is cut there and short (trace_marker); 0: none */
+	int arg;			/* for handlers that serve several files: which one */
+};
+
+#define TFS_FILE(n, m, w, ...)	{ .name = (n), .mode = (m), .where = (w), __VA_ARGS__ }
+#define TFS_FILES_END		{ .name = NULL }
+
+/* the tables, one per source file (files.c lists them) */
+extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
+	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[],
+	tfs_views_files[];
+
+struct tfs_inst {
+	char name[NAME_MAX + 1];	/* "" for the top instance */
+	int refs;			/* open handles */
+	uint64_t since;			/* clear point */
+	int on;				/* tracing_on (top: see top_sync()) */
+	/*
+	 * the tracer state: current_tracer, the options, trace_clock,
+	 * tracing_max_latency (lib/trace/tracer.h, as the kernel's)
+	 */
+	struct trace_array tr;
+	int snap_alloc;
+	int snap_taken;			/* snapdir holds a copy of the buffers */
+	char snapdir[PATH_MAX];
+	uint64_t snap_since;
+	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
+	/*
+	 * set_ftrace_filter and set_ftrace_notrace, the directory's own; the
+	 * control page has what the programs record (lists_update())
+	 */
+	char filter[UT_LIST_MAX];
+	char notrace[UT_LIST_MAX];
+	/* instances: their own buffers (live_pump), in bufdir */
+	struct live_pump *pump;
+	/*
+	 * per_cpu/cpuN/buffer_size_kb: the pages of each CPU's buffer.  The
+	 * buffers (the threads', the instance's rings, the marker ring) have
+	 * the largest; the views keep each CPU's newest events that fit its
+	 * own (live_view.cpu_pages).
+	 */
+	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];	/* per_cpu/cpuN/trace cleared (0: never) */
+	int cpu_cleared;			/* some cpu_since is set */
+	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
+	/*
+	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
+	 * shared by every open trace_pipe of it, so that what one consumes
+	 * is gone for the others, as from the kernel's ring buffer; `trace`
+	 * no longer shows what [0] consumed.  pipe_lock serializes their
+	 * reads; made at the first open, freed with the directory.
+	 */
+	struct live_reader **pipes;
+	pthread_mutex_t pipe_lock;
+	char bufdir[PATH_MAX];
+	uint32_t nr_pages;
+	/*
+	 * top: the times it was off while an instance kept the programs
+	 * recording; its views hide them.  [from, to) pairs, to = UINT64_MAX
+	 * while off.
+	 */
+	uint64_t hide[2 * TFS_HIDE_MAX];
+	int nr_hide;
+	char *errlog[TFS_ERRLOG_MAX];	/* error_log: each directory has its own */
+	int nr_err;
+	/*
+	 * The events the directory enabled (set_event, events/.../enable): a
+	 * bit per slot of the session's registry.  The programs record the
+	 * union (the slots' UT_EVS_RECORD, ev_publish()).
+	 */
+	uint64_t ev_on[TFS_EV_WORDS];
+	struct tfs_inst *next;
+};
+
+struct tfs_session {
+	char *dir;
+	struct ut_session_ctl *ctl;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* trace_pipe readers: tracer change, end */
+	int ended;
+	struct tfs_inst top;
+	struct tfs_inst *insts;
+	struct tfs_inst *err_inst;	/* the directory being written: its error_log */
+	int ncpu;
+	uint32_t cpumask[TFS_MAX_CPUS / 32];
+	unsigned long long thresh_us;
+	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
+	pthread_t pump_thr;		/* runs the instances' pumps */
+	int have_pump_thr, closing;
+	uint32_t on_stored;		/* ctl->tracing_on as last stored here */
+	/*
+	 * The top's buffers may hold calls its own lists leave out (the
+	 * programs recorded for an instance too): its views apply its lists
+	 */
+	int top_lists_wide;
+	pthread_cond_t pump_cond;
+	/*
+	 * The programs' events: the registry (SESSION/events, NULL if the
+	 * session has none) and its descriptors, unpacked as slots appear
+	 * (ev_refresh(); evd[i] NULL: a slot that does not unpack).
+	 */
+	struct ut_evreg *evreg;
+	struct ut_event_desc **evd;
+	uint32_t nr_evd;
+	/* the programs recorded events the top did not enable: its views drop them */
+	int top_ev_wide;
+	/*
+	 * a write changed what the programs record (the registry's enable
+	 * bits, the tracer) before it failed: apply it
+	 */
+	int ev_apply;
+};
+
+/* what a path names */
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
+
+struct tfs_node {
+	int dir;			/* D_*, D_NONE for a file */
+	const struct tfs_file *f;	/* the file, from the registry */
+	int opt;			/* options/NAME: index in trace_opts[] */
+	int cpu;			/* per_cpu/cpuN: N, else -1 */
+	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
+	const char *evsys;		/* events/SYS of the programs' events, and below */
+	int slot;			/* events/SYS/NAME of theirs: its first slot, else -1 */
+	struct tfs_inst *inst;
+};
+
+struct tfs_handle {
+	struct tfs_session *s;
+	struct tfs_node n;
+	int flags;
+	char *text;			/* ordinary files: produced at the first read */
+	size_t len;
+	int have_text;
+	int trunc_pending;		/* lists opened with O_TRUNC, not written yet */
+	/* trace_pipe */
+	struct live_reader *rd;
+	char *pend;
+	size_t pend_len, pend_off;
+	unsigned tracer_gen;
+	volatile int intr;
+};
+
+/* a growing text buffer */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+struct tfs_func {
+	char *name;
+	char *mod;
+	int exe;		/* in the executable: no [module] */
+	int patchable, enabled;
+};
+
+struct tfs_funcs {
+	struct tfs_func *f;
+	size_t n, cap;
+	int present;		/* some ftrace.<pid> file exists */
+	/* a hash of name\tmodule, to list each function once */
+	size_t *tab;		/* index + 1, 0: free */
+	size_t tab_size;
+};
+
+struct words {
+	char **w;
+	int n;
+};
+
+struct view_buf {
+	struct live_view v;
+	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
+	uint64_t hide[2 * TFS_HIDE_MAX];
+	char pids[UT_LIST_MAX];
+	char words[TRACE_NR_OPTS][40];
+	const char *ptrs[TRACE_NR_OPTS + 1];
+	char tracer[32];
+	struct tfs_inst *inst;
+	uint32_t cpu_pages[TFS_MAX_CPUS];
+	uint64_t cpu_since[TFS_MAX_CPUS];
+	uint64_t ev_on[TFS_EV_WORDS];
+};
+
+
+/* the name of the directory's tracer */
+static inline const char *tfs_tracer_name(const struct tfs_inst *in)
+{
+	return in->tr.current_trace->name;
+}
+
+/* core.c: a session */
+uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
+
+/* files.c: the registry of files, paths */
+size_t next_comp(const char **p, const char **comp);
+int comp_is(const char *c, size_t len, const char *name);
+int resolve(struct tfs_session *s, const char *path, struct tfs_node *n);
+int tfs_open_trunc(int flags);
+int tfs_list_open(struct tfs_handle *h, int flags);
+int tfs_list_release(struct tfs_handle *h);
+
+/* util.c: text and number helpers */
+uint64_t mono_ns(void);
+void sb_add(struct sbuf *b, const char *s, size_t n);
+__attribute__((format(printf, 2, 3)))
+void sb_printf(struct sbuf *b, const char *fmt, ...);
+void sb_puts(struct sbuf *b, const char *s);
+char *strip_dup(const char *buf, size_t size);
+int parse_ull(const char *buf, size_t size, unsigned long long *v);
+int name_pid(const char *name, const char *prefix);
+int cmp_int(const void *a, const void *b);
+int ints_push(int **a, int *nr, int *cap, int v);
+void words_free(struct words *ws);
+int words_add(struct words *ws, const char *s, size_t len);
+int words_split(struct words *ws, const char *buf, size_t size);
+void words_del(struct words *ws, int i);
+int words_find(const struct words *ws, const char *w);
+int words_join(const struct words *ws, char *dst);
+int word_index(struct tfs_session *s, const char *buf, size_t size,
+		int (*find)(const char *), const char *err);
+
+/* errlog.c: error_log */
+void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
+void errlog_clear(struct tfs_inst *in);
+
+/* handshake.c: the handshake with the programs */
+void ctl_apply(struct tfs_session *s);
+
+/* instances.c: instances, the recording union */
+void top_sync(struct tfs_session *s);
+int inst_on(struct tfs_session *s, struct tfs_inst *in);
+int recording_update(struct tfs_session *s);
+int lists_update(struct tfs_session *s);
+void top_set_on(struct tfs_session *s, int on);
+void inst_pump(struct tfs_inst *in);
+void inst_init(struct tfs_inst *in);
+void inst_free(struct tfs_inst *in, int remove);
+struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
+
+/* views.c: what the buffers show */
+void snap_empty(struct tfs_inst *in);
+void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
+int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
+void trace_clear(struct tfs_session *s, struct tfs_inst *in);
+
+/* funcs.c: the functions of the processes */
+void funcs_free(struct tfs_funcs *fs);
+void funcs_load(struct tfs_session *s, struct tfs_funcs *fs);
+void func_print(struct sbuf *b, const struct tfs_func *f);
+int mod_match(const char *glob, const char *mod);
+
+/* tracer.c: the tracer of a directory */
+const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in);
+int tracer_index(const char *name);
+int tracer_mode(const char *name);
+uint32_t tracer_bit(const char *name);
+
+/* buffers.c: buffers, who records */
+int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages);
+void cpu_pages_init(struct tfs_inst *in, uint32_t pages);
+
+/* events.c: the programs' events */
+void ev_refresh(struct tfs_session *s);
+int ev_bit(const uint64_t *set, uint32_t i);
+void ev_bit_set(uint64_t *set, uint32_t i, int on);
+int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name);
+int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len);
+int ev_any(const struct tfs_inst *in);
+void ev_union(struct tfs_session *s, uint64_t *set);
+int ev_publish(struct tfs_session *s);
+int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
+		const char *name, int on);
+
+#endif /* USERTRACE_TFS_INT_H */

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracer.c - the tracer of a directory and how it shows: current_tracer,
+ * available_tracers, tracing_on, trace_options and options/, trace_clock,
+ * tracing_thresh, tracing_max_latency, max_graph_depth, ftrace_enabled.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "usertrace/record.h"
+#include "usertrace/tracers.h"
+#include "lib/trace/tracer.h"
+#include "lib/tracefs/tfs_int.h"
+
+const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
+{
+	(void)s;
+	return tfs_tracer_name(in);
+}
+
+static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+{
+	for (int i = 0; i < TRACE_NR_OPTS; i++) {
+		if (trace_opt_hidden(i, inst_tracer(s, in)))
+			continue;
+		sb_printf(b, "%s%s\n", in->tr.trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+	}
+}
+
+int tracer_index(const char *name)
+{
+	if (!strcmp(name, "none"))
+		name = "nop";
+	return ut_tracer_index(name);	/* and "ftrace", 2.6.27's name of function */
+}
+
+/* what the programs record for tracer @name: enum ut_rec_mode, -1 if unknown */
+int tracer_mode(const char *name)
+{
+	int i = tracer_index(name);	/* with "none": not ut_tracer_mode() */
+
+	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
+}
+
+/* tracer @name's bit in active_tracers; 0 if unknown */
+uint32_t tracer_bit(const char *name)
+{
+	int i = tracer_index(name);
+
+	return i < 0 ? 0 : 1u << i;
+}
+
+/*
+ * Option @i of the directory on or off.  A tracer's own option is its
+ * set_flag's to refuse, as in the kernel.  Context: s->lock held.
+ */
+static int option_set(struct tfs_session *s, struct tfs_inst *in, int i, int set)
+{
+	struct trace_array *tr = &in->tr;
+	uint32_t bit = trace_opts[i].bit;
+
+	if (trace_opts[i].tracer[0] && !strcmp(trace_opts[i].tracer, tr->current_trace->name) &&
+	    tr->current_trace->set_flag &&
+	    !!(tr->trace_flags & bit) != set) {
+		int ret = tr->current_trace->set_flag(tr, tr->trace_flags, bit, set);
+
+		if (ret) {
+			tfs_err(s, "The tracer refused the option", trace_opts[i].name);
+			return ret < 0 ? ret : -EINVAL;
+		}
+	}
+	if (set)
+		tr->trace_flags |= bit;
+	else
+		tr->trace_flags &= ~bit;
+	return 0;
+}
+
+/* a trace option word ("name" or "noname"); Context: s->lock held */
+static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
+{
+	int neg = !strncmp(w, "no", 2), i;
+
+	i = trace_opt_index(w, strlen(w));
+	if (i >= 0) {
+		neg = 0;
+	} else if (neg) {
+		i = trace_opt_index(w + 2, strlen(w + 2));
+	}
+	if (i < 0 || trace_opt_hidden(i, inst_tracer(s, in))) {
+		tfs_err(s, "Invalid option", w);
+		return -EINVAL;
+	}
+	return option_set(s, in, i, !neg);
+}
+
+/* ---- the files ---- */
+
+/* as the kernel's: every registered tracer (tracers.def's, then a test's) */
+static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
+{
+	const struct tracer *t;
+
+	(void)h;
+	for (unsigned i = 0; (t = tracer_at(i)); i++)
+		sb_printf(b, "%s%s", i ? " " : "", t->name);
+	sb_puts(b, "\n");
+	return 0;
+}
+
+static int current_tracer_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%s\n", inst_tracer(h->s, h->n.inst));
+	return 0;
+}
+
+static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	const struct tracer *t;
+	char *w = strip_dup(buf, size);
+	int ret, err;
+
+	if (!w)
+		return -ENOMEM;
+	/* "none": nop; "ftrace": function (tracer_find()) */
+	t = tracer_find(strcmp(w, "none") ? w : "nop");
+	if (!t)
+		tfs_err(s, "No such tracer", w);
+	free(w);
+	if (!t)
+		return -EINVAL;
+	if (t == in->tr.current_trace)
+		return 0;
+	inst_pump(in);
+	top_sync(s);
+	/* the old tracer's reset, the new one's init: one that refuses leaves nop */
+	err = tracer_switch(&in->tr, t);
+	if (err)
+		tfs_err(s, "The tracer failed to initialize", t->name);
+	ret = recording_update(s);
+	/* as the kernel, a new tracer starts with an empty buffer */
+	trace_clear(s, in);
+	in->tr.tracer_gen++;
+	pthread_cond_broadcast(&s->cond);
+	if (err) {
+		s->ev_apply |= ret;	/* what the programs record changed all the same */
+		return err;
+	}
+	return ret;
+}
+
+static int tracing_on_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", inst_on(h->s, h->n.inst));
+	return 0;
+}
+
+static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	const struct tracer *t = in->tr.current_trace;
+	unsigned long long v;
+	int perr, was;
+
+	/* as the kernel: any number, nonzero is on */
+	if ((perr = parse_ull(buf, size, &v))) {
+		tfs_err(s, "Invalid argument", h->n.f->name);
+		return perr;
+	}
+	v = !!v;
+	was = inst_on(s, in);
+	/* what was recorded before the switch is the buffer's */
+	inst_pump(in);
+	if (in == &s->top)
+		top_set_on(s, (int)v);
+	else
+		in->on = (int)v;
+	/* the tracer's start or stop */
+	if (v && !was && t->start)
+		t->start(&in->tr);
+	else if (!v && was && t->stop)
+		t->stop(&in->tr);
+	return recording_update(s);
+}
+
+static int trace_options_show(struct tfs_handle *h, struct sbuf *b)
+{
+	show_trace_options(h->s, h->n.inst, b);
+	return 0;
+}
+
+static int trace_options_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	/* as the kernel: one option a write, blanks around it */
+	char *w = strip_dup(buf, size);
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	ret = set_option(h->s, h->n.inst, w);
+	free(w);
+	return ret;
+}
+
+/* options/NAME: h->n.opt is the option */
+static int option_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%d\n", !!(h->n.inst->tr.trace_flags & trace_opts[h->n.opt].bit));
+	return 0;
+}
+
+static int option_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_inst *in = h->n.inst;
+	unsigned long long v;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || v > 1) {
+		tfs_err(h->s, "Invalid argument", trace_opts[h->n.opt].name);
+		return perr ? perr : -EINVAL;
+	}
+	return option_set(h->s, in, h->n.opt, (int)v);
+}
+
+static int trace_clock_show(struct tfs_handle *h, struct sbuf *b)
+{
+	for (int i = 0; i < TRACE_NR_CLOCKS; i++)
+		sb_printf(b, i == h->n.inst->tr.clock_id ? "%s[%s]" : "%s%s", i ? " " : "",
+			  trace_clock_names[i]);
+	sb_puts(b, "\n");
+	return 0;
+}
+
+static int trace_clock_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_inst *in = h->n.inst;
+	int id = word_index(h->s, buf, size, trace_clock_find, "No such clock");
+
+	if (id < 0)
+		return id;
+	/* as the kernel: a new clock clears the buffer and the snapshot */
+	in->tr.clock_id = id;
+	trace_clear(h->s, in);
+	snap_empty(in);
+	return 0;
+}
+
+static int tracing_thresh_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%llu\n", h->s->thresh_us);
+	return 0;
+}
+
+static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	unsigned long long v;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
+		tfs_err(h->s, "Invalid argument", h->n.f->name);
+		return perr ? perr : -EINVAL;
+	}
+	h->s->thresh_us = v;
+	h->s->ctl->tracing_thresh = 0;		/* computed by tfs_write(), unlocked */
+	/* as the kernel: the top directory's tracer is told */
+	if (h->s->top.tr.current_trace->update_thresh)
+		h->s->top.tr.current_trace->update_thresh(&h->s->top.tr);
+	return TFS_WR_THRESH;
+}
+
+static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%llu\n", h->s->top.tr.max_latency);
+	return 0;
+}
+
+static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	unsigned long long v;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v))) {
+		tfs_err(h->s, "Invalid argument", h->n.f->name);
+		return perr;
+	}
+	h->s->top.tr.max_latency = v;
+	return 0;
+}
+
+static int max_graph_depth_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%u\n", h->s->ctl->max_graph_depth);
+	return 0;
+}
+
+static int max_graph_depth_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	unsigned long long v;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
+		tfs_err(h->s, "Invalid argument", h->n.f->name);
+		return perr ? perr : -ERANGE;
+	}
+	h->s->ctl->max_graph_depth = (uint32_t)v;
+	return TFS_WR_APPLY;
+}
+
+static int ftrace_enabled_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, "1\n");
+	return 0;
+}
+
+const struct tfs_file tfs_tracer_files[] = {
+	TFS_FILE("available_tracers", 0440, W_TOP | W_INST, .show = available_tracers_show),
+	TFS_FILE("current_tracer", 0640, W_TOP | W_INST,
+		 .show = current_tracer_show, .write = current_tracer_write),
+	TFS_FILE("tracing_on", 0640, W_TOP | W_INST, .show = tracing_on_show, .write = tracing_on_write),
+	/* 2.6.27's name of tracing_on */
+	TFS_FILE("tracing_enabled", 0640, W_TOP | W_INST,
+		 .show = tracing_on_show, .write = tracing_on_write),
+	TFS_FILE("trace_options", 0640, W_TOP | W_INST,
+		 .show = trace_options_show, .write = trace_options_write),
+	/* 2.6.27's name of trace_options */
+	TFS_FILE("iter_ctrl", 0640, W_TOP | W_INST,
+		 .show = trace_options_show, .write = trace_options_write),
+	/* options/NAME: this file for every option of options.def */
+	TFS_FILE("options", 0640, W_OPTIONS, .show = option_show, .write = option_write),
+	TFS_FILE("trace_clock", 0640, W_TOP | W_INST, .show = trace_clock_show, .write = trace_clock_write),
+	TFS_FILE("tracing_thresh", 0640, W_TOP, .show = tracing_thresh_show, .write = tracing_thresh_write),
+	TFS_FILE("tracing_max_latency", 0640, W_TOP, .show = max_latency_show, .write = max_latency_write),
+	TFS_FILE("max_graph_depth", 0640, W_TOP,
+		 .show = max_graph_depth_show, .write = max_graph_depth_write),
+	TFS_FILE("ftrace_enabled", 0440, W_TOP, .show = ftrace_enabled_show),
+	TFS_FILES_END
+};
