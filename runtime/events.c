@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
@@ -50,10 +52,50 @@ static struct ut_evreg *reg;
 static struct tp_obj *objs;
 static size_t nr_objs;
 
+/*
+ * A tracepoint's event.  Its filter is looked at here, one load of the
+ * slot's filter word: without a filter that is all it costs.
+ */
 static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
 {
+	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC);
+
 	ent->type = tp->id;
-	ut_write_event(ent, size);
+	ut_write_event(ent, size,
+		       i < UT_EVREG_SLOTS && __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));
+}
+
+/* a `char *` field's string, read without faulting on a bad pointer */
+static long filter_read_str(uint64_t addr, char *buf, size_t size)
+{
+	struct iovec local = { buf, size - 1 }, remote = { (void *)(uintptr_t)addr, size - 1 };
+	ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	size_t len;
+
+	if (n <= 0)
+		return -1;
+	len = strnlen(buf, (size_t)n);
+	return len < (size_t)n ? (long)len : -1;
+}
+
+/* what a filter needs besides the entry: the CPU, the thread's name */
+static void filter_fill(struct ut_evf_ctx *ctx, unsigned needs)
+{
+	static __thread char comm[16];
+
+	if (needs & UT_EVF_NEED_CPU)
+		ctx->cpu = (int)ut_cpu();
+	if ((needs & UT_EVF_NEED_COMM) && !prctl(PR_GET_NAME, comm, 0, 0, 0))
+		ctx->comm = comm;
+	ctx->read_str = filter_read_str;
+}
+
+int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size)
+{
+	struct ut_evf_ctx ctx = { 0, NULL, NULL };
+
+	return !reg || ut_evreg_filter_match(reg, (uint32_t)(ent->type - UT_EVENT_ID_DYNAMIC), ent,
+					     size, &ctx, filter_fill);
 }
 
 static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };
@@ -115,7 +157,7 @@ static void api_print(uintptr_t ip, const char *text, size_t len)
 	u.e.ip = ip;
 	memcpy(u.e.buf, text, len);
 	u.e.buf[len] = 0;
-	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1));
+	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1), 0);
 }
 
 static const struct ut_api_ops api_ops = {

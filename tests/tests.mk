@@ -96,7 +96,7 @@ $(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/lis
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c -lcmocka
 
-$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c $(HDRS)
+$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c lib/event/filter.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 

@@ -17,6 +17,16 @@
  * tracepoints' state when they register one and, in a tracing-directory
  * session, when the settings change.  `patterns` are record's -e
  * arguments, applied to each event when it registers.
+ *
+ * Filters (lib/event/filter.h): a slot's `filter` names one of the
+ * compiled programs of progs[], which the processes run on each entry of
+ * the event before they reserve room for it.  A program is rewritten
+ * under the lock in a sequence count (`seq` odd while it changes); a
+ * reader runs it, then checks that `seq` did not move, else runs it
+ * again.  Running a torn program is harmless (filter.h), so readers take
+ * no lock.  `filters` are record's -f arguments with the -e pattern each
+ * follows, compiled for an event when it registers; an event they do not
+ * compile for gets UT_EVS_FILTER_ERR and is not recorded.
  */
 #ifndef USERTRACE_EVREG_H
 #define USERTRACE_EVREG_H
@@ -26,22 +36,35 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "lib/event/filter.h"
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
-#define UT_EVREG_VERSION	1
+#define UT_EVREG_VERSION	2
 #define UT_EVREG_SLOTS		2048
 #define UT_EVREG_BLOB		(1u << 20)
 #define UT_EVREG_PATTERNS	4096
+#define UT_EVREG_FILTERS	16384
+#define UT_EVREG_PROGS		64
 
 /* slot state bits */
 #define UT_EVS_RECORD		1u
+#define UT_EVS_FILTER_ERR	2u	/* its record -f filter does not compile for it */
 
 struct ut_evreg_slot {
 	volatile uint32_t state;	/* UT_EVS_* */
 	uint32_t desc_len;		/* bytes of the serialized descriptor */
 	uint64_t desc_off;		/* its offset in blob[] */
 	uint64_t hash;			/* of the serialized descriptor */
+	volatile uint32_t filter;	/* its program: index in progs[] + 1; 0: none */
+	uint32_t pad;
+};
+
+/* a compiled filter in the registry */
+struct ut_evreg_prog {
+	volatile uint32_t seq;		/* odd while it is written */
+	uint32_t slot;			/* the slot it filters + 1; 0: free */
+	struct ut_evfilter f;
 };
 
 struct ut_evreg {
@@ -53,8 +76,10 @@ struct ut_evreg {
 	uint32_t pad;
 	pthread_mutex_t lock;		/* robust, process-shared */
 	char patterns[UT_EVREG_PATTERNS];	/* record -e: "sys:event sys:* name ..." */
+	char filters[UT_EVREG_FILTERS];	/* record -f: "PATTERN\0EXPR\0" pairs, then "\0" */
 	struct ut_evreg_slot slots[UT_EVREG_SLOTS];
 	char blob[UT_EVREG_BLOB];
+	struct ut_evreg_prog progs[UT_EVREG_PROGS];
 };
 
 /* the id of slot @i, and back */
@@ -87,5 +112,29 @@ struct ut_event_desc *ut_event_desc_unpack(const char *buf, size_t len, uint16_t
 int ut_evreg_register(struct ut_evreg *r, const struct ut_event_desc *d);
 /* the descriptor of slot @i (allocated, free()), NULL if invalid */
 struct ut_event_desc *ut_evreg_desc(const struct ut_evreg *r, uint32_t i);
+
+/*
+ * record -f: filter @expr for the events the -e @pattern selects, applied
+ * as they register (the first pair whose pattern selects an event).
+ * 0, or -ENOSPC.
+ */
+int ut_evreg_add_filter(struct ut_evreg *r, const char *pattern, const char *expr);
+/* the record -f filter for @system:@name, or NULL */
+const char *ut_evreg_filter_text(const struct ut_evreg *r, const char *system, const char *name);
+/*
+ * Set (@f) or clear (@f NULL) the filter of slot @i.  0, -EINVAL (no
+ * such slot, @f not compiled) or -ENOSPC (every program in use).
+ */
+int ut_evreg_set_filter(struct ut_evreg *r, uint32_t i, const struct ut_evfilter *f);
+/*
+ * Does the entry @ent (@size bytes) of slot @i pass its filter?  @fill
+ * is called to fill @ctx with what the program needs (UT_EVF_NEED_*).
+ * 1 without a filter.
+ *
+ * Context: the traced program, on each event of a filtered slot: no
+ * lock, no allocation.
+ */
+int ut_evreg_filter_match(const struct ut_evreg *r, uint32_t i, const void *ent, uint32_t size,
+			  struct ut_evf_ctx *ctx, void (*fill)(struct ut_evf_ctx *ctx, unsigned needs));
 
 #endif /* USERTRACE_EVREG_H */
