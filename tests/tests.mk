@@ -121,3 +121,7 @@ $(O)/tests/test_tracepoint_cxx: tests/unit/test_tracepoint.c $(O)/tests/obj/tp_c
 	$(CXX) $(TP_CXXFLAGS) $(SANFLAGS) -x c++ $< -x none $(O)/tests/obj/tp_cxx.o -o $@ -lcmocka -lpthread
 
 check: $(O)/tests/test_tracepoint_cxx
+
+$(O)/tests/test_event_filter: tests/unit/test_event_filter.c lib/event/filter.c lib/event/registry.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
