@@ -44,7 +44,8 @@ TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard lib/tracefs/*.c)))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
-	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c $(RT_TRACER_SRC) \
+	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
+	       lib/event/filter.c $(RT_TRACER_SRC) \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \

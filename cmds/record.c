@@ -43,6 +43,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "lib/event/filter.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
 #include "usertrace/evreg.h"
@@ -52,6 +53,7 @@
 
 /* -e patterns go to the session's event registry whole */
 _Static_assert(sizeof(((struct record_opts *)0)->events) == UT_EVREG_PATTERNS, "-e patterns");
+_Static_assert(sizeof(((struct record_opts *)0)->evfilters) == UT_EVREG_FILTERS, "-f filters");
 /* a writer wakes the recorder once per chunk it can save (ringbuf.h, datfile.h) */
 _Static_assert(RB_WAKE_PAGES == UT_CHUNK_PAGES, "RB_WAKE_PAGES");
 
@@ -715,6 +717,10 @@ static void usage(FILE *f)
 		"                       sys:event, sys:*, *:*, a system or an event\n"
 		"                       name; globs); the tracer is nop unless -t\n"
 		"                       says otherwise\n"
+		"  -f, --event-filter FILTER\n"
+		"                       record only the events of the -e before it\n"
+		"                       that FILTER selects (the kernel's events/*/filter\n"
+		"                       syntax: prev_pid == 1 && comm ~ \"ba*\")\n"
 		"  -T, --trigger FUNC:CMD[:N]\n"
 		"                       function command when FUNC is hit: traceon,\n"
 		"                       traceoff or stacktrace, N times (default always);\n"
@@ -760,6 +766,61 @@ static int check_event(const char *w)
 		pr_err("-e '%s': expected SYSTEM:EVENT, SYSTEM:*, *:* or a system or event name", w);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * -f: the filter of the last -e, checked now: its syntax, the common
+ * fields, and that each other field is used as one type.  Whether the
+ * events have those fields is known when they register; those that do
+ * not are not recorded (save_events() says so).
+ */
+static int add_event_filter(struct record_opts *o, const char *expr)
+{
+	size_t off = 0, np, ne = strlen(expr) + 1;
+	struct ut_evfilter *f;
+	struct ut_evf_error err;
+	char *text;
+
+	if (!o->last_event) {
+		pr_err("-f '%s': no -e before it (-e SYSTEM:EVENT -f FILTER)", expr);
+		return -1;
+	}
+	if (o->last_event_filtered) {
+		pr_err("-f '%s': -e '%s' has a filter already", expr, o->last_event);
+		return -1;
+	}
+	if (ne > UT_EVF_TEXT_MAX) {
+		pr_err("-f: a filter of %d bytes at most", UT_EVF_TEXT_MAX - 1);
+		return -1;
+	}
+	f = xcalloc(1, sizeof(*f));
+	if (ut_evfilter_compile(f, expr, NULL, &err) < 0) {
+		size_t n = ut_evfilter_show(NULL, 0, expr, &err);
+
+		text = xcalloc(1, n + 1);
+		ut_evfilter_show(text, n + 1, expr, &err);
+		while (n && text[n - 1] == '\n')
+			text[--n] = 0;
+		pr_err("-f: the filter of -e '%s' does not parse:\n%s", o->last_event, text);
+		free(text);
+		free(f);
+		return -1;
+	}
+	free(f);
+	while (off < sizeof(o->evfilters) && o->evfilters[off]) {
+		off += strlen(o->evfilters + off) + 1;
+		off += strlen(o->evfilters + off) + 1;
+	}
+	np = strlen(o->last_event) + 1;
+	if (off + np + ne + 1 > sizeof(o->evfilters)) {
+		pr_err("too many event filters");
+		return -1;
+	}
+	memcpy(o->evfilters + off, o->last_event, np);
+	memcpy(o->evfilters + off + np, expr, ne);
+	o->evfilters[off + np + ne] = 0;
+	o->last_event_filtered = 1;
 	return 0;
 }
 
@@ -855,6 +916,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "thresh", required_argument, NULL, 'H' },
 		{ "trigger", required_argument, NULL, 'T' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "event-filter", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -869,7 +931,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->compress = UT_COMPRESS_ZSTD;
 	o->level = DEFAULT_ZSTD_LEVEL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -892,6 +954,12 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'e':
 			if (check_event(optarg) < 0 || add_pattern(o->events, sizeof(o->events), optarg) < 0)
+				return -1;
+			o->last_event = optarg;
+			o->last_event_filtered = 0;
+			break;
+		case 'f':
+			if (add_event_filter(o, optarg) < 0)
 				return -1;
 			break;
 		case 'W':
@@ -1006,6 +1074,28 @@ static int save_format(const char *dir, const struct ut_event_desc *d, char *pat
 	return ret;
 }
 
+/* the event @d was not recorded: its -f filter did not compile for it */
+static void filter_error(const struct ut_evreg *r, const struct ut_event_desc *d)
+{
+	const char *expr = ut_evreg_filter_text(r, d->system, d->name);
+	struct ut_evfilter *f = xcalloc(1, sizeof(*f));
+	struct ut_evf_error err;
+	char text[2 * UT_EVF_TEXT_MAX + 128];
+	size_t n;
+
+	if (expr && ut_evfilter_compile(f, expr, d, &err) < 0) {
+		n = ut_evfilter_show(text, sizeof(text), expr, &err);
+		while (n && n <= sizeof(text) && text[n - 1] == '\n')
+			text[--n] = 0;
+		pr_warn("event %s:%s was not recorded: its filter (-f) does not apply to it:\n%s",
+			d->system, d->name, text);
+	} else {
+		pr_warn("event %s:%s was not recorded: no room for its filter (-f) in the session "
+			"(%d filtered events at most)", d->system, d->name, UT_EVREG_PROGS);
+	}
+	free(f);
+}
+
 static int save_events(const struct ut_evreg *r, const char *dir, const char *patterns)
 {
 	char path[PATH_MAX], w[256];
@@ -1042,6 +1132,8 @@ static int save_events(const struct ut_evreg *r, const char *dir, const char *pa
 			continue;
 		}
 		descs[n++] = d;
+		if (r->slots[i].state & UT_EVS_FILTER_ERR)
+			filter_error(r, d);
 		if (save_format(dir, d, path, sizeof(path)) < 0)
 			goto out;
 	}
@@ -1245,6 +1337,7 @@ int record_run(const struct record_opts *o, int *status)
 	ctl = sess.ctl;
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
+	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

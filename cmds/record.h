@@ -23,6 +23,9 @@ struct record_opts {
 	char gnotrace[4096];	/* set_graph_notrace: --graph-notrace patterns */
 	char cmds[4096];	/* function commands: -T func:cmd[:N] */
 	char events[4096];	/* -e: event patterns (set_event's syntax), space separated */
+	char evfilters[16384];	/* -f: "PATTERN\0FILTER\0" pairs (the -e each follows), then "\0" */
+	const char *last_event;	/* the last -e, and whether it has its -f */
+	int last_event_filtered;
 	unsigned int max_depth;	/* max_graph_depth: -D */
 	long long thresh_ns;	/* tracing_thresh: --thresh */
 	char **argv;

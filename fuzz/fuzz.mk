@@ -23,7 +23,7 @@ FZ_CFLAGS    := -O1 -g -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-stric
 FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/symtab.c utils/utils.c \
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/dump.c
-FZ_FILTER_SRC  := fuzz/fuzz_filter.c
+FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/filter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
 		  lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/data.c utils/symtab.c \
 		  utils/utils.c lib/ringbuf/ringbuf.c $(EVENT_SRC) $(TEP_SRC)
@@ -80,9 +80,10 @@ FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
-$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c $(FZ_HDRS)
+$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c \
+		lib/event/filter.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c
+	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/filter.c
 $(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c \
 		$(FZR_TRACEFS_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)

@@ -22,12 +22,22 @@
  * filter.c keeps every table and command array it ever published (a
  * hook may still read an old one); the harness frees them between
  * inputs, which is why it includes filter.c rather than linking it.
+ *
+ * An input that starts with "#event\n" is for the other mode, event
+ * filters (lib/event/filter.c): the rest, up to a NUL, is an expression
+ * compiled for a sample event with every kind of field and for no event
+ * (record -f's check); a good program runs on an entry made of the bytes
+ * after the NUL, then again with those bytes written over the program
+ * (what a torn or corrupt program in the registry looks like): it must
+ * end, without reading out of the entry.  A bad one must give a position
+ * and both error texts.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "runtime/filter.c"
 #include "lib/filter/list.c"
+#include "lib/event/filter.h"
 
 /* ---- what filter.c uses of the rest of the runtime ---- */
 
@@ -188,6 +198,97 @@ static void run_calls(struct ut_thread *t, const struct ut_fsym *syms, size_t n,
 	}
 }
 
+/* ---- event filters ---- */
+
+struct ev_mix {
+	struct ut_trace_entry ent;
+	int i;
+	unsigned short us;
+	char c;
+	unsigned char uc;
+	unsigned long ul;
+	long l;
+	char name[16];
+	uint32_t path;			/* __data_loc char[] */
+	uint32_t rel;			/* __rel_loc char[] */
+	const char *ptr;
+	void *vp;
+	int arr[3];
+	char data[64];
+};
+
+static const struct ut_event_field ev_fields[] = {
+	{ "int", "i", offsetof(struct ev_mix, i), 4, 1, UT_FIELD_SCALAR, 0 },
+	{ "unsigned short", "us", offsetof(struct ev_mix, us), 2, 0, UT_FIELD_SCALAR, 0 },
+	{ "char", "c", offsetof(struct ev_mix, c), 1, 1, UT_FIELD_SCALAR, 0 },
+	{ "unsigned char", "uc", offsetof(struct ev_mix, uc), 1, 0, UT_FIELD_SCALAR, 0 },
+	{ "unsigned long", "ul", offsetof(struct ev_mix, ul), 8, 0, UT_FIELD_SCALAR, 0 },
+	{ "long", "l", offsetof(struct ev_mix, l), 8, 1, UT_FIELD_SCALAR, 0 },
+	{ "char[16]", "name", offsetof(struct ev_mix, name), 16, 0, UT_FIELD_ARRAY, 16 },
+	{ "__data_loc char[]", "path", offsetof(struct ev_mix, path), 4, 0, UT_FIELD_DATA_LOC, 0 },
+	{ "__rel_loc char[]", "rel", offsetof(struct ev_mix, rel), 4, 0, UT_FIELD_SCALAR, 0 },
+	{ "const char *", "ptr", offsetof(struct ev_mix, ptr), 8, 0, UT_FIELD_SCALAR, 0 },
+	{ "void *", "vp", offsetof(struct ev_mix, vp), 8, 0, UT_FIELD_SCALAR, 0 },
+	{ "int[3]", "arr", offsetof(struct ev_mix, arr), 12, 1, UT_FIELD_ARRAY, 3 },
+};
+
+static const struct ut_event_desc ev_desc = {
+	UT_TP_ABI, 0, offsetof(struct ev_mix, data), "fuzz", "mix", "\"\"", ev_fields,
+	sizeof(ev_fields) / sizeof(ev_fields[0]), 0,
+};
+
+static long ev_read_str(uint64_t addr, char *buf, size_t size)
+{
+	static const char s[] = "hello";
+
+	(void)addr;
+	if (size <= sizeof(s))
+		return -1;
+	memcpy(buf, s, sizeof(s));
+	return (long)sizeof(s) - 1;
+}
+
+static void event_filter_one(const char *expr, const uint8_t *rest, size_t n)
+{
+	static struct ut_evfilter f;
+	static char text[4 * UT_EVF_TEXT_MAX];
+	struct ut_evf_ctx ctx = { 1, "fuzz", ev_read_str };
+	struct ut_evf_error err;
+	struct ev_mix e;
+	size_t len = strlen(expr);
+
+	memset(&e, 0, sizeof(e));
+	memcpy(&e, rest, n < sizeof(e) ? n : sizeof(e));
+	for (int pass = 0; pass < 2; pass++) {
+		int ret = ut_evfilter_compile(&f, expr, pass ? NULL : &ev_desc, &err);
+
+		if (ret < 0) {
+			/* a failure has its texts; its position is in or just past the text */
+			if (err.ret != ret || err.code < 0 || err.code >= UT_EVF_ERR_NR || err.pos < 0 ||
+			    (size_t)err.pos > len + 2 || f.n)
+				abort();
+			if (ut_evfilter_show(text, sizeof(text), expr, &err) >= sizeof(text) ||
+			    ut_evfilter_errlog(text, sizeof(text), expr, &err) >= sizeof(text))
+				abort();
+			continue;
+		}
+		if (!f.n || f.n > UT_EVF_PREDS_MAX || len >= UT_EVF_TEXT_MAX)
+			abort();
+		for (uint32_t i = 0; i < f.n; i++)
+			if (f.preds[i].next[0] <= i || f.preds[i].next[1] <= i ||
+			    f.preds[i].next[0] > f.n + 1 || f.preds[i].next[1] > f.n + 1)
+				abort();
+		if (pass)
+			continue;
+		ut_evfilter_match(&f, &e, (uint32_t)sizeof(e), &ctx);
+		ut_evfilter_match(&f, &e, (uint32_t)(n % (sizeof(e) + 1)), &ctx);
+		ut_evfilter_match(&f, &e, (uint32_t)sizeof(e), NULL);
+		/* a corrupt program: the input's bytes over its predicates */
+		memcpy(f.preds, rest, n < sizeof(f.preds) ? n : sizeof(f.preds));
+		ut_evfilter_match(&f, &e, (uint32_t)sizeof(e), &ctx);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ut_session_ctl ctl;
@@ -205,6 +306,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
+	if (size >= 7 && !memcmp(data, "#event\n", 7)) {
+		size_t n = strlen(text + 7) + 8;
+
+		event_filter_one(text + 7, data + (n < size ? n : size), n < size ? size - n : 0);
+		return 0;
+	}
 	reset_state();
 	memset(&ctl, 0, sizeof(ctl));
 	memset(ctl.rec_cpumask, 0xff, sizeof(ctl.rec_cpumask));

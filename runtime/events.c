@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
@@ -53,7 +55,8 @@ static size_t nr_objs;
 /*
  * A live tracepoint was hit: its triggers run (whether it is recorded or
  * not), then it is written if a directory enables it or, in soft mode, a
- * trigger switched it on.
+ * trigger switched it on, and its filter (if any: one load of the slot's
+ * filter word) passes it.
  */
 static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
 {
@@ -62,16 +65,49 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 
 	ent->type = tp->id;
 	if (!reg || i >= UT_EVREG_SLOTS) {
-		ut_write_event(ent, size);
+		ut_write_event(ent, size, 0);
 		return;
 	}
 	st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
 	if (st & UT_EVS_TRIGGERS)
 		post = ut_triggers_run(reg, i, ent, size);
 	if ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED))
-		ut_write_event(ent, size);
+		ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));
 	if (post)
 		ut_triggers_post(post);
+}
+
+/* a `char *` field's string, read without faulting on a bad pointer */
+static long filter_read_str(uint64_t addr, char *buf, size_t size)
+{
+	struct iovec local = { buf, size - 1 }, remote = { (void *)(uintptr_t)addr, size - 1 };
+	ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	size_t len;
+
+	if (n <= 0)
+		return -1;
+	len = strnlen(buf, (size_t)n);
+	return len < (size_t)n ? (long)len : -1;
+}
+
+/* what a filter needs besides the entry: the CPU, the thread's name */
+static void filter_fill(struct ut_evf_ctx *ctx, unsigned needs)
+{
+	static __thread char comm[16];
+
+	if (needs & UT_EVF_NEED_CPU)
+		ctx->cpu = (int)ut_cpu();
+	if ((needs & UT_EVF_NEED_COMM) && !prctl(PR_GET_NAME, comm, 0, 0, 0))
+		ctx->comm = comm;
+	ctx->read_str = filter_read_str;
+}
+
+int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size)
+{
+	struct ut_evf_ctx ctx = { 0, NULL, NULL };
+
+	return !reg || ut_evreg_filter_match(reg, (uint32_t)(ent->type - UT_EVENT_ID_DYNAMIC), ent,
+					     size, &ctx, filter_fill);
 }
 
 static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };
@@ -133,7 +169,7 @@ static void api_print(uintptr_t ip, const char *text, size_t len)
 	u.e.ip = ip;
 	memcpy(u.e.buf, text, len);
 	u.e.buf[len] = 0;
-	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1));
+	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1), 0);
 }
 
 static const struct ut_api_ops api_ops = {

@@ -514,11 +514,14 @@ void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint6
  * track of signal handlers and preemption.  Writes nothing while
  * tracing is off or the thread is not selected (set_ftrace_pid); a
  * handler inside a write on the same thread counts the event lost (no
- * parking for records of any size).  Returns 1 if the record was written.
+ * parking for records of any size).  @filtered: the event has a filter
+ * (usertrace/evreg.h), run once the common fields are filled and before
+ * anything is reserved, so that an entry it drops costs no room.
+ * Returns 1 if the record was written.
  *
  * Context: any thread of the program, outside the runtime.
  */
-int ut_write_event(struct ut_trace_entry *ent, uint32_t size)
+int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered)
 {
 	struct ut_thread *t = &ut_self;
 	uint32_t len = 6 + size, h;
@@ -542,6 +545,10 @@ int ut_write_event(struct ut_trace_entry *ent, uint32_t size)
 	ent->flags = 0;
 	ent->preempt_count = 0;
 	ent->pid = t->tid;
+	if (unlikely(filtered) && !ut_events_filter(ent, size)) {
+		ut_release(t);
+		return 0;
+	}
 	ts = ut_clock();
 	ut_put_cpu(t, ts);
 	p = rb_reserve(&t->w, len, &ts);

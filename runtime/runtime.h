@@ -161,7 +161,7 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
 void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
 void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
-int ut_write_event(struct ut_trace_entry *ent, uint32_t size);
+int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);
 
 /* events.c */
 struct dl_phdr_info;
@@ -170,6 +170,8 @@ void ut_events_scan_object(const struct dl_phdr_info *info, const char *path);
 void ut_events_forget(void);
 void ut_events_apply(void);
 struct ut_evreg *ut_events_reg(void);
+/* does the entry @ent pass its event's filter? (events.c; the caller holds the thread's write) */
+int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size);
 
 /* triggers.c */
 struct ut_evreg;

@@ -96,15 +96,15 @@ $(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 # test_filter includes runtime/filter.c, stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c lib/event/registry.c $(HDRS) runtime/runtime.h
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c $(HDRS) runtime/runtime.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c lib/event/registry.c -lcmocka -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c -lcmocka -lpthread
 
 $(O)/tests/test_trigger: tests/unit/test_trigger.c lib/event/trigger.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
-$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c $(HDRS)
+$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c lib/event/filter.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
@@ -129,3 +129,7 @@ $(O)/tests/test_tracepoint_cxx: tests/unit/test_tracepoint.c $(O)/tests/obj/tp_c
 	$(CXX) $(TP_CXXFLAGS) $(SANFLAGS) -x c++ $< -x none $(O)/tests/obj/tp_cxx.o -o $@ -lcmocka -lpthread
 
 check: $(O)/tests/test_tracepoint_cxx
+
+$(O)/tests/test_event_filter: tests/unit/test_event_filter.c lib/event/filter.c lib/event/registry.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread

@@ -17,6 +17,16 @@
  * tracepoints' state when they register one and, in a tracing-directory
  * session, when the settings change.  `patterns` are record's -e
  * arguments, applied to each event when it registers.
+ *
+ * Filters (lib/event/filter.h): a slot's `filter` names one of the
+ * compiled programs of progs[], which the processes run on each entry of
+ * the event before they reserve room for it.  A program is rewritten
+ * under the lock in a sequence count (`seq` odd while it changes); a
+ * reader runs it, then checks that `seq` did not move, else runs it
+ * again.  Running a torn program is harmless (filter.h), so readers take
+ * no lock.  `filters` are record's -f arguments with the -e pattern each
+ * follows, compiled for an event when it registers; an event they do not
+ * compile for gets UT_EVS_FILTER_ERR and is not recorded.
  */
 #ifndef USERTRACE_EVREG_H
 #define USERTRACE_EVREG_H
@@ -26,6 +36,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "lib/event/filter.h"
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
@@ -33,6 +44,8 @@
 #define UT_EVREG_SLOTS		2048
 #define UT_EVREG_BLOB		(1u << 20)
 #define UT_EVREG_PATTERNS	4096
+#define UT_EVREG_FILTERS	16384
+#define UT_EVREG_PROGS		64
 
 /*
  * Slot state bits.  RECORD: some directory (or record -e) enables the
@@ -47,6 +60,7 @@
 #define UT_EVS_SOFT_MODE	2u
 #define UT_EVS_SOFT_DISABLED	4u
 #define UT_EVS_TRIGGERS		8u
+#define UT_EVS_FILTER_ERR	16u	/* its record -f filter does not compile for it */
 #define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS)
 
 /*
@@ -72,6 +86,15 @@ struct ut_evreg_slot {
 	uint32_t desc_len;		/* bytes of the serialized descriptor */
 	uint64_t desc_off;		/* its offset in blob[] */
 	uint64_t hash;			/* of the serialized descriptor */
+	volatile uint32_t filter;	/* its program: index in progs[] + 1; 0: none */
+	uint32_t pad;
+};
+
+/* a compiled filter in the registry */
+struct ut_evreg_prog {
+	volatile uint32_t seq;		/* odd while it is written */
+	uint32_t slot;			/* the slot it filters + 1; 0: free */
+	struct ut_evfilter f;
 };
 
 struct ut_evreg {
@@ -83,11 +106,13 @@ struct ut_evreg {
 	uint32_t pad;
 	pthread_mutex_t lock;		/* robust, process-shared */
 	char patterns[UT_EVREG_PATTERNS];	/* record -e: "sys:event sys:* name ..." */
+	char filters[UT_EVREG_FILTERS];	/* record -f: "PATTERN\0EXPR\0" pairs, then "\0" */
 	struct ut_evreg_slot slots[UT_EVREG_SLOTS];
 	struct ut_evreg_trig trigs[UT_EVREG_SLOTS][UT_EVREG_TRIGS];
 	/* snapshot triggers that fired: the tracing directory takes one per change */
 	volatile uint64_t snapshot_req;
 	char blob[UT_EVREG_BLOB];
+	struct ut_evreg_prog progs[UT_EVREG_PROGS];
 };
 
 /* the id of slot @i, and back */
@@ -127,5 +152,29 @@ struct ut_event_desc *ut_evreg_desc(const struct ut_evreg *r, uint32_t i);
  */
 int ut_evreg_find(const struct ut_evreg *r, const char *system, const char *name,
 		  uint32_t *out, int max);
+
+/*
+ * record -f: filter @expr for the events the -e @pattern selects, applied
+ * as they register (the first pair whose pattern selects an event).
+ * 0, or -ENOSPC.
+ */
+int ut_evreg_add_filter(struct ut_evreg *r, const char *pattern, const char *expr);
+/* the record -f filter for @system:@name, or NULL */
+const char *ut_evreg_filter_text(const struct ut_evreg *r, const char *system, const char *name);
+/*
+ * Set (@f) or clear (@f NULL) the filter of slot @i.  0, -EINVAL (no
+ * such slot, @f not compiled) or -ENOSPC (every program in use).
+ */
+int ut_evreg_set_filter(struct ut_evreg *r, uint32_t i, const struct ut_evfilter *f);
+/*
+ * Does the entry @ent (@size bytes) of slot @i pass its filter?  @fill
+ * is called to fill @ctx with what the program needs (UT_EVF_NEED_*).
+ * 1 without a filter.
+ *
+ * Context: the traced program, on each event of a filtered slot: no
+ * lock, no allocation.
+ */
+int ut_evreg_filter_match(const struct ut_evreg *r, uint32_t i, const void *ent, uint32_t size,
+			  struct ut_evf_ctx *ctx, void (*fill)(struct ut_evf_ctx *ctx, unsigned needs));
 
 #endif /* USERTRACE_EVREG_H */

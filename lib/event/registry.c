@@ -243,6 +243,114 @@ static uint64_t fnv1a(const char *p, size_t n)
 	return h;
 }
 
+/* ---- filters ---- */
+
+/*
+ * The program of slot @i, to be rewritten: the one it has, else a free
+ * one, taken for it; NULL if none is free.  Context: the lock held.
+ */
+static struct ut_evreg_prog *prog_for(struct ut_evreg *r, uint32_t i)
+{
+	uint32_t cur = r->slots[i].filter;
+
+	if (cur && cur <= UT_EVREG_PROGS && r->progs[cur - 1].slot == i + 1)
+		return &r->progs[cur - 1];
+	for (uint32_t k = 0; k < UT_EVREG_PROGS; k++)
+		if (!r->progs[k].slot) {
+			r->progs[k].slot = i + 1;
+			return &r->progs[k];
+		}
+	return NULL;
+}
+
+/* a writer of a program: odd while it writes (even if one died in a write) */
+static void prog_write_begin(struct ut_evreg_prog *p)
+{
+	__atomic_store_n(&p->seq, (p->seq + 1) | 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void prog_write_end(struct ut_evreg *r, uint32_t i, struct ut_evreg_prog *p)
+{
+	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->slots[i].filter, (uint32_t)(p - r->progs) + 1, __ATOMIC_RELEASE);
+}
+
+static void prog_release(struct ut_evreg *r, uint32_t i)
+{
+	uint32_t cur = r->slots[i].filter;
+
+	__atomic_store_n(&r->slots[i].filter, 0, __ATOMIC_RELEASE);
+	if (cur && cur <= UT_EVREG_PROGS && r->progs[cur - 1].slot == i + 1)
+		r->progs[cur - 1].slot = 0;
+}
+
+const char *ut_evreg_filter_text(const struct ut_evreg *r, const char *system, const char *name)
+{
+	const char *p = r->filters, *end = r->filters + UT_EVREG_FILTERS;
+
+	while (p < end && *p) {
+		const char *expr = p + strnlen(p, (size_t)(end - p)) + 1, *next;
+
+		if (expr >= end)
+			break;
+		next = expr + strnlen(expr, (size_t)(end - expr)) + 1;
+		if (next > end)
+			break;
+		if (ut_event_match(p, system, name))
+			return expr;
+		p = next;
+	}
+	return NULL;
+}
+
+int ut_evreg_add_filter(struct ut_evreg *r, const char *pattern, const char *expr)
+{
+	size_t off = 0, np = strlen(pattern) + 1, ne = strlen(expr) + 1;
+
+	while (off < UT_EVREG_FILTERS && r->filters[off]) {
+		off += strnlen(r->filters + off, UT_EVREG_FILTERS - off) + 1;	/* the pattern */
+		if (off < UT_EVREG_FILTERS)
+			off += strnlen(r->filters + off, UT_EVREG_FILTERS - off) + 1;	/* its filter */
+	}
+	if (!np || off + np + ne + 1 > UT_EVREG_FILTERS)
+		return -ENOSPC;
+	memcpy(r->filters + off, pattern, np);
+	memcpy(r->filters + off + np, expr, ne);
+	r->filters[off + np + ne] = 0;
+	return 0;
+}
+
+/*
+ * A new slot @i selected by record -e: its -f filter, compiled for @d.
+ * Context: the lock held; in the traced program (no allocation: the
+ * compiler works on the stack and in the program itself).
+ */
+static void apply_record_filter(struct ut_evreg *r, uint32_t i, const struct ut_event_desc *d)
+{
+	const char *expr = ut_evreg_filter_text(r, d->system, d->name);
+	struct ut_evreg_prog *p;
+	struct ut_evf_error err;
+	int ret;
+
+	if (!expr)
+		return;
+	p = prog_for(r, i);
+	if (!p) {
+		r->slots[i].state = UT_EVS_FILTER_ERR;
+		return;
+	}
+	prog_write_begin(p);
+	ret = ut_evfilter_compile(&p->f, expr, d, &err);
+	if (ret < 0) {
+		__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELEASE);
+		p->slot = 0;
+		r->slots[i].state = UT_EVS_FILTER_ERR;
+		return;
+	}
+	prog_write_end(r, i, p);
+}
+
 static int reg_lock(struct ut_evreg *r)
 {
 	int ret = pthread_mutex_lock(&r->lock);
@@ -283,6 +391,9 @@ int ut_evreg_register(struct ut_evreg *r, const struct ut_event_desc *d)
 		s->desc_len = (uint32_t)len;
 		s->hash = h;
 		s->state = ut_event_match_list(r->patterns, d->system, d->name) ? UT_EVS_RECORD : 0;
+		s->filter = 0;
+		if (s->state & UT_EVS_RECORD)
+			apply_record_filter(r, n, d);
 		r->blob_used += len;
 		__atomic_store_n(&r->nr, n + 1, __ATOMIC_RELEASE);
 	}
@@ -324,4 +435,58 @@ int ut_evreg_find(const struct ut_evreg *r, const char *system, const char *name
 		k++;
 	}
 	return k;
+}
+
+int ut_evreg_set_filter(struct ut_evreg *r, uint32_t i, const struct ut_evfilter *f)
+{
+	struct ut_evreg_prog *p;
+
+	if (i >= __atomic_load_n(&r->nr, __ATOMIC_ACQUIRE) || i >= UT_EVREG_SLOTS ||
+	    (f && (f->magic != UT_EVF_MAGIC || !f->n)))
+		return -EINVAL;
+	if (reg_lock(r))
+		return -EINVAL;
+	if (!f) {
+		prog_release(r, i);
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
+	p = prog_for(r, i);
+	if (!p) {
+		pthread_mutex_unlock(&r->lock);
+		return -ENOSPC;
+	}
+	prog_write_begin(p);
+	memcpy(&p->f, f, sizeof(*f));
+	prog_write_end(r, i, p);
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+int ut_evreg_filter_match(const struct ut_evreg *r, uint32_t i, const void *ent, uint32_t size,
+			  struct ut_evf_ctx *ctx, void (*fill)(struct ut_evf_ctx *ctx, unsigned needs))
+{
+	if (i >= UT_EVREG_SLOTS)
+		return 1;
+	/* a program rewritten while it ran: run it again, a few times at most */
+	for (int tries = 0; tries < 4; tries++) {
+		uint32_t k = __atomic_load_n(&r->slots[i].filter, __ATOMIC_ACQUIRE), seq;
+		const struct ut_evreg_prog *p;
+		int ret;
+
+		if (!k || k > UT_EVREG_PROGS)
+			return 1;
+		p = &r->progs[k - 1];
+		seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		if (p->f.needs && fill)
+			fill(ctx, p->f.needs);
+		ret = ut_evfilter_match(&p->f, ent, size, ctx);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == seq &&
+		    __atomic_load_n(&r->slots[i].filter, __ATOMIC_RELAXED) == k)
+			return ret;
+	}
+	return 1;
 }

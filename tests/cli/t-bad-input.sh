@@ -10,6 +10,18 @@ expect 2 'no program to run' -- "$UT" record -o "$W/d" --
 expect 2 "invalid buffer size 'lots'" -- "$UT" record -b lots -- true
 expect 2 "invalid buffer size '1'" -- "$UT" record -b 1 -- true
 expect 2 "unknown tracer 'bogus' \\(available: function_graph function nop\\)" -- "$UT" record -t bogus -- true
+# record -f: a bad filter fails before the program runs, with the kernel's text
+expect 2 "no -e before it" -- "$UT" record -o "$W/d" -f 'id == 1' -- touch "$W/ran"
+expect 2 "has a filter already" -- "$UT" record -o "$W/d" -e a:b -f 'id == 1' -f 'id == 2' -- touch "$W/ran"
+expect 2 'does not parse' -- "$UT" record -o "$W/d" -e sample:request -f 'id == abc' -- touch "$W/ran"
+printf '%s\n' "usertrace: -f: the filter of -e 'sample:request' does not parse:" 'id == abc' \
+	'       ^' 'parse_error: Invalid value (did you forget quotes)?' > "$W/want"
+if diff -u "$W/want" "$W/err" > "$W/diff" && [ ! -e "$W/ran" ]; then
+	ok "record -f: the kernel's error text, the program not run"
+else
+	not_ok "record -f: the kernel's error text, the program not run"; sed 's/^/# /' "$W/diff"
+fi
+expect 2 "Too many '\('" -- "$UT" record -o "$W/d" -e 'sample:*' -f '(common_pid == 1' -- true
 expect 1 "cannot run '/nonexistent/prog': No such file or directory" -- "$UT" record -o "$W/d" -- /nonexistent/prog
 expect 1 "cannot run '$W': Permission denied" -- "$UT" record -o "$W/d2" -- "$W"
 expect 1 'cannot open data directory' -- "$UT" replay -i "$W/none"
