@@ -91,7 +91,7 @@ static long filter_read_str(uint64_t addr, char *buf, size_t size)
 }
 
 /* what a filter needs besides the entry: the CPU, the thread's name */
-static void filter_fill(struct ut_evf_ctx *ctx, unsigned needs)
+void ut_events_fill_ctx(struct ut_evf_ctx *ctx, unsigned needs)
 {
 	static __thread char comm[16];
 
@@ -107,7 +107,7 @@ int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size)
 	struct ut_evf_ctx ctx = { 0, NULL, NULL };
 
 	return !reg || ut_evreg_filter_match(reg, (uint32_t)(ent->type - UT_EVENT_ID_DYNAMIC), ent,
-					     size, &ctx, filter_fill);
+					     size, &ctx, ut_events_fill_ctx);
 }
 
 static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };

@@ -170,6 +170,9 @@ void ut_events_scan_object(const struct dl_phdr_info *info, const char *path);
 void ut_events_forget(void);
 void ut_events_apply(void);
 struct ut_evreg *ut_events_reg(void);
+struct ut_evf_ctx;
+/* what a filter program needs besides the entry (UT_EVF_NEED_*) */
+void ut_events_fill_ctx(struct ut_evf_ctx *ctx, unsigned needs);
 /* does the entry @ent pass its event's filter? (events.c; the caller holds the thread's write) */
 int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size);
 

@@ -15,6 +15,7 @@
  * Context: the thread that hit the tracepoint, outside any write.  No
  * locks, no allocation: the counts are atomics shared by every process.
  */
+#include <link.h>
 #include <unwind.h>
 
 #include "lib/event/trigger.h"
@@ -66,9 +67,8 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_
 			     uint32_t size)
 {
 	unsigned int post = 0;
+	int pid_set = 0;
 
-	(void)ent;
-	(void)size;
 	if (slot >= UT_EVREG_SLOTS)
 		return 0;
 	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
@@ -77,6 +77,23 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_
 
 		if (!cmd)
 			continue;
+		if (t->filter) {
+			struct ut_evf_ctx ctx = { 0, NULL, NULL };
+			const struct ut_evreg_prog *p;
+
+			if (t->filter > UT_EVREG_PROGS)
+				continue;
+			p = &r->progs[t->filter - 1];
+			/* the filter sees the common fields the write will fill */
+			if (!pid_set) {
+				((struct ut_trace_entry *)ent)->pid = ut_self.tid;
+				pid_set = 1;
+			}
+			if (p->f.needs)
+				ut_events_fill_ctx(&ctx, p->f.needs);
+			if (!ut_evfilter_match(&p->f, ent, size, &ctx))
+				continue;
+		}
 		switch (cmd - 1) {
 		case UT_TRIG_TRACEON:
 			if (!ut_ctl->tracing_on && take(&t->count))
@@ -105,8 +122,30 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_
 
 struct unwind_ctx {
 	uintptr_t *ips;
-	uint32_t n, skip;
+	uint32_t n;
+	int started;
 };
+
+/* the runtime's code, found once: the frames in it are not the program's */
+static uintptr_t rt_lo, rt_hi;
+
+static int rt_range_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t me = (uintptr_t)arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && me >= lo && me < hi) {
+			rt_lo = lo;
+			rt_hi = hi;
+			return 1;
+		}
+	}
+	return 0;
+}
 
 static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 {
@@ -115,10 +154,10 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 
 	if (!ip)
 		return _URC_END_OF_STACK;
-	if (c->skip) {
-		c->skip--;
+	/* the runtime's frames (a tail call may have removed some) */
+	if (!c->started && ip >= rt_lo && ip < rt_hi)
 		return _URC_NO_REASON;
-	}
+	c->started = 1;
 	/* a return address: the call is the byte before it */
 	c->ips[c->n++] = ip - 1;
 	return c->n < UT_STACK_MAX ? _URC_NO_REASON : _URC_END_OF_STACK;
@@ -143,9 +182,11 @@ void ut_triggers_post(unsigned int post)
 			if (t->frames[d].recorded != UT_FR_SKIP)
 				ips[n++] = t->frames[d].ip;
 	} else {
-		/* skip this function and tp_write, start at __ut_do_trace_X's caller */
-		struct unwind_ctx c = { ips, 0, 3 };
+		/* from the program's first frame: __ut_do_trace_X, as the kernel starts at trace_event_raw_event_X */
+		struct unwind_ctx c = { ips, 0, 0 };
 
+		if (!rt_hi)
+			dl_iterate_phdr(rt_range_cb, (void *)(uintptr_t)ut_triggers_post);
 		_Unwind_Backtrace(unwind_one, &c);
 		n = c.n;
 	}

@@ -177,4 +177,13 @@ int ut_evreg_set_filter(struct ut_evreg *r, uint32_t i, const struct ut_evfilter
 int ut_evreg_filter_match(const struct ut_evreg *r, uint32_t i, const void *ent, uint32_t size,
 			  struct ut_evf_ctx *ctx, void (*fill)(struct ut_evf_ctx *ctx, unsigned needs));
 
+/*
+ * A trigger's `if` filter: a program of progs[] of its own.  Its number
+ * (index + 1, for ut_evreg_trig.filter), or -ENOSPC / -EINVAL.  Free it
+ * after the trigger that uses it was unpublished and the programs
+ * applied the change.
+ */
+int ut_evreg_prog_alloc(struct ut_evreg *r, const struct ut_evfilter *f);
+void ut_evreg_prog_free(struct ut_evreg *r, uint32_t k);
+
 #endif /* USERTRACE_EVREG_H */

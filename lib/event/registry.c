@@ -490,3 +490,38 @@ int ut_evreg_filter_match(const struct ut_evreg *r, uint32_t i, const void *ent,
 	}
 	return 1;
 }
+
+/* a trigger's filter: a program of its own, not a slot's */
+#define PROG_TRIGGER	UINT32_MAX
+
+int ut_evreg_prog_alloc(struct ut_evreg *r, const struct ut_evfilter *f)
+{
+	int ret = -ENOSPC;
+
+	if (!f || f->magic != UT_EVF_MAGIC || !f->n)
+		return -EINVAL;
+	if (reg_lock(r))
+		return -EINVAL;
+	for (uint32_t k = 0; k < UT_EVREG_PROGS; k++)
+		if (!r->progs[k].slot) {
+			struct ut_evreg_prog *p = &r->progs[k];
+
+			p->slot = PROG_TRIGGER;
+			prog_write_begin(p);
+			memcpy(&p->f, f, sizeof(*f));
+			__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELEASE);
+			ret = (int)k + 1;
+			break;
+		}
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+void ut_evreg_prog_free(struct ut_evreg *r, uint32_t k)
+{
+	if (!k || k > UT_EVREG_PROGS || reg_lock(r))
+		return;
+	if (r->progs[k - 1].slot == PROG_TRIGGER)
+		r->progs[k - 1].slot = 0;
+	pthread_mutex_unlock(&r->lock);
+}

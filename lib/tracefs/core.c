@@ -237,6 +237,7 @@ void tfs_session_close(struct tfs_session *s)
 	}
 	inst_free(&s->top, 0);
 	pthread_cond_destroy(&s->pump_cond);
+	evfilt_free_all(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
 		free(s->evd[i]);
 	free(s->evd);

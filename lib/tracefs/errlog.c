@@ -36,6 +36,24 @@ void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
 	in->errlog[in->nr_err++] = e;
 }
 
+/* an entry whose text (after the time) is made by the caller: "location: error: ..." */
+void tfs_err_raw(struct tfs_session *s, const char *text)
+{
+	uint64_t ns = mono_ns();
+	struct tfs_inst *in = s->err_inst ? s->err_inst : &s->top;
+	char *e = NULL;
+
+	if (asprintf(&e, "[%5llu.%06llu] %s", (unsigned long long)(ns / 1000000000ull),
+		     (unsigned long long)(ns % 1000000000ull / 1000), text) < 0)
+		return;
+	if (in->nr_err == TFS_ERRLOG_MAX) {
+		free(in->errlog[0]);
+		memmove(in->errlog, in->errlog + 1, sizeof(in->errlog[0]) * (TFS_ERRLOG_MAX - 1));
+		in->nr_err--;
+	}
+	in->errlog[in->nr_err++] = e;
+}
+
 void errlog_clear(struct tfs_inst *in)
 {
 	for (int i = 0; i < in->nr_err; i++)

@@ -118,6 +118,8 @@ int ev_publish(struct tfs_session *s)
 			__atomic_fetch_or(st, UT_EVS_RECORD, __ATOMIC_ACQ_REL);
 		else
 			__atomic_fetch_and(st, ~UT_EVS_RECORD, __ATOMIC_ACQ_REL);
+		/* in soft mode, enabling records it and disabling stops it */
+		ev_soft_enable(s, i, want);
 		changed = 1;
 	}
 	/* the session's buffers get events the top did not enable: its views drop them */
@@ -296,9 +298,15 @@ static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
+/* as the kernel's: "0*" or "1*" in soft mode (a trigger switches it) */
 static int enable_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
+	int rec;
+
+	if (h->n.inst == &h->s->top && ev_soft_state(h->s, (uint32_t)h->n.slot, &rec))
+		sb_printf(b, "%d*\n", rec);
+	else
+		sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
 	return 0;
 }
 

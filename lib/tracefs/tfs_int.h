@@ -85,6 +85,8 @@
 #include <sys/types.h>
 
 #include "usertrace/evreg.h"
+#include "lib/event/filter.h"
+#include "lib/event/trigger.h"
 #include "usertrace/session.h"
 #include "lib/trace/options.h"
 #include "lib/trace/tracer.h"
@@ -184,7 +186,7 @@ struct tfs_file {
 
 /* the tables, one per source file (files.c lists them) */
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
-	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[],
+	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
 	tfs_views_files[];
 
 struct tfs_inst {
@@ -282,11 +284,47 @@ struct tfs_session {
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
 	/*
+	 * Filters and triggers of the events (session-wide: every directory's
+	 * files show the same), by slot: the filter's text and, after a
+	 * refused write, its error (events/SYS/NAME/filter); the triggers,
+	 * newest first (evtrig.c); how many enable/disable_event triggers
+	 * or function commands hold each event in soft mode.
+	 */
+	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
+	struct tfs_sysfilt *sysfilt;
+	struct tfs_trig *evtrig[UT_EVREG_SLOTS];
+	uint16_t ev_soft[UT_EVREG_SLOTS];
+	/*
 	 * a write changed what the programs record (the registry's enable
 	 * bits, the tracer) before it failed: apply it
 	 */
 	int ev_apply;
 };
+
+struct tfs_evfilt {
+	char *text;			/* NULL: none */
+	int bad;			/* the last write failed: `err` */
+	struct ut_evf_error err;
+};
+
+struct tfs_sysfilt {
+	struct tfs_sysfilt *next;
+	char sys[64];
+	struct tfs_evfilt f;
+};
+
+/* an event's triggers, as the file shows them; reg: its entry in the registry */
+struct tfs_trig {
+	struct ut_trig_spec spec;	/* spec.filter points into `filter` */
+	char *filter;			/* the `if` text, or NULL */
+	int reg;			/* index in trigs[slot][] */
+	uint32_t prog;			/* the filter's program number, 0: none */
+	uint32_t target;		/* enable/disable_event: its slot */
+	uint64_t order;			/* newest first */
+	int used;
+};
+
+void evfilt_free_all(struct tfs_session *s);
 
 /* what a path names */
 enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
@@ -400,6 +438,10 @@ int word_index(struct tfs_session *s, const char *buf, size_t size,
 
 /* errlog.c: error_log */
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
+void tfs_err_raw(struct tfs_session *s, const char *text);
+/* evfilt.c: soft mode */
+int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded);
+void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on);
 void errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */

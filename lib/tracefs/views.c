@@ -99,6 +99,10 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	vb->v.ev_on = NULL;
 	if (in == &s->top && s->top_ev_wide) {
 		memcpy(vb->ev_on, in->ev_on, sizeof(vb->ev_on));
+		/* and the events in soft mode: their triggers chose what was recorded */
+		for (uint32_t i = 0; i < s->nr_evd && i < UT_EVREG_SLOTS; i++)
+			if (s->ev_soft[i])
+				vb->ev_on[i / 64] |= 1ull << (i % 64);
 		vb->v.ev_on = vb->ev_on;
 	}
 }

@@ -41,8 +41,8 @@ static const struct ut_event_desc response_desc = {
 	"\"id=%d status=%d\", REC->id, REC->status", response_fields, 2, 0,
 };
 
-struct ut_tracepoint tp_request = { 0, UT_TP_ABI, 0, "myapp:request", &request_desc, NULL, NULL, { { 0, 0 } } };
-struct ut_tracepoint tp_response = { 0, UT_TP_ABI, 0, "myapp:response", &response_desc, NULL, NULL, { { 0, 0 } } };
+struct ut_tracepoint tp_request = { 0, UT_TP_ABI, 0, "myapp:request", &request_desc, NULL, NULL, { { 0, 0 } }, 0, 0 };
+struct ut_tracepoint tp_response = { 0, UT_TP_ABI, 0, "myapp:response", &response_desc, NULL, NULL, { { 0, 0 } }, 0, 0 };
 
 static struct ut_tracepoint *tp_ptrs[] __attribute__((used, section(UT_TP_SECTION))) = {
 	&tp_request, &tp_response,

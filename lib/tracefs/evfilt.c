@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evfilt.c - the events' filter and trigger files: events/SYS/filter,
+ * events/SYS/NAME/filter, events/SYS/NAME/trigger, as the kernel's.
+ *
+ * A filter is compiled here (lib/event/filter.c) against the event's
+ * descriptor and stored in the session's registry, where the programs
+ * run it before they write the event.  A trigger is parsed here
+ * (lib/event/trigger.c), its `if` compiled the same way, and written
+ * into the registry's trigs[slot]; the programs run it when they hit
+ * the event (runtime/triggers.c).  enable_event/disable_event put their
+ * target in soft mode: its enable file reads "0*" or "1*", the programs
+ * keep its tracepoints live, and the triggers switch its recording.
+ *
+ * Filters and triggers are the session's, not a directory's: an
+ * instance's files show and change the same ones (the kernel has them
+ * per directory).  Several layouts of one event (two versions of a
+ * library) share the first one's filter and triggers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/tracefs/tfs_int.h"
+
+/* error_log's entry for a refused filter, in the kernel's words */
+static void filter_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err)
+{
+	char text[UT_EVF_TEXT_MAX + 512];
+
+	ut_evfilter_errlog(text, sizeof(text), expr, err);
+	tfs_err_raw(s, text);
+}
+
+static struct tfs_evfilt *evfilt_of(struct tfs_session *s, uint32_t slot)
+{
+	if (!s->evfilt[slot])
+		s->evfilt[slot] = calloc(1, sizeof(struct tfs_evfilt));
+	return s->evfilt[slot];
+}
+
+static void evfilt_set(struct tfs_evfilt *f, const char *text, const struct ut_evf_error *err)
+{
+	free(f->text);
+	f->text = text ? strdup(text) : NULL;
+	f->bad = err != NULL;
+	if (err)
+		f->err = *err;
+}
+
+static void filter_show_text(const struct tfs_evfilt *f, struct sbuf *b)
+{
+	char t[2 * UT_EVF_TEXT_MAX + 256];
+
+	if (!f || (!f->text && !f->bad)) {
+		sb_puts(b, "none\n");
+		return;
+	}
+	ut_evfilter_show(t, sizeof(t), f->text, f->bad ? &f->err : NULL);
+	sb_puts(b, t);
+}
+
+/* the written text, NUL-terminated and prepared: 1 clear, 0 set, -errno */
+static int filter_text(const char *buf, size_t size, char **out)
+{
+	char *t;
+
+	if (size >= UT_EVF_TEXT_MAX)
+		return -EINVAL;
+	t = strndup(buf, size);
+	if (!t)
+		return -ENOMEM;
+	*out = t;
+	return ut_evfilter_prepare(t);
+}
+
+static int blank(const char *t)
+{
+	return !t[strspn(t, " \t\n")];
+}
+
+/* events/SYS/NAME/filter */
+static int filter_show(struct tfs_handle *h, struct sbuf *b)
+{
+	filter_show_text(h->s->evfilt[h->n.slot], b);
+	return 0;
+}
+
+static int set_slot_filter(struct tfs_session *s, uint32_t slot, const char *expr,
+			   struct ut_evf_error *err)
+{
+	struct ut_evfilter *prog;
+	int ret;
+
+	if (!expr)
+		return ut_evreg_set_filter(s->evreg, slot, NULL);
+	prog = malloc(sizeof(*prog));
+	if (!prog)
+		return -ENOMEM;
+	ret = ut_evfilter_compile(prog, expr, s->evd[slot], err);
+	if (!ret)
+		ret = ut_evreg_set_filter(s->evreg, slot, prog);
+	free(prog);
+	return ret;
+}
+
+/* the filter of every layout of the event of @slot */
+static int event_filter(struct tfs_session *s, uint32_t slot, const char *expr)
+{
+	struct ut_evf_error err = { 0, 0, 0 };
+	struct tfs_evfilt *f = evfilt_of(s, slot);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = set_slot_filter(s, slot, expr, &err);
+	if (ret < 0) {
+		set_slot_filter(s, slot, NULL, NULL);
+		if (err.ret) {
+			evfilt_set(f, expr, &err);
+			filter_errlog(s, expr, &err);
+		}
+		return ret;
+	}
+	evfilt_set(f, expr, NULL);
+	for (uint32_t i = slot + 1; i < s->nr_evd; i++)
+		if (ev_is(s, i, s->evd[slot]->system, s->evd[slot]->name))
+			set_slot_filter(s, i, expr, &err);
+	return 0;
+}
+
+static int filter_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	char *t = NULL;
+	int ret = filter_text(buf, size, &t);
+
+	if (ret >= 0 && blank(t))
+		ret = 0;			/* nothing: no change */
+	else if (ret == 1)
+		ret = event_filter(h->s, (uint32_t)h->n.slot, NULL);
+	else if (ret == 0)
+		ret = event_filter(h->s, (uint32_t)h->n.slot, t);
+	free(t);
+	return ret < 0 ? ret : TFS_WR_DONE;
+}
+
+/* events/SYS/filter */
+static struct tfs_sysfilt *sysfilt_of(struct tfs_session *s, const char *sys)
+{
+	struct tfs_sysfilt *f;
+
+	for (f = s->sysfilt; f; f = f->next)
+		if (!strcmp(f->sys, sys))
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	snprintf(f->sys, sizeof(f->sys), "%s", sys);
+	f->next = s->sysfilt;
+	s->sysfilt = f;
+	return f;
+}
+
+static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_sysfilt *f;
+
+	for (f = h->s->sysfilt; f; f = f->next)
+		if (!strcmp(f->sys, h->n.evsys) && (f->f.text || f->f.bad)) {
+			if (f->f.bad) {
+				filter_show_text(&f->f, b);
+				return 0;
+			}
+			break;
+		}
+	sb_puts(b, ut_evfilter_system_default);
+	return 0;
+}
+
+static int sys_filter(struct tfs_session *s, const char *sys, const char *expr)
+{
+	const struct ut_event_desc **descs = calloc(s->nr_evd + 1, sizeof(*descs));
+	uint32_t *slots = calloc(s->nr_evd + 1, sizeof(*slots));
+	struct ut_evfilter *progs = NULL;
+	struct ut_evf_error *errs = NULL, sys_err = { 0, 0, 0 };
+	struct tfs_sysfilt *sf = sysfilt_of(s, sys);
+	int *ok = NULL, ret = -ENOMEM;
+	size_t n = 0;
+
+	if (!descs || !slots || !sf)
+		goto out;
+	for (uint32_t i = 0; i < s->nr_evd; i++)
+		if (s->evd[i] && ev_is(s, i, sys, NULL)) {
+			slots[n] = i;
+			descs[n++] = s->evd[i];
+		}
+	if (!expr) {
+		for (size_t k = 0; k < n; k++) {
+			ut_evreg_set_filter(s->evreg, slots[k], NULL);
+			if (s->evfilt[slots[k]])
+				evfilt_set(s->evfilt[slots[k]], NULL, NULL);
+		}
+		evfilt_set(&sf->f, NULL, NULL);
+		ret = 0;
+		goto out;
+	}
+	progs = malloc((n ? n : 1) * sizeof(*progs));
+	errs = calloc(n ? n : 1, sizeof(*errs));
+	ok = calloc(n ? n : 1, sizeof(*ok));
+	if (!progs || !errs || !ok)
+		goto out;
+	ret = ut_evfilter_compile_system(expr, descs, n, progs, errs, ok, &sys_err);
+	if (ret < 0) {
+		evfilt_set(&sf->f, expr, &sys_err);
+		filter_errlog(s, expr, &sys_err);
+		goto out;
+	}
+	evfilt_set(&sf->f, expr, NULL);
+	for (size_t k = 0; k < n; k++) {
+		struct tfs_evfilt *f = evfilt_of(s, slots[k]);
+
+		if (ok[k]) {
+			ut_evreg_set_filter(s->evreg, slots[k], &progs[k]);
+		} else {
+			ut_evreg_set_filter(s->evreg, slots[k], NULL);
+			filter_errlog(s, expr, &errs[k]);
+		}
+		if (f)
+			evfilt_set(f, expr, ok[k] ? NULL : &errs[k]);
+	}
+	ret = 0;
+out:
+	free(descs);
+	free(slots);
+	free(progs);
+	free(errs);
+	free(ok);
+	return ret;
+}
+
+static int sys_filter_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	char *t = NULL;
+	int ret;
+
+	ev_refresh(h->s);
+	ret = filter_text(buf, size, &t);
+	if (ret >= 0 && blank(t))
+		ret = 0;
+	else if (ret >= 0)
+		ret = sys_filter(h->s, h->n.evsys, ret == 1 ? NULL : t);
+	free(t);
+	return ret < 0 ? ret : TFS_WR_DONE;
+}
+
+/* ---- triggers ---- */
+
+/*
+ * The registry's state bits of @slot from the files: TRIGGERS while it
+ * has triggers, SOFT_MODE while a trigger or command targets it
+ * (SOFT_DISABLED then follows its enable unless a trigger switched it).
+ * Returns 1 if a bit that makes tracepoints live changed.
+ */
+static int soft_publish(struct tfs_session *s, uint32_t slot)
+{
+	volatile uint32_t *st = &s->evreg->slots[slot].state;
+	uint32_t old = __atomic_load_n(st, __ATOMIC_ACQUIRE), v = old;
+	int trig = 0;
+
+	for (int k = 0; s->evtrig[slot] && k < UT_EVREG_TRIGS; k++)
+		trig |= s->evtrig[slot][k].used;
+	v = trig ? v | UT_EVS_TRIGGERS : v & ~UT_EVS_TRIGGERS;
+	if (s->ev_soft[slot] && !(old & UT_EVS_SOFT_MODE))
+		v |= UT_EVS_SOFT_MODE | (old & UT_EVS_RECORD ? 0 : UT_EVS_SOFT_DISABLED);
+	else if (!s->ev_soft[slot])
+		v &= ~(UT_EVS_SOFT_MODE | UT_EVS_SOFT_DISABLED);
+	if (v == old)
+		return 0;
+	if (old & ~v)
+		__atomic_fetch_and(st, v, __ATOMIC_ACQ_REL);
+	if (v & ~old)
+		__atomic_fetch_or(st, v, __ATOMIC_ACQ_REL);
+	return (old & UT_EVS_LIVE) != (v & UT_EVS_LIVE);
+}
+
+static int trig_show(struct tfs_handle *h, struct sbuf *b)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_trig *tt = s->evtrig[h->n.slot];
+	uint64_t last = UINT64_MAX;
+	int any = 0;
+
+	/* newest first, as the kernel lists them */
+	for (;;) {
+		struct tfs_trig *best = NULL;
+		char line[UT_EVF_TEXT_MAX + 256];
+		int64_t count;
+
+		for (int k = 0; tt && k < UT_EVREG_TRIGS; k++)
+			if (tt[k].used && tt[k].order < last && (!best || tt[k].order > best->order))
+				best = &tt[k];
+		if (!best)
+			break;
+		last = best->order;
+		count = __atomic_load_n(&s->evreg->trigs[h->n.slot][best->reg].count, __ATOMIC_RELAXED);
+		ut_trig_show(&best->spec, count, best->filter, line, sizeof(line));
+		sb_puts(b, line);
+		any = 1;
+	}
+	if (!any)
+		sb_puts(b, UT_TRIG_AVAILABLE);
+	return 0;
+}
+
+static void trig_remove(struct tfs_session *s, uint32_t slot, struct tfs_trig *t)
+{
+	struct ut_evreg_trig *rt = &s->evreg->trigs[slot][t->reg];
+
+	__atomic_store_n(&rt->cmd, 0, __ATOMIC_RELEASE);
+	if (t->prog)
+		ut_evreg_prog_free(s->evreg, t->prog);
+	if (t->spec.cmd == UT_TRIG_ENABLE_EVENT || t->spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		if (s->ev_soft[t->target])
+			s->ev_soft[t->target]--;
+		soft_publish(s, t->target);
+	}
+	free(t->filter);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t trig_order;
+
+static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	uint32_t slot = (uint32_t)h->n.slot, target = 0;
+	struct tfs_trig *tt, *t = NULL;
+	struct ut_trig_spec spec;
+	struct ut_evfilter *prog = NULL;
+	char *text;
+	int ret, free_k = -1, apply;
+
+	if (size >= UT_EVF_TEXT_MAX)
+		return -EINVAL;
+	if (!s->evtrig[slot] && !(s->evtrig[slot] = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
+		return -ENOMEM;
+	tt = s->evtrig[slot];
+	text = strndup(buf, size);
+	if (!text)
+		return -ENOMEM;
+	ret = ut_trig_parse(text, &spec);
+	if (ret)
+		goto out;
+	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		int i = ev_find(s, spec.system, spec.event, strlen(spec.event));
+
+		ret = -EINVAL;
+		if (i < 0)
+			goto out;
+		target = (uint32_t)i;
+	}
+	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
+		if (tt[k].used && ut_trig_same_place(&tt[k].spec, &spec))
+			t = &tt[k];
+		else if (!tt[k].used && free_k < 0)
+			free_k = k;
+	}
+	if (spec.remove) {
+		apply = 0;
+		if (t) {
+			trig_remove(s, slot, t);
+			apply = soft_publish(s, slot);
+		}
+		ret = apply ? TFS_WR_APPLY : 0;
+		goto out;
+	}
+	ret = -EEXIST;
+	if (t)
+		goto out;
+	ret = -ENOSPC;
+	if (free_k < 0)
+		goto out;
+	t = &tt[free_k];
+	if (spec.filter) {
+		struct ut_evf_error err = { 0, 0, 0 };
+		int k;
+
+		ret = -ENOMEM;
+		prog = malloc(sizeof(*prog));
+		if (!prog)
+			goto out;
+		ret = ut_evfilter_compile(prog, spec.filter, s->evd[slot], &err);
+		if (ret < 0) {
+			if (err.ret)
+				filter_errlog(s, spec.filter, &err);
+			goto out;
+		}
+		k = ut_evreg_prog_alloc(s->evreg, prog);
+		if (k < 0) {
+			ret = k;
+			goto out;
+		}
+		t->prog = (uint32_t)k;
+		t->filter = strdup(spec.filter);
+	}
+	t->spec = spec;
+	t->spec.filter = t->filter;
+	t->reg = free_k;
+	t->target = target;
+	t->order = ++trig_order;
+	t->used = 1;
+	{
+		struct ut_evreg_trig *rt = &s->evreg->trigs[slot][free_k];
+
+		rt->target = target;
+		rt->count = spec.count;
+		rt->filter = t->prog;
+		__atomic_store_n(&rt->cmd, (uint32_t)spec.cmd + 1, __ATOMIC_RELEASE);
+	}
+	apply = 0;
+	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		s->ev_soft[target]++;
+		apply |= soft_publish(s, target);
+	}
+	apply |= soft_publish(s, slot);
+	ret = apply ? TFS_WR_APPLY : 0;
+out:
+	free(prog);
+	free(text);
+	return ret;
+}
+
+/* the enable file of an event in soft mode: "0*" or "1*", as the kernel's */
+int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded)
+{
+	uint32_t st;
+
+	if (!s->evreg || !s->ev_soft[slot])
+		return 0;
+	st = __atomic_load_n(&s->evreg->slots[slot].state, __ATOMIC_ACQUIRE);
+	*recorded = !(st & UT_EVS_SOFT_DISABLED);
+	return 1;
+}
+
+/* the user's enable of an event in soft mode switches its recording, as the kernel's */
+void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on)
+{
+	if (!s->evreg || !s->ev_soft[slot])
+		return;
+	if (on)
+		__atomic_fetch_and(&s->evreg->slots[slot].state, ~UT_EVS_SOFT_DISABLED, __ATOMIC_ACQ_REL);
+	else
+		__atomic_fetch_or(&s->evreg->slots[slot].state, UT_EVS_SOFT_DISABLED, __ATOMIC_ACQ_REL);
+}
+
+void evfilt_free_all(struct tfs_session *s)
+{
+	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
+		if (s->evfilt[i])
+			free(s->evfilt[i]->text);
+		free(s->evfilt[i]);
+		for (int k = 0; s->evtrig[i] && k < UT_EVREG_TRIGS; k++)
+			free(s->evtrig[i][k].filter);
+		free(s->evtrig[i]);
+	}
+	while (s->sysfilt) {
+		struct tfs_sysfilt *n = s->sysfilt->next;
+
+		free(s->sysfilt->f.text);
+		free(s->sysfilt);
+		s->sysfilt = n;
+	}
+}
+
+const struct tfs_file tfs_evfilt_files[] = {
+	TFS_FILE("filter", 0640, W_EVSYS, .show = sys_filter_show, .write = sys_filter_write),
+	TFS_FILE("filter", 0640, W_EVENT, .show = filter_show, .write = filter_write),
+	TFS_FILE("trigger", 0640, W_EVENT, .show = trig_show, .write = trig_write),
+	TFS_FILES_END
+};
