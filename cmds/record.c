@@ -43,6 +43,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
 #include "usertrace/evreg.h"
@@ -1245,6 +1246,9 @@ int record_run(const struct record_opts *o, int *status)
 	ctl = sess.ctl;
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
+	/* the built-in events, selected by the patterns as they register */
+	if (ut_builtin_register(sess.events) < 0)
+		pr_warn("the built-in events do not fit in the event registry");
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

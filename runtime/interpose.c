@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "usertrace/events/sched.h"
 
 
 /* put the real return addresses back on the stack; the frames stay open */
@@ -113,6 +114,8 @@ EXPORT void pthread_exit(void *ret)
 	struct ut_thread *t = &ut_self;
 	NEXT(pthread_exit);
 
+	if (unlikely(trace_sched_process_exit_enabled()))
+		ut_sched_exit(0);
 	if (t->state == UT_TS_READY && t->depth) {
 		uint64_t ts = ut_clock();
 
@@ -137,6 +140,7 @@ static void *ut_thread_start(void *p)
 	struct ut_start s = *(struct ut_start *)p;
 	struct ut_thread *t = &ut_self;
 	pthread_attr_t a;
+	void *ret;
 
 	free(p);
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
@@ -149,7 +153,10 @@ static void *ut_thread_start(void *p)
 		}
 		pthread_attr_destroy(&a);
 	}
-	return s.fn(s.arg);
+	ret = s.fn(s.arg);
+	if (unlikely(trace_sched_process_exit_enabled()))
+		ut_sched_exit(0);
+	return ret;
 }
 
 EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)

@@ -202,6 +202,12 @@ void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
 		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
 
+/* sched.c: the sched and task events (callers test trace_<event>_enabled()) */
+void ut_sched_fork(pid_t child);
+void ut_sched_exit(int group);
+void ut_sched_exec(void);
+void ut_sched_resolve(void);
+
 /* exec.c */
 void ut_exec_resolve(void);
 void ut_exec_init(void);
