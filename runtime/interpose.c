@@ -14,13 +14,11 @@
  *   dlopen           new code: snapshot the maps, find its call sites
  *   dlclose          code gone: forget its call sites and functions
  *   vfork            the child would share our thread state: use fork
- *   sigaction, signal
- *                    keep the runtime's SIGTRAP handler first (dynamic.c)
  *   longjmp          frames below the target are over (also needed for
  *                    -finstrument-functions, where no slot tells)
  *
  * swapcontext and setcontext are in context.c, exec and posix_spawn in
- * exec.c.
+ * exec.c, sigaction and signal in signal.c, fork and prctl in sched.c.
  *
  * Each wrapper finds the next definition with dlsym(RTLD_NEXT) the first
  * time it is called.
@@ -216,34 +214,6 @@ EXPORT int dlclose(void *handle)
 		ut_dyn_forget();
 	ut_dyn_unlock();
 	return ret;
-}
-
-/*
- * sigaction, signal: the runtime's SIGTRAP handler (dynamic ftrace) stays
- * first; the program's is kept and called for every other trap.
- */
-EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	NEXT(sigaction);
-
-	if (ut_dyn_sigaction(sig, act, old))
-		return 0;
-	return next_sigaction(sig, act, old);
-}
-
-EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-	struct sigaction sa = { 0 }, old;
-	NEXT(signal);
-
-	if (sig != SIGTRAP)
-		return next_signal(sig, handler);
-	sa.sa_handler = handler;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
 }
 
 EXPORT pid_t vfork(void)

@@ -208,6 +208,9 @@ void ut_sched_exit(int group);
 void ut_sched_exec(void);
 void ut_sched_resolve(void);
 
+/* signal.c */
+void ut_signal_resolve(void);
+
 /* exec.c */
 void ut_exec_resolve(void);
 void ut_exec_init(void);

@@ -31,6 +31,7 @@
 #define CREATE_TRACE_POINTS
 #include "usertrace/events/sched.h"
 #include "usertrace/events/task.h"
+#include "usertrace/events/signal.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -40,6 +41,8 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_sched_sched_process_exec,
 	&__ut_tp_sched_sched_process_exit,
 	&__ut_tp_task_task_rename,
+	&__ut_tp_signal_signal_generate,
+	&__ut_tp_signal_signal_deliver,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);
