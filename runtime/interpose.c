@@ -140,7 +140,9 @@ static void *ut_thread_start(void *p)
 	pthread_attr_t a;
 	void *ret;
 
-	free(p);
+	ut_free(p);
+	/* its allocations (the affinity mask) are the runtime's */
+	ut_kmem_quiet++;
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
 		void *addr;
 		size_t size;
@@ -151,6 +153,7 @@ static void *ut_thread_start(void *p)
 		}
 		pthread_attr_destroy(&a);
 	}
+	ut_kmem_quiet--;
 	ret = s.fn(s.arg);
 	if (unlikely(trace_sched_process_exit_enabled()))
 		ut_sched_exit(0);
@@ -163,13 +166,13 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	int ret;
 	NEXT(pthread_create);
 
-	if (!ut_ctl || !(s = malloc(sizeof(*s))))
+	if (!ut_ctl || !(s = ut_malloc(sizeof(*s))))
 		return next_pthread_create(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
 	ret = next_pthread_create(th, attr, ut_thread_start, s);
 	if (ret)
-		free(s);
+		ut_free(s);
 	return ret;
 }
 

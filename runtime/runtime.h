@@ -208,6 +208,13 @@ void ut_sched_exit(int group);
 void ut_sched_exec(void);
 void ut_sched_resolve(void);
 
+/* kmem.c: allocations of the runtime itself, never events */
+void *ut_malloc(size_t n);
+void ut_free(void *p);
+void ut_kmem_resolve(void);
+/* nonzero: this thread's allocations are not recorded (the runtime's calls into libc) */
+extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
+
 /* signal.c */
 void ut_signal_resolve(void);
 

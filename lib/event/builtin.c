@@ -32,6 +32,7 @@
 #include "usertrace/events/sched.h"
 #include "usertrace/events/task.h"
 #include "usertrace/events/signal.h"
+#include "usertrace/events/kmem.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -43,6 +44,8 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_task_task_rename,
 	&__ut_tp_signal_signal_generate,
 	&__ut_tp_signal_signal_deliver,
+	&__ut_tp_kmem_kmalloc,
+	&__ut_tp_kmem_kfree,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);
