@@ -41,7 +41,7 @@ TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
 	       runtime/dynamic.c runtime/tracer.c runtime/events.c lib/event/registry.c $(RT_TRACER_SRC) \
-	       lib/event/builtin.c runtime/sched.c runtime/signal.c runtime/kmem.c \
+	       lib/event/builtin.c runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
@@ -62,6 +62,7 @@ deps:
 # the hot path needs no frame pointer, nor do the allocator's wrappers
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
 $(O)/rt/runtime/kmem.o: RT_CFLAGS += -fomit-frame-pointer
+$(O)/rt/runtime/lock.o: RT_CFLAGS += -fomit-frame-pointer
 
 $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h lib/filter/*.h lib/event/*.h)
 	@mkdir -p $(dir $@)

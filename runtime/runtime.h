@@ -215,6 +215,9 @@ void ut_kmem_resolve(void);
 /* nonzero: this thread's allocations are not recorded (the runtime's calls into libc) */
 extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 
+/* lock.c */
+void ut_lock_resolve(void);
+
 /* signal.c */
 void ut_signal_resolve(void);
 

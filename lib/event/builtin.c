@@ -33,6 +33,7 @@
 #include "usertrace/events/task.h"
 #include "usertrace/events/signal.h"
 #include "usertrace/events/kmem.h"
+#include "usertrace/events/lock.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -46,6 +47,8 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_signal_signal_deliver,
 	&__ut_tp_kmem_kmalloc,
 	&__ut_tp_kmem_kfree,
+	&__ut_tp_lock_contention_begin,
+	&__ut_tp_lock_contention_end,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # t-builtin-stress.sh - the built-in events under load must never break the
 # program: eight threads allocating, reallocating and freeing with kmem:*
-# on, with function_graph and in a small overwrite buffer too, and with
-# every built-in event on.  Each must end with
+# on, with function_graph and in a small overwrite buffer too; the same
+# threads taking a contended mutex with lock:* on; every built-in event
+# on.  Each must end with
 # its status and output, without a deadlock (a time limit), and record.
 SUITE=builtin-stress
 . "$(dirname "$0")/lib.sh"
@@ -12,6 +13,7 @@ cat > "$W/stress.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #define N 8
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static long total;
@@ -30,6 +32,8 @@ static void *work(void *a)
 		}
 		pthread_mutex_lock(&m);
 		total++;
+		if (i % 10000 == 0)	/* held a while: the others wait */
+			usleep(2000);
 		pthread_mutex_unlock(&m);
 	}
 	for (int k = 0; k < 64; k++)
@@ -66,4 +70,5 @@ run() {	# NAME RECORD-OPTIONS...
 EXPECT='kmalloc: call_site=' run "kmem:* on, 8 threads" -e 'kmem:*'
 EXPECT='kfree: call_site=' run "kmem:* on, function_graph" -t function_graph -e 'kmem:*'
 EXPECT='kmalloc: ' run "kmem:* on, 16 KiB overwrite buffers" --overwrite -b 16K -e 'kmem:*'
+EXPECT='contention_end: ' run "lock:* on" -e 'lock:*'
 EXPECT='kmalloc: ' run "every built-in event on" -e 'sched:*' -e 'task:*' -e 'signal:*' -e 'kmem:*' -e 'lock:*' -e 'dl:*'
