@@ -11,8 +11,10 @@
  *                    hook the survivors again
  *   pthread_exit     unwinds the thread's stack (forced unwinding)
  *   pthread_create   learns the new thread's stack bounds
- *   dlopen           new code: snapshot the maps, find its call sites
- *   dlclose          code gone: forget its call sites and functions
+ *   dlopen           new code: snapshot the maps, find its call sites;
+ *                    the dl:dlopen event
+ *   dlclose          code gone: forget its call sites and functions;
+ *                    the dl:dlclose event
  *   vfork            the child would share our thread state: use fork
  *   longjmp          frames below the target are over (also needed for
  *                    -finstrument-functions, where no slot tells)
@@ -24,6 +26,7 @@
  * time it is called.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -32,6 +35,7 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "usertrace/events/dl.h"
 #include "usertrace/events/sched.h"
 
 
@@ -201,6 +205,13 @@ EXPORT void *dlopen(const char *file, int flags)
 	}
 	ut_dl_nest--;
 	ut_dyn_unlock();
+	/* after the scan: a library's constructor dlopening comes first */
+	if (unlikely(trace_dlopen_enabled())) {
+		int err = errno;
+
+		trace_dlopen(file, flags, h);
+		errno = err;
+	}
 	return h;
 }
 
@@ -216,6 +227,12 @@ EXPORT int dlclose(void *handle)
 	if (ret == 0)
 		ut_dyn_forget();
 	ut_dyn_unlock();
+	if (unlikely(trace_dlclose_enabled())) {
+		int err = errno;
+
+		trace_dlclose(handle, ret);
+		errno = err;
+	}
 	return ret;
 }
 

@@ -34,6 +34,7 @@
 #include "usertrace/events/signal.h"
 #include "usertrace/events/kmem.h"
 #include "usertrace/events/lock.h"
+#include "usertrace/events/dl.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -49,6 +50,8 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_kmem_kfree,
 	&__ut_tp_lock_contention_begin,
 	&__ut_tp_lock_contention_end,
+	&__ut_tp_dl_dlopen,
+	&__ut_tp_dl_dlclose,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);
