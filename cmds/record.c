@@ -1048,10 +1048,15 @@ static int save_events(const struct ut_evreg *r, const char *dir, const char *pa
 	}
 	while ((p = ut_event_next_word(p, w, sizeof(w)))) {
 		uint32_t i = 0;
+		unsigned k = 0;
 
 		while (i < n && !ut_event_match(w, descs[i]->system, descs[i]->name))
 			i++;
-		if (i == n)
+		/* ftrace:print (trace_printk, trace_marker) is always recorded, as the kernel's */
+		while (k < ut_ftrace_nr_events &&
+		       !ut_event_match(w, "ftrace", ut_ftrace_events[k].name))
+			k++;
+		if (i == n && k == ut_ftrace_nr_events)
 			pr_warn("-e '%s': the program registered no such event", w);
 	}
 	ret = 0;
