@@ -46,6 +46,7 @@ RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
 	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
 	       lib/event/filter.c $(RT_TRACER_SRC) \
+	       lib/event/builtin.c runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
 	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
@@ -63,10 +64,12 @@ all: $(O)/usertrace $(O)/libusertrace.so
 deps:
 	@sh tests/deps.sh
 
-# the hot path needs no frame pointer
+# the hot path needs no frame pointer, nor do the allocator's wrappers
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
+$(O)/rt/runtime/kmem.o: RT_CFLAGS += -fomit-frame-pointer
+$(O)/rt/runtime/lock.o: RT_CFLAGS += -fomit-frame-pointer
 
-$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def runtime/*.h lib/filter/*.h lib/event/*.h)
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h lib/filter/*.h lib/event/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
@@ -74,7 +77,7 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 	@mkdir -p $(dir $@)
 	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(SANFLAGS) -c $< -o $@
 

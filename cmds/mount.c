@@ -60,6 +60,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/session.h"
+#include "lib/event/builtin.h"
 #include "lib/tracefs/tracefs.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
@@ -1046,6 +1047,9 @@ int command_mount(int argc, char **argv)
 
 	if (session_create(&D.sess) < 0)
 		return 1;
+	/* available_events lists the built-in events from the start, as the kernel's */
+	if (ut_builtin_register(D.sess.events) < 0)
+		pr_warn("the built-in events do not fit in the event registry");
 	D.sess.ctl->flags = UT_CTL_LIVE;
 	D.sess.ctl->active_tracers = 1u << ut_tracer_index("nop");	/* current_tracer */
 	D.sess.ctl->nr_pages = (uint32_t)(buf_size / RB_PAGE_SIZE);

@@ -44,6 +44,7 @@
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
 #include "lib/event/filter.h"
+#include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
 #include "usertrace/evreg.h"
@@ -1139,10 +1140,15 @@ static int save_events(const struct ut_evreg *r, const char *dir, const char *pa
 	}
 	while ((p = ut_event_next_word(p, w, sizeof(w)))) {
 		uint32_t i = 0;
+		unsigned k = 0;
 
 		while (i < n && !ut_event_match(w, descs[i]->system, descs[i]->name))
 			i++;
-		if (i == n)
+		/* ftrace:print (trace_printk, trace_marker) is always recorded, as the kernel's */
+		while (k < ut_ftrace_nr_events &&
+		       !ut_event_match(w, "ftrace", ut_ftrace_events[k].name))
+			k++;
+		if (i == n && k == ut_ftrace_nr_events)
 			pr_warn("-e '%s': the program registered no such event", w);
 	}
 	ret = 0;
@@ -1338,6 +1344,9 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
+	/* the built-in events, selected by the patterns as they register */
+	if (ut_builtin_register(sess.events) < 0)
+		pr_warn("the built-in events do not fit in the event registry");
 	ctl->nr_pages = (uint32_t)(o->buf_size / RB_PAGE_SIZE);
 	ctl->buf_mode = o->overwrite ? RB_MODE_OVERWRITE : RB_MODE_CONSUMER;
 	ctl->clock = (uint32_t)clock;

@@ -116,7 +116,7 @@ static void ut_ctx_leave(struct ut_thread *t, struct ut_ctx_save *s)
 		s->ts = s->inl_ts;
 		s->heap = NULL;
 		if (n > UT_CTX_INLINE) {
-			s->heap = malloc(n * (sizeof(*s->f) + sizeof(*s->ts)));
+			s->heap = ut_malloc(n * (sizeof(*s->f) + sizeof(*s->ts)));
 			if (s->heap) {
 				s->f = s->heap;
 				s->ts = (uint64_t *)(s->f + n);
@@ -204,7 +204,7 @@ static void ut_ctx_resume(struct ut_ctx_save *s)
 	}
 	t->state = UT_TS_READY;
 out:
-	free(s->heap);
+	ut_free(s->heap);
 }
 
 int swapcontext(ucontext_t *oucp, const ucontext_t *ucp);

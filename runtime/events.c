@@ -20,6 +20,10 @@
  * is found the same way: each object that uses it has a slot, pointed
  * to from the section __ut_api_ptrs, whose ops the scan sets.
  *
+ * The runtime's own events (lib/event/builtin.c) are registered the
+ * same way when the registry is mapped: the object scan skips
+ * libusertrace.so.
+ *
  * Context: all of it runs under dynamic.c's patch lock, from start-up,
  * dlopen, dlclose or the control thread.
  */
@@ -35,6 +39,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "lib/event/builtin.h"
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
 #include "usertrace/ftrace.h"
@@ -111,6 +116,7 @@ int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size)
 }
 
 static const struct ut_tracepoint_ops tp_ops = { UT_TP_ABI, tp_write };
+static void tp_register(struct ut_tracepoint *tp, const char *path);
 
 /* map SESSION/events; without it (an older recorder) no event records */
 void ut_events_init(const char *session)
@@ -134,6 +140,8 @@ void ut_events_init(const char *session)
 		return;
 	}
 	reg = m;
+	for (unsigned i = 0; i < ut_builtin_nr; i++)
+		tp_register(ut_builtin_tps[i], "libusertrace.so");
 }
 
 /* ---- the program API (usertrace/tracing.h) ---- */
@@ -360,6 +368,9 @@ void ut_events_forget(void)
  */
 void ut_events_apply(void)
 {
+	for (unsigned i = 0; i < ut_builtin_nr; i++)
+		if (ut_builtin_tps[i]->ops == &tp_ops)
+			tp_apply(ut_builtin_tps[i]);
 	for (size_t i = 0; i < nr_objs; i++)
 		for (size_t j = 0; j < objs[i].n; j++) {
 			struct ut_tracepoint *tp = objs[i].tps[j];

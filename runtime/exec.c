@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "usertrace/events/sched.h"
 #include "usertrace/session.h"
 
 #define UT_ENV_MAX	4096
@@ -298,22 +299,40 @@ EXPORT int execle(const char *path, const char *arg, ...)
 	}
 }
 
+/* a spawn returned @ret with the child @child: sched_process_fork, and *@pid */
+static int spawned(int ret, pid_t child, pid_t *pid)
+{
+	if (ret == 0) {
+		if (unlikely(trace_sched_process_fork_enabled()))
+			ut_sched_fork(child);
+		if (pid)
+			*pid = child;
+	}
+	return ret;
+}
+
 EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 		       const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
+	pid_t child = 0;
+	int ret;
 	FIX_ENV(envp);
 
 	if (!RESOLVE(posix_spawn))
 		return ENOSYS;
-	return real_posix_spawn(pid, path, fa, attr, argv, env_);
+	ret = real_posix_spawn(&child, path, fa, attr, argv, env_);
+	return spawned(ret, child, pid);
 }
 
 EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
+	pid_t child = 0;
+	int ret;
 	FIX_ENV(envp);
 
 	if (!RESOLVE(posix_spawnp))
 		return ENOSYS;
-	return real_posix_spawnp(pid, file, fa, attr, argv, env_);
+	ret = real_posix_spawnp(&child, file, fa, attr, argv, env_);
+	return spawned(ret, child, pid);
 }

@@ -11,21 +11,22 @@
  *                    hook the survivors again
  *   pthread_exit     unwinds the thread's stack (forced unwinding)
  *   pthread_create   learns the new thread's stack bounds
- *   dlopen           new code: snapshot the maps, find its call sites
- *   dlclose          code gone: forget its call sites and functions
+ *   dlopen           new code: snapshot the maps, find its call sites;
+ *                    the dl:dlopen event
+ *   dlclose          code gone: forget its call sites and functions;
+ *                    the dl:dlclose event
  *   vfork            the child would share our thread state: use fork
- *   sigaction, signal
- *                    keep the runtime's SIGTRAP handler first (dynamic.c)
  *   longjmp          frames below the target are over (also needed for
  *                    -finstrument-functions, where no slot tells)
  *
  * swapcontext and setcontext are in context.c, exec and posix_spawn in
- * exec.c.
+ * exec.c, sigaction and signal in signal.c, fork and prctl in sched.c.
  *
  * Each wrapper finds the next definition with dlsym(RTLD_NEXT) the first
  * time it is called.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -34,6 +35,8 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "usertrace/events/dl.h"
+#include "usertrace/events/sched.h"
 
 
 /* put the real return addresses back on the stack; the frames stay open */
@@ -113,6 +116,8 @@ EXPORT void pthread_exit(void *ret)
 	struct ut_thread *t = &ut_self;
 	NEXT(pthread_exit);
 
+	if (unlikely(trace_sched_process_exit_enabled()))
+		ut_sched_exit(0);
 	if (t->state == UT_TS_READY && t->depth) {
 		uint64_t ts = ut_clock();
 
@@ -137,8 +142,11 @@ static void *ut_thread_start(void *p)
 	struct ut_start s = *(struct ut_start *)p;
 	struct ut_thread *t = &ut_self;
 	pthread_attr_t a;
+	void *ret;
 
-	free(p);
+	ut_free(p);
+	/* its allocations (the affinity mask) are the runtime's */
+	ut_kmem_quiet++;
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
 		void *addr;
 		size_t size;
@@ -149,7 +157,11 @@ static void *ut_thread_start(void *p)
 		}
 		pthread_attr_destroy(&a);
 	}
-	return s.fn(s.arg);
+	ut_kmem_quiet--;
+	ret = s.fn(s.arg);
+	if (unlikely(trace_sched_process_exit_enabled()))
+		ut_sched_exit(0);
+	return ret;
 }
 
 EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
@@ -158,13 +170,13 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	int ret;
 	NEXT(pthread_create);
 
-	if (!ut_ctl || !(s = malloc(sizeof(*s))))
+	if (!ut_ctl || !(s = ut_malloc(sizeof(*s))))
 		return next_pthread_create(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
 	ret = next_pthread_create(th, attr, ut_thread_start, s);
 	if (ret)
-		free(s);
+		ut_free(s);
 	return ret;
 }
 
@@ -193,6 +205,13 @@ EXPORT void *dlopen(const char *file, int flags)
 	}
 	ut_dl_nest--;
 	ut_dyn_unlock();
+	/* after the scan: a library's constructor dlopening comes first */
+	if (unlikely(trace_dlopen_enabled())) {
+		int err = errno;
+
+		trace_dlopen(file, flags, h);
+		errno = err;
+	}
 	return h;
 }
 
@@ -208,35 +227,13 @@ EXPORT int dlclose(void *handle)
 	if (ret == 0)
 		ut_dyn_forget();
 	ut_dyn_unlock();
+	if (unlikely(trace_dlclose_enabled())) {
+		int err = errno;
+
+		trace_dlclose(handle, ret);
+		errno = err;
+	}
 	return ret;
-}
-
-/*
- * sigaction, signal: the runtime's SIGTRAP handler (dynamic ftrace) stays
- * first; the program's is kept and called for every other trap.
- */
-EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	NEXT(sigaction);
-
-	if (ut_dyn_sigaction(sig, act, old))
-		return 0;
-	return next_sigaction(sig, act, old);
-}
-
-EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-	struct sigaction sa = { 0 }, old;
-	NEXT(signal);
-
-	if (sig != SIGTRAP)
-		return next_signal(sig, handler);
-	sa.sa_handler = handler;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
 }
 
 EXPORT pid_t vfork(void)

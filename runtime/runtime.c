@@ -30,6 +30,7 @@
 
 #include "runtime/runtime.h"
 #include "runtime/tracer.h"
+#include "usertrace/events/sched.h"
 #include "usertrace/tracers.h"
 
 
@@ -434,6 +435,8 @@ static void ut_runtime_fini(void)
 {
 	struct ut_thread *t = &ut_self;
 
+	if (unlikely(trace_sched_process_exit_enabled()))
+		ut_sched_exit(1);
 	if (t->state == UT_TS_READY)
 		prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
 }
@@ -466,6 +469,10 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	int fd;
 
 	ut_exec_resolve();
+	ut_sched_resolve();
+	ut_signal_resolve();
+	ut_kmem_resolve();
+	ut_lock_resolve();
 	if (!s || !*s || strlen(s) >= sizeof(ut_session))
 		return;
 	strcpy(ut_session, s);
@@ -510,6 +517,8 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_events_init(ut_session);
 	ut_dyn_scan();
 	ut_startup_check();
+	if (unlikely(trace_sched_process_exec_enabled()))
+		ut_sched_exec();
 	if (ut_ctl->flags & UT_CTL_LIVE)
 		ut_control_start();
 }

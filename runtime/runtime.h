@@ -219,6 +219,25 @@ void ut_ftab_reflag(void);
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
 		  int (*site_state)(uintptr_t start, uintptr_t end), void *ctx);
 
+/* sched.c: the sched and task events (callers test trace_<event>_enabled()) */
+void ut_sched_fork(pid_t child);
+void ut_sched_exit(int group);
+void ut_sched_exec(void);
+void ut_sched_resolve(void);
+
+/* kmem.c: allocations of the runtime itself, never events */
+void *ut_malloc(size_t n);
+void ut_free(void *p);
+void ut_kmem_resolve(void);
+/* nonzero: this thread's allocations are not recorded (the runtime's calls into libc) */
+extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
+
+/* lock.c */
+void ut_lock_resolve(void);
+
+/* signal.c */
+void ut_signal_resolve(void);
+
 /* exec.c */
 void ut_exec_resolve(void);
 void ut_exec_init(void);

@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
 
 $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -37,7 +37,7 @@ $(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/cl
 
 # test_format compares the ftrace entries' format files with the kernel's
 # (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them
-$(O)/tests/test_format: tests/unit/test_format.c tests/unit/sample_event.h $(EVENT_SRC) tests/unit/ftrace-formats.txt $(HDRS)
+$(O)/tests/test_format: tests/unit/test_format.c tests/unit/sample_event.h $(EVENT_SRC) tests/unit/ftrace-formats.txt tests/unit/builtin-formats.txt $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "usertrace/ftrace.h"
+#include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
 #include "sample_event.h"
@@ -96,20 +97,27 @@ static void test_buf(void **state)
 	assert_string_equal(buf, "");
 }
 
-/* the kernel's text of @name from ftrace-formats.txt, malloc'd, or NULL */
-static char *kernel_format(const char *name)
+/*
+ * The kernel's text of @name from @file (tests/unit/), malloc'd, or NULL.
+ * Long lines (kmalloc's print fmt) come in several reads.
+ */
+static char *kernel_format_in(const char *file, const char *name)
 {
-	FILE *f = fopen(UT_SRCDIR "/tests/unit/ftrace-formats.txt", "r");
-	char line[1024], *text = NULL;
+	char line[1024], *text = NULL, path[512];
+	FILE *f;
 	size_t len = 0;
-	int in = 0;
+	int in = 0, bol = 1;
 	FILE *m;
 
-	if (!f)
+	snprintf(path, sizeof(path), "%s/tests/unit/%s", UT_SRCDIR, file);
+	if (!(f = fopen(path, "r")))
 		return NULL;
 	m = open_memstream(&text, &len);
 	while (m && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "=== ", 4)) {
+		int was_bol = bol;
+
+		bol = line[strlen(line) - 1] == '\n';
+		if (was_bol && !strncmp(line, "=== ", 4)) {
 			line[strcspn(line, "\n")] = '\0';
 			in = !strcmp(line + 4, name);
 			continue;
@@ -125,6 +133,56 @@ static char *kernel_format(const char *name)
 		text = NULL;
 	}
 	return text;
+}
+
+static char *kernel_format(const char *name)
+{
+	return kernel_format_in("ftrace-formats.txt", name);
+}
+
+/* @text without its "ID: N" line (in place) */
+static char *drop_id(char *text)
+{
+	char *id = strstr(text, "\nID: ");
+
+	if (id) {
+		char *end = strchr(id + 1, '\n');
+
+		memmove(id, end, strlen(end) + 1);
+	}
+	return text;
+}
+
+/*
+ * The built-in events: each that the kernel has reads as the kernel's
+ * (but the ID line); dl (dlopen, dlclose) is ours alone.
+ */
+static void test_builtin_kernel(void **state)
+{
+	unsigned compared = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < ut_builtin_nr; i++) {
+		const struct ut_event_desc *d = ut_builtin_tps[i]->desc;
+		char name[128], *want, *got;
+
+		assert_non_null(d);
+		snprintf(name, sizeof(name), "%s/%s", d->system, d->name);
+		want = kernel_format_in("builtin-formats.txt", name);
+		if (!strcmp(d->system, "dl")) {
+			assert_null(want);
+			continue;
+		}
+		if (!want)
+			fail_msg("no kernel format for %s", name);
+		got = ut_event_format(d);
+		assert_non_null(got);
+		assert_string_equal(drop_id(got), drop_id(want));
+		compared++;
+		free(want);
+		free(got);
+	}
+	assert_true(compared >= 4);
 }
 
 static void test_ftrace_kernel(void **state)
@@ -169,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_ftrace_kernel),
+		cmocka_unit_test(test_builtin_kernel),
 		cmocka_unit_test(test_headers),
 	};
 

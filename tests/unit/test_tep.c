@@ -18,6 +18,7 @@
 #include <trace-seq.h>
 
 #include "usertrace/ftrace.h"
+#include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
 #include "sample_event.h"
@@ -219,6 +220,34 @@ static void test_sample(void **state)
 	tep_free(tep);
 }
 
+/* the built-in events parse, with their fields where the descriptors say */
+static void test_parse_builtin(void **state)
+{
+	struct tep_handle *tep = tep_new();
+
+	(void)state;
+	for (unsigned i = 0; i < ut_builtin_nr; i++) {
+		struct ut_event_desc d = *ut_builtin_tps[i]->desc;
+		struct tep_event *ev;
+
+		d.id = (uint16_t)(UT_EVENT_ID_DYNAMIC + i);
+		ev = parse(tep, &d);
+		assert_int_equal(ev->id, d.id);
+		assert_string_equal(ev->system, d.system);
+		assert_string_equal(ev->name, d.name);
+		assert_int_equal(ev->format.nr_fields, (int)d.nr_fields);
+		for (uint32_t j = 0; j < d.nr_fields; j++) {
+			const struct ut_event_field *f = &d.fields[j];
+			struct tep_format_field *tf = tep_find_field(ev, f->name);
+
+			check_field(tf, f->name, f->offset, f->size, f->is_signed);
+			if (f->kind == UT_FIELD_DATA_LOC)
+				assert_true(tf->flags & TEP_FIELD_IS_DYNAMIC);
+		}
+	}
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_header_page),
 		cmocka_unit_test(test_print_records),
 		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_parse_builtin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * builtin.c - the built-in event systems, made once from their trace
+ * headers (include/usertrace/events/SYSTEM.h) by the program macros
+ * (usertrace/define_trace.h), so that they are events like any
+ * program's: a descriptor, a struct ut_tracepoint, a recording function.
+ *
+ * Built into the runtime, whose hooks call trace_<event>() and which
+ * registers these tracepoints at start-up (runtime/events.c: the scan of
+ * loaded objects skips libusertrace.so itself), and into the tools, which
+ * register the descriptors in every new session (ut_builtin_register()):
+ * each consumer of the registry (record -e, the format files, replay,
+ * the tracing directory's events/ and available_events) then sees them
+ * with no special case.  The tools never call the recording functions.
+ */
+#include <errno.h>
+#include <signal.h>
+
+#include "lib/event/builtin.h"
+
+/*
+ * The kernel names fields `errno` (signal_*) and `sa_handler`
+ * (signal_deliver), which the C library defines as macros: off while
+ * the events are made.
+ */
+#pragma push_macro("errno")
+#pragma push_macro("sa_handler")
+#undef errno
+#undef sa_handler
+
+#define CREATE_TRACE_POINTS
+#include "usertrace/events/sched.h"
+#include "usertrace/events/task.h"
+#include "usertrace/events/signal.h"
+#include "usertrace/events/kmem.h"
+#include "usertrace/events/lock.h"
+#include "usertrace/events/dl.h"
+
+#pragma pop_macro("sa_handler")
+#pragma pop_macro("errno")
+
+struct ut_tracepoint *const ut_builtin_tps[] = {
+	&__ut_tp_sched_sched_process_fork,
+	&__ut_tp_sched_sched_process_exec,
+	&__ut_tp_sched_sched_process_exit,
+	&__ut_tp_task_task_rename,
+	&__ut_tp_signal_signal_generate,
+	&__ut_tp_signal_signal_deliver,
+	&__ut_tp_kmem_kmalloc,
+	&__ut_tp_kmem_kfree,
+	&__ut_tp_lock_contention_begin,
+	&__ut_tp_lock_contention_end,
+	&__ut_tp_dl_dlopen,
+	&__ut_tp_dl_dlclose,
+};
+
+const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);
+
+int ut_builtin_register(struct ut_evreg *r)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < ut_builtin_nr; i++)
+		if (ut_evreg_register(r, ut_builtin_tps[i]->desc) < 0)
+			ret = -1;
+	return ret;
+}
