@@ -1101,10 +1101,10 @@ static void test_event_files(void **state)
 	assert_string_equal(n.all, "enable header_event header_page ftrace/ myapp/ ");
 	memset(&n, 0, sizeof(n));
 	assert_int_equal(tfs_readdir(f->s, "events/myapp", fill, &n), 0);
-	assert_string_equal(n.all, "enable request/ response/ ");
+	assert_string_equal(n.all, "enable filter request/ response/ ");
 	memset(&n, 0, sizeof(n));
 	assert_int_equal(tfs_readdir(f->s, "events/myapp/request", fill, &n), 0);
-	assert_string_equal(n.all, "enable format id ");
+	assert_string_equal(n.all, "enable filter format id trigger ");
 	assert_int_equal(tfs_stat(f->s, "events/myapp", &st), 0);
 	assert_true(st.is_dir && st.mode == 0755);
 	assert_int_equal(tfs_stat(f->s, "events/myapp/request", &st), 0);
@@ -1119,7 +1119,14 @@ static void test_event_files(void **state)
 	assert_int_equal(st.mode, 0440);
 	assert_int_equal(tfs_stat(f->s, "events/myapp/nosuch", &st), -ENOENT);
 	assert_int_equal(tfs_stat(f->s, "events/nosuch", &st), -ENOENT);
-	assert_int_equal(tfs_stat(f->s, "events/myapp/request/filter", &st), -ENOENT);
+	/* filter and trigger, as the kernel's: 0640 */
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/filter", &st), 0);
+	assert_int_equal(st.mode, 0640);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/request/trigger", &st), 0);
+	assert_int_equal(st.mode, 0640);
+	assert_int_equal(tfs_stat(f->s, "events/myapp/filter", &st), 0);
+	assert_int_equal(st.mode, 0640);
+	assert_int_equal(tfs_stat(f->s, "events/ftrace/print/trigger", &st), -ENOENT);
 	assert_int_equal(tfs_stat(f->s, "events/myapp/request/format/x", &st), -ENOTDIR);
 	/* format and id, the registry's id */
 	d.id = 1000;
