@@ -513,17 +513,7 @@ static const struct ut_func *ftab_find(uintptr_t ip, struct ut_ftab **tp)
 /* take one of a command's remaining runs; 0 if none is left */
 static int cmd_take(struct ut_cmd *c)
 {
-	volatile int64_t *p = c->shared ? c->shared : &c->count;
-	int64_t n = __atomic_load_n(p, __ATOMIC_RELAXED);
-
-	do {
-		if (n == 0)
-			return 0;
-		if (n < 0)
-			return 1;
-	} while (!__atomic_compare_exchange_n(p, &n, n - 1, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return 1;
+	return ut_take_run(c->shared ? c->shared : &c->count);
 }
 
 /* a stack trace of the call: the function, then the traced callers */
@@ -534,9 +524,7 @@ static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
 
 	ips[n++] = ip;
 	if (ut_rec_mode == UT_MODE_GRAPH) {
-		for (uint32_t d = t->depth; d-- > 0 && n < UT_STACK_MAX;)
-			if (t->frames[d].recorded != UT_FR_SKIP)
-				ips[n++] = t->frames[d].ip;
+		n += ut_shadow_ips(t, ips + 1, UT_STACK_MAX - 1);
 	} else if (parent) {
 		ips[n++] = parent;
 	}

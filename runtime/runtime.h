@@ -176,14 +176,46 @@ void ut_events_fill_ctx(struct ut_evf_ctx *ctx, unsigned needs);
 /* does the entry @ent pass its event's filter? (events.c; the caller holds the thread's write) */
 int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size);
 
+/**
+ * ut_take_run - spend one of the runs left in @count (-1: unlimited)
+ *
+ * Shared by every process (a count in the registry or the control page):
+ * a CAS loop.  Returns 0 if none is left.
+ */
+static inline int ut_take_run(volatile int64_t *count)
+{
+	int64_t n = __atomic_load_n(count, __ATOMIC_RELAXED);
+
+	do {
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return 1;
+	} while (!__atomic_compare_exchange_n(count, &n, n - 1, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return 1;
+}
+
+/* the calls open on @t's shadow stack, innermost first, into @ips (at most @max) */
+static inline uint32_t ut_shadow_ips(const struct ut_thread *t, uintptr_t *ips, uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint32_t d = t->depth; d-- > 0 && n < max;)
+		if (t->frames[d].recorded != UT_FR_SKIP)
+			ips[n++] = t->frames[d].ip;
+	return n;
+}
+
 /* triggers.c */
 struct ut_evreg;
 struct ut_trace_entry;
 #define UT_TRIG_POST_STACK	1u	/* a stacktrace trigger fired: after the event */
 /* run slot @slot's triggers on its entry; what to do after the write */
-unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_trace_entry *ent,
+unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
 			     uint32_t size);
 void ut_triggers_post(unsigned int post);
+
 /* enable (1) or disable (0) soft-mode event @target, spending a run of @count if it changes */
 int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count);
 

@@ -22,23 +22,8 @@
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
 
-/* take one of a trigger's runs; 0 if none is left */
-static int take(volatile int64_t *count)
-{
-	int64_t n = __atomic_load_n(count, __ATOMIC_RELAXED);
-
-	do {
-		if (n == 0)
-			return 0;
-		if (n < 0)
-			return 1;
-	} while (!__atomic_compare_exchange_n(count, &n, n - 1, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return 1;
-}
-
 /* the target's soft switch: 1 if this call changed it */
-static int soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count)
+int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count)
 {
 	volatile uint32_t *st;
 	uint32_t v;
@@ -49,7 +34,7 @@ static int soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile
 	v = __atomic_load_n(st, __ATOMIC_RELAXED);
 	if (!(v & UT_EVS_SOFT_MODE) || (!(v & UT_EVS_SOFT_DISABLED)) == enable)
 		return 0;
-	if (!take(count))
+	if (!ut_take_run(count))
 		return 0;
 	if (enable)
 		__atomic_fetch_and(st, ~UT_EVS_SOFT_DISABLED, __ATOMIC_RELAXED);
@@ -58,12 +43,7 @@ static int soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile
 	return 1;
 }
 
-int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count)
-{
-	return soft_switch(r, target, enable, count);
-}
-
-unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_trace_entry *ent,
+unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
 			     uint32_t size)
 {
 	unsigned int post = 0;
@@ -86,7 +66,7 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_
 			p = &r->progs[t->filter - 1];
 			/* the filter sees the common fields the write will fill */
 			if (!pid_set) {
-				((struct ut_trace_entry *)ent)->pid = ut_self.tid;
+				ent->pid = ut_self.tid;
 				pid_set = 1;
 			}
 			if (p->f.needs)
@@ -96,24 +76,24 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, const struct ut_
 		}
 		switch (cmd - 1) {
 		case UT_TRIG_TRACEON:
-			if (!ut_ctl->tracing_on && take(&t->count))
+			if (!ut_ctl->tracing_on && ut_take_run(&t->count))
 				__atomic_store_n(&ut_ctl->tracing_on, 1, __ATOMIC_RELEASE);
 			break;
 		case UT_TRIG_TRACEOFF:
-			if (ut_ctl->tracing_on && take(&t->count))
+			if (ut_ctl->tracing_on && ut_take_run(&t->count))
 				__atomic_store_n(&ut_ctl->tracing_on, 0, __ATOMIC_RELEASE);
 			break;
 		case UT_TRIG_SNAPSHOT:
-			if (take(&t->count))
+			if (ut_take_run(&t->count))
 				__atomic_fetch_add(&r->snapshot_req, 1, __ATOMIC_RELEASE);
 			break;
 		case UT_TRIG_STACKTRACE:
-			if (take(&t->count))
+			if (ut_take_run(&t->count))
 				post |= UT_TRIG_POST_STACK;
 			break;
 		case UT_TRIG_ENABLE_EVENT:
 		case UT_TRIG_DISABLE_EVENT:
-			soft_switch(r, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT, &t->count);
+			ut_event_soft_switch(r, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT, &t->count);
 			break;
 		}
 	}
@@ -178,9 +158,7 @@ void ut_triggers_post(unsigned int post)
 	if (!(post & UT_TRIG_POST_STACK) || t->state != UT_TS_READY)
 		return;
 	if (ut_rec_mode == UT_MODE_GRAPH) {
-		for (uint32_t d = t->depth; d-- > 0 && n < UT_STACK_MAX;)
-			if (t->frames[d].recorded != UT_FR_SKIP)
-				ips[n++] = t->frames[d].ip;
+		n = ut_shadow_ips(t, ips, UT_STACK_MAX);
 	} else {
 		/* from the program's first frame: __ut_do_trace_X, as the kernel starts at trace_event_raw_event_X */
 		struct unwind_ctx c = { ips, 0, 0 };

@@ -19,21 +19,12 @@
  */
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
 {
-	uint64_t ns = mono_ns();
 	char *e = NULL;
 
-	if (asprintf(&e, "[%5llu.%06llu] tracing: error: %s\n  Command: %s\n%11s^\n",
-		     (unsigned long long)(ns / 1000000000ull),
-		     (unsigned long long)(ns % 1000000000ull / 1000), msg, cmd ? cmd : "", "") < 0)
+	if (asprintf(&e, "tracing: error: %s\n  Command: %s\n%11s^\n", msg, cmd ? cmd : "", "") < 0)
 		return;
-	struct tfs_inst *in = s->err_inst ? s->err_inst : &s->top;
-
-	if (in->nr_err == TFS_ERRLOG_MAX) {
-		free(in->errlog[0]);
-		memmove(in->errlog, in->errlog + 1, sizeof(in->errlog[0]) * (TFS_ERRLOG_MAX - 1));
-		in->nr_err--;
-	}
-	in->errlog[in->nr_err++] = e;
+	tfs_err_raw(s, e);
+	free(e);
 }
 
 /* an entry whose text (after the time) is made by the caller: "location: error: ..." */
