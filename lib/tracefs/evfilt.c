@@ -431,6 +431,22 @@ out:
 	return ret;
 }
 
+/*
+ * A function command's hold on the soft mode of @slot: +1 while an
+ * enable_event/disable_event command targets it, -1 when it goes.
+ * Returns 1 if the tracepoints' liveness changed.  Context: s->lock held.
+ */
+int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta)
+{
+	if (!s->evreg || slot >= UT_EVREG_SLOTS)
+		return 0;
+	if (delta > 0)
+		s->ev_soft[slot]++;
+	else if (s->ev_soft[slot])
+		s->ev_soft[slot]--;
+	return soft_publish(s, slot);
+}
+
 /* the enable file of an event in soft mode: "0*" or "1*", as the kernel's */
 int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded)
 {

@@ -16,7 +16,9 @@
 /* the lists (a file's ->arg) */
 enum tfs_list { L_FILTER, L_NOTRACE, L_GFUNC, L_GNOTRACE };
 
-static const char *const cmd_names[] = { "traceon", "traceoff", "stacktrace" };
+static const char *const cmd_names[] = {
+	"traceon", "traceoff", "stacktrace", "enable_event", "disable_event",
+};
 static const char *const known_cmds[] = {
 	"traceon", "traceoff", "stacktrace", "dump", "cpudump", "snapshot",
 	"enable_event", "disable_event",
@@ -30,7 +32,34 @@ struct fword {
 	char cmd[32];		/* a command */
 	char arg[64];		/* its count or argument */
 	int has_arg;
+	/* enable_event/disable_event: the target, then the count */
+	char sys[64], event[64];
+	const char *count;	/* the count as written, NULL: unlimited */
 };
+
+static int is_event_cmd(const char *cmd)
+{
+	return !strcmp(cmd, "enable_event") || !strcmp(cmd, "disable_event");
+}
+
+/* sys:event[:N] of an event command into @fw; -EINVAL if it is not that */
+static int fword_event(struct fword *fw)
+{
+	const char *a = fw->arg, *e = strchr(a, ':'), *c;
+	size_t ls, le;
+
+	if (!fw->has_arg || !e)
+		return -EINVAL;
+	c = strchr(e + 1, ':');
+	ls = (size_t)(e - a);
+	le = c ? (size_t)(c - e - 1) : strlen(e + 1);
+	if (!ls || !le || ls >= sizeof(fw->sys) || le >= sizeof(fw->event))
+		return -EINVAL;
+	memcpy(fw->sys, a, ls);
+	memcpy(fw->event, e + 1, le);
+	fw->count = c ? c + 1 : NULL;
+	return 0;
+}
 
 static int fword_parse(const char *w, struct fword *fw)
 {
@@ -56,7 +85,10 @@ static int fword_parse(const char *w, struct fword *fw)
 	if (c2) {
 		fw->has_arg = 1;
 		snprintf(fw->arg, sizeof(fw->arg), "%s", c2 + 1);
+		fw->count = fw->arg;
 	}
+	if (is_event_cmd(fw->cmd))
+		return fword_event(fw);
 	return fw->cmd[0] ? 0 : -EINVAL;
 }
 
@@ -129,12 +161,17 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 				tfs_err(s, "Function command not supported in user space", w);
 				return -EINVAL;
 			}
-			if (fw.has_arg && !neg) {
+			if (is_event_cmd(fw.cmd) && !neg &&
+			    ev_find(s, fw.sys, fw.event, strlen(fw.event)) < 0) {
+				tfs_err(s, "Event not found", w);
+				return -EINVAL;
+			}
+			if (fw.count && !neg) {
 				char *end;
 
 				errno = 0;
-				strtoul(fw.arg, &end, 10);
-				if (!fw.arg[0] || *end || errno) {
+				strtoul(fw.count, &end, 10);
+				if (!fw.count[0] || *end || errno) {
 					tfs_err(s, "Invalid count", w);
 					return -EINVAL;
 				}
@@ -150,7 +187,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 	return 0;
 }
 
-/* the command words of @list whose function and command match @fw */
+/* drop the command words of @list whose function, command and target match @fw */
 static void cmds_remove(struct words *list, const struct fword *fw)
 {
 	for (int i = list->n - 1; i >= 0; i--) {
@@ -158,7 +195,7 @@ static void cmds_remove(struct words *list, const struct fword *fw)
 
 		if (fword_parse(list->w[i], &e))
 			continue;
-		if (strcmp(e.cmd, fw->cmd))
+		if (strcmp(e.cmd, fw->cmd) || strcmp(e.sys, fw->sys) || strcmp(e.event, fw->event))
 			continue;
 		if (strcmp(e.glob, fw->glob) && fnmatch(fw->glob, e.glob, 0))
 			continue;
@@ -230,15 +267,35 @@ static int64_t cmd_count_of(const char *w)
 {
 	struct fword fw;
 
-	if (fword_parse(w, &fw) || !fw.has_arg)
+	if (fword_parse(w, &fw) || !fw.count)
 		return -1;
-	return strtoll(fw.arg, NULL, 10);
+	return strtoll(fw.count, NULL, 10);
+}
+
+/* the soft-mode holds of the event commands of @ws: @delta each */
+static int cmds_hold(struct tfs_session *s, const struct words *ws, int delta)
+{
+	int apply = 0;
+
+	for (int i = 0; i < ws->n; i++) {
+		struct fword fw;
+		int slot;
+
+		if (fword_parse(ws->w[i], &fw) || !fw.sys[0])
+			continue;
+		slot = ev_find(s, fw.sys, fw.event, strlen(fw.event));
+		if (slot >= 0)
+			apply |= ev_soft_ref(s, (uint32_t)slot, delta);
+	}
+	return apply;
 }
 
 /*
  * The commands' list @text into the control page, with the counts in the
  * other bank: a command that stays keeps its runs left, a new one starts
- * from its count (session.h, cmd_count).  Context: s->lock held.
+ * from its count (session.h, cmd_count).  The targets of enable_event and
+ * disable_event are held in soft mode while a command names them.
+ * Context: s->lock held.
  */
 static void cmds_publish(struct tfs_session *s, const char *text)
 {
@@ -255,6 +312,8 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 				      __atomic_load_n(&c->cmd_count[ob][j], __ATOMIC_RELAXED) :
 				      cmd_count_of(now.w[i]);
 	}
+	cmds_hold(s, &now, 1);
+	cmds_hold(s, &old, -1);
 	words_free(&old);
 	words_free(&now);
 	strcpy(c->commands, text);
@@ -387,15 +446,18 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 
 		if (fword_parse(list.w[i], &fw))
 			continue;
+		sb_printf(b, "%s:%s", fw.glob, fw.cmd);
+		if (fw.sys[0])
+			sb_printf(b, ":%s:%s", fw.sys, fw.event);
 		/* as the kernel: the runs left, shared by the processes */
-		if (fw.has_arg && i < UT_CTL_CMDS)
-			sb_printf(b, "%s:%s:count=%lld\n", fw.glob, fw.cmd,
+		if (fw.count && i < UT_CTL_CMDS)
+			sb_printf(b, ":count=%lld\n",
 				  (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
 							     __ATOMIC_RELAXED));
-		else if (fw.has_arg)
-			sb_printf(b, "%s:%s:count=%s\n", fw.glob, fw.cmd, fw.arg);
+		else if (fw.count)
+			sb_printf(b, ":count=%s\n", fw.count);
 		else
-			sb_printf(b, "%s:%s:unlimited\n", fw.glob, fw.cmd);
+			sb_puts(b, ":unlimited\n");
 	}
 	words_free(&list);
 }

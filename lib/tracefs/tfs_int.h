@@ -442,6 +442,7 @@ void tfs_err_raw(struct tfs_session *s, const char *text);
 /* evfilt.c: soft mode */
 int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded);
 void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on);
+int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
 void errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */
