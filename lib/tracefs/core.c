@@ -59,6 +59,25 @@ uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
 }
 
 /*
+ * A snapshot trigger fired (the runtime counts its requests in the
+ * registry): the top directory's snapshot, taken here within TFS_PUMP_MS
+ * of the event.  Context: s->lock held.
+ */
+static void snap_requests(struct tfs_session *s)
+{
+	uint64_t req;
+
+	if (!s->evreg)
+		return;
+	req = __atomic_load_n(&s->evreg->snapshot_req, __ATOMIC_ACQUIRE);
+	if (req == s->snap_req_seen)
+		return;
+	s->snap_req_seen = req;
+	if (snap_take(s, &s->top))
+		tfs_err(s, "Cannot take the snapshot", "snapshot");
+}
+
+/*
  * The instances take what the programs record every TFS_PUMP_MS, so that
  * the programs' buffers (overwrite mode) do not run over it first.
  * Reading an instance's files pumps too.
@@ -73,6 +92,7 @@ static void *pump_main(void *arg)
 
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			inst_pump(in);
+		snap_requests(s);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += TFS_PUMP_MS * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {

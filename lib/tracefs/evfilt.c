@@ -419,6 +419,8 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 		__atomic_store_n(&rt->cmd, (uint32_t)spec.cmd + 1, __ATOMIC_RELEASE);
 	}
 	apply = 0;
+	if (spec.cmd == UT_TRIG_SNAPSHOT)
+		s->top.snap_alloc = 1;	/* as the kernel, which allocates it here */
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
 		s->ev_soft[target]++;
 		apply |= soft_publish(s, target);

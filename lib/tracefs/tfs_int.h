@@ -279,6 +279,7 @@ struct tfs_session {
 	 * (ev_refresh(); evd[i] NULL: a slot that does not unpack).
 	 */
 	struct ut_evreg *evreg;
+	uint64_t snap_req_seen;		/* the snapshot triggers' requests taken */
 	struct ut_event_desc **evd;
 	uint32_t nr_evd;
 	/* the programs recorded events the top did not enable: its views drop them */
@@ -461,6 +462,7 @@ struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
 
 /* views.c: what the buffers show */
 void snap_empty(struct tfs_inst *in);
+int snap_take(struct tfs_session *s, struct tfs_inst *in);
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
 int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
 void trace_clear(struct tfs_session *s, struct tfs_inst *in);

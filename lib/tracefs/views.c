@@ -375,6 +375,27 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
+/*
+ * snap_take - the snapshot of @in: a copy of its buffers as they are now
+ * (the kernel swaps them).  Context: s->lock held.
+ */
+int snap_take(struct tfs_session *s, struct tfs_inst *in)
+{
+	int ret;
+
+	inst_pump(in);
+	snap_empty(in);
+	snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
+		 in == &s->top ? "" : ".", in->name);
+	ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir, in->since);
+	if (ret)
+		return ret;
+	in->snap_taken = 1;
+	in->snap_since = in->since;
+	in->snap_alloc = 1;
+	return 0;
+}
+
 static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
@@ -390,19 +411,11 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 		snap_empty(in);
 		in->snap_alloc = 0;
 	} else if (v == 1) {
-		/* a copy of the buffers as they are now: the kernel swaps them */
-		inst_pump(in);
-		snap_empty(in);
-		snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
-			 in == &s->top ? "" : ".", in->name);
-		ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir, in->since);
+		ret = snap_take(s, in);
 		if (ret) {
 			tfs_err(s, "Cannot take the snapshot", h->n.f->name);
 			return ret;
 		}
-		in->snap_taken = 1;
-		in->snap_since = in->since;
-		in->snap_alloc = 1;
 	} else {
 		snap_empty(in);
 	}
