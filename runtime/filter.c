@@ -246,7 +246,7 @@ static void parse_command(const char *w, volatile int64_t *shared)
  */
 static void filter_update_fast(int mode)
 {
-	int filtering, rec_filter, fast;
+	int filtering, rec_filter, fast, cpus = 0;
 
 	/*
 	 * Function commands are probes of their own, as the kernel's: they
@@ -258,9 +258,10 @@ static void filter_update_fast(int mode)
 	else
 		filtering = l_gfunc || l_gnotrace || ncmds || ut_ctl->max_graph_depth ||
 			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
-	rec_filter = ut_ctl->nr_rec_pids != 0;
-	for (int i = 0; i < UT_CTL_CPUS / 32 && !rec_filter; i++)
-		rec_filter = ut_ctl->rec_cpumask[i] != ~0u;
+	for (int i = 0; i < UT_CTL_CPUS / 32 && !cpus; i++)
+		cpus = ut_ctl->rec_cpumask[i] != ~0u;
+	rec_filter = cpus || ut_ctl->nr_rec_pids != 0;
+	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0, __ATOMIC_RELEASE);
 	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
 	if (!fast)
 		__atomic_store_n(&ut_fast, 0, __ATOMIC_RELEASE);
@@ -282,21 +283,31 @@ void ut_filter_update(int mode)
 	filter_update_fast(mode);
 }
 
-/**
- * ut_rec_allowed - may this thread record now (set_ftrace_pid, tracing_cpumask)?
- *
- * Context: the hooks' C path, while ut_rec_filter is set.  The pid list is
- * looked at again only when the controller changed it.
+/* is the thread in the pid list @pids of @n entries (0: every thread)? */
+static uint32_t pid_listed(const struct ut_thread *t, const volatile int32_t *pids, uint32_t n)
+{
+	if (!n)
+		return 1;
+	for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX; i++)
+		if (pids[i] == t->tid || pids[i] == t->pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * May the thread record, as @what (UT_RF_FUNC: calls, set_ftrace_pid;
+ * UT_RF_EVENT: events, set_event_pid), on the CPU it runs on
+ * (tracing_cpumask)?  The pid lists are looked at again only when the
+ * controller changed them.
  */
-int ut_rec_allowed(struct ut_thread *t)
+static int rf_allowed(struct ut_thread *t, uint32_t what)
 {
 	uint32_t g = __atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE), cpu;
 
 	if (unlikely(g != t->rf_gen) && !(g & 1)) {
-		uint32_t n = ut_ctl->nr_rec_pids, ok = !n;
+		uint32_t ok = (pid_listed(t, ut_ctl->rec_pids, ut_ctl->nr_rec_pids) ? UT_RF_FUNC : 0) |
+			      (pid_listed(t, ut_ctl->ev_pids, ut_ctl->nr_ev_pids) ? UT_RF_EVENT : 0);
 
-		for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX && !ok; i++)
-			ok = ut_ctl->rec_pids[i] == t->tid || ut_ctl->rec_pids[i] == t->pid;
 		/* not torn by a change meanwhile: keep it */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE) == g) {
@@ -304,10 +315,30 @@ int ut_rec_allowed(struct ut_thread *t)
 			t->rf_gen = g;
 		}
 	}
-	if (!t->rf_ok)
+	if (!(t->rf_ok & what))
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;
+}
+
+/**
+ * ut_rec_allowed - may this thread record calls now (set_ftrace_pid, tracing_cpumask)?
+ *
+ * Context: the hooks' C path, while ut_rec_filter is set.
+ */
+int ut_rec_allowed(struct ut_thread *t)
+{
+	return rf_allowed(t, UT_RF_FUNC);
+}
+
+/**
+ * ut_ev_allowed - may this thread record events now (set_event_pid, tracing_cpumask)?
+ *
+ * Context: ut_write_event(), while ut_ev_filter is set.
+ */
+int ut_ev_allowed(struct ut_thread *t)
+{
+	return rf_allowed(t, UT_RF_EVENT);
 }
 
 /* our copy of a list of the control page; NULL if it has no pattern */

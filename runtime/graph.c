@@ -512,7 +512,7 @@ void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint6
  * Fills the common fields but common_type (the caller's id): common_pid
  * is the thread; flags and preempt_count stay 0 until a tracer keeps
  * track of signal handlers and preemption.  Writes nothing while
- * tracing is off or the thread is not selected (set_ftrace_pid); a
+ * tracing is off or the thread is not selected (set_event_pid); a
  * handler inside a write on the same thread counts the event lost (no
  * parking for records of any size).  @filtered: the event has a filter
  * (usertrace/evreg.h), run once the common fields are filled and before
@@ -534,7 +534,7 @@ int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered)
 	if (unlikely(t->state != UT_TS_READY) &&
 	    (t->state != UT_TS_NEW || ut_thread_setup(t) != 0))
 		return 0;
-	if (!ut_ctl->tracing_on || (unlikely(ut_rec_filter) && !ut_rec_allowed(t)))
+	if (!ut_ctl->tracing_on || (unlikely(ut_ev_filter) && !ut_ev_allowed(t)))
 		return 0;
 	if (t->busy) {
 		ut_lost_exit(t);

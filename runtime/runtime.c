@@ -41,6 +41,7 @@ int ut_use_tsc = 1;
 /* function_graph with the TSC: the assembly hooks may take their fast path */
 int ut_fast;
 int ut_rec_filter;
+int ut_ev_filter;
 int ut_have_rseq;
 intptr_t ut_cpu_off;
 static char ut_session[512];

@@ -127,7 +127,7 @@ struct ut_thread {
 	uint32_t bufgen;	/* buffers replaced by a resize (buffer_size_kb) */
 	int32_t pid, tid;
 	uint32_t rf_gen;	/* ut_ctl->rec_filter_gen when rf_ok was taken */
-	uint32_t rf_ok;		/* set_ftrace_pid lists this thread */
+	uint32_t rf_ok;		/* UT_RF_*: set_ftrace_pid, set_event_pid list this thread */
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
 };
@@ -138,6 +138,9 @@ extern int ut_rec_mode;		/* enum ut_rec_mode; the control thread may change it *
 extern int ut_use_tsc;
 extern int ut_fast;		/* graph mode and the TSC: asm fast paths on */
 extern int ut_rec_filter;	/* set_ftrace_pid or tracing_cpumask in force */
+extern int ut_ev_filter;	/* set_event_pid or tracing_cpumask in force */
+#define UT_RF_FUNC	1u	/* ut_thread.rf_ok: the thread records calls */
+#define UT_RF_EVENT	2u	/* ... and events */
 extern int ut_have_rseq;
 extern intptr_t ut_cpu_off;	/* thread-pointer offset of the current cpu */
 
@@ -245,6 +248,7 @@ void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
 int ut_rec_allowed(struct ut_thread *t);
+int ut_ev_allowed(struct ut_thread *t);
 int ut_filter_check(int (*hits)(const char *pat), int first);
 int ut_ftab_any(void);
 void ut_ftab_reflag(void);

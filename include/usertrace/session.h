@@ -22,7 +22,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		6
+#define UT_CTL_VERSION		7
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -101,6 +101,13 @@ struct ut_session_ctl {
 	uint32_t nr_rec_pids;
 	int32_t rec_pids[UT_REC_PIDS_MAX];
 	uint32_t rec_cpumask[UT_CTL_CPUS / 32];	/* set at creation: every CPU */
+	/*
+	 * Who records events (set_event_pid): a thread whose thread or
+	 * process id is in ev_pids, or every thread if nr_ev_pids is 0, on a
+	 * CPU of rec_cpumask.  Changed under rec_filter_gen, as rec_pids.
+	 */
+	uint32_t nr_ev_pids;
+	int32_t ev_pids[UT_REC_PIDS_MAX];
 	/*
 	 * Growth (record, consumer mode; see doc/design/lossless.md).  A
 	 * writer whose buffer is full goes on in a new buffer of nr_pages

@@ -183,6 +183,9 @@ static int rec_filter_update(struct tfs_session *s)
 	int32_t pids[UT_REC_PIDS_MAX];
 	uint32_t mask[UT_CTL_CPUS / 32], n = 0;
 	int all = !s->top.pids[0] || pids_add(s->top.pids, pids, &n) < 0, was = 0, now = 0;
+	int32_t evp[UT_REC_PIDS_MAX];
+	uint32_t nev = 0;
+	int ev_all = !s->top.evpids[0] || pids_add(s->top.evpids, evp, &nev) < 0;
 	int inst_rec = 0;
 
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
@@ -191,9 +194,13 @@ static int rec_filter_update(struct tfs_session *s)
 		inst_rec = 1;
 		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
 			all = 1;
+		if (!in->evpids[0] || pids_add(in->evpids, evp, &nev) < 0)
+			ev_all = 1;
 	}
 	if (all)
 		n = 0;
+	if (ev_all)
+		nev = 0;
 	for (int i = 0; i < UT_CTL_CPUS / 32; i++) {
 		mask[i] = inst_rec ? ~0u : i < TFS_MAX_CPUS / 32 ? s->cpumask[i] : 0;
 		/* CPUs beyond the configured ones: no reason to refuse them */
@@ -203,9 +210,11 @@ static int rec_filter_update(struct tfs_session *s)
 		was |= c->rec_cpumask[i] != ~0u;
 		now |= mask[i] != ~0u;
 	}
-	was |= c->nr_rec_pids != 0;
-	now |= n != 0;
+	/* the programs' two switches, ut_rec_filter and ut_ev_filter */
+	was |= (c->nr_rec_pids != 0) << 1 | (c->nr_ev_pids != 0) << 2;
+	now |= (n != 0) << 1 | (nev != 0) << 2;
 	if (c->nr_rec_pids == n && !memcmp(c->rec_pids, pids, n * sizeof(*pids)) &&
+	    c->nr_ev_pids == nev && !memcmp(c->ev_pids, evp, nev * sizeof(*evp)) &&
 	    !memcmp(c->rec_cpumask, mask, sizeof(mask)))
 		return 0;
 	/* odd while changing: a thread that sees it keeps what it knew */
@@ -213,6 +222,8 @@ static int rec_filter_update(struct tfs_session *s)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	c->nr_rec_pids = n;
 	memcpy(c->rec_pids, pids, n * sizeof(*pids));
+	c->nr_ev_pids = nev;
+	memcpy(c->ev_pids, evp, nev * sizeof(*evp));
 	memcpy(c->rec_cpumask, mask, sizeof(mask));
 	__atomic_store_n(&c->rec_filter_gen, c->rec_filter_gen + 1, __ATOMIC_RELEASE);
 	return was != now;

@@ -87,6 +87,7 @@ static const char readme_text[] =
 	"  set_graph_function\t- Trace the nested calls of a function (function_graph)\n"
 	"  set_graph_notrace\t- Do not trace the nested calls of a function (function_graph)\n"
 	"  available_events\t- the programs' events (tracepoints), <system>:<event>\n"
+	"  set_event_pid\t- Write pid(s) to only record events of those pids\n"
 	"  set_event\t\t- Enables events by name written into it\n"
 	"\t\t\t  <system>:<event>, <system>:*, *:*, <event> or <system>;\n"
 	"\t\t\t  '!' disables; '>' disables all the others first\n"

@@ -204,6 +204,7 @@ struct tfs_inst {
 	char snapdir[PATH_MAX];
 	uint64_t snap_since;
 	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
+	char evpids[UT_LIST_MAX];	/* set_event_pid, ascending, blank separated */
 	/*
 	 * set_ftrace_filter and set_ftrace_notrace, the directory's own; the
 	 * control page has what the programs record (lists_update())

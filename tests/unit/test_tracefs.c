@@ -1004,6 +1004,43 @@ static int slot_on(struct fix *f, int i)
 	return (f->reg->slots[i].state & UT_EVS_RECORD) != 0;
 }
 
+/* set_event_pid: the kernel's syntax, and the control page's list */
+static void test_set_event_pid(void **state)
+{
+	struct fix *f = *state;
+	struct ut_session_ctl *c = f->ctl;
+	char *log;
+
+	assert_file(f->s, "set_event_pid", "");
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "456 123\n456"), 0);
+	assert_file(f->s, "set_event_pid", "123\n456\n");
+	assert_int_equal(c->nr_ev_pids, 2);
+	assert_int_equal(c->ev_pids[0], 123);
+	assert_int_equal(c->ev_pids[1], 456);
+	assert_int_equal(c->nr_rec_pids, 0);	/* set_ftrace_pid's list stays empty */
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "0"), 0);
+	assert_file(f->s, "set_event_pid", "0\n123\n456\n");
+	/* a bad word fails the whole write, which changes nothing */
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "7 x"), -EINVAL);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "-5"), -EINVAL);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "!123"), -EINVAL);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "1,2"), -EINVAL);
+	assert_file(f->s, "set_event_pid", "0\n123\n456\n");
+	log = rd(f->s, "error_log", NULL);
+	assert_non_null(strstr(log, "Invalid pid"));
+	free(log);
+	/* O_TRUNC empties it at the open, whatever the write then does */
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "abc"), -EINVAL);
+	assert_file(f->s, "set_event_pid", "");
+	assert_int_equal(c->nr_ev_pids, 0);
+	/* an instance's list is its own */
+	assert_int_equal(tfs_mkdir(f->s, "instances/ep"), 0);
+	assert_int_equal(wr(f->s, "instances/ep/set_event_pid", O_TRUNC, "9"), 0);
+	assert_file(f->s, "instances/ep/set_event_pid", "9\n");
+	assert_file(f->s, "set_event_pid", "");
+	assert_int_equal(tfs_rmdir(f->s, "instances/ep"), 0);
+}
+
 /* set_event: the kernel's syntax, the registry's bits, the handshake */
 static void test_set_event(void **state)
 {
@@ -1429,6 +1466,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_event_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_instances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
