@@ -10,7 +10,8 @@
  *                    the exception has landed: close the frames it unwound,
  *                    hook the survivors again
  *   pthread_exit     unwinds the thread's stack (forced unwinding)
- *   pthread_create   learns the new thread's stack bounds
+ *   pthread_create   learns the new thread's stack bounds, and writes
+ *                    sched_process_fork for it (below)
  *   dlopen           new code: snapshot the maps, find its call sites;
  *                    the dl:dlopen event
  *   dlclose          code gone: forget its call sites and functions;
@@ -33,6 +34,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 #include "runtime/runtime.h"
 #include "usertrace/events/dl.h"
@@ -132,10 +135,59 @@ EXPORT void pthread_exit(void *ret)
 	__builtin_unreachable();
 }
 
+/*
+ * sched_process_fork for a new thread, as the kernel writes it for every
+ * clone: in the creator, with the new thread's id, before the new thread
+ * runs any of the program's code.  While the event is on, the new thread
+ * tells its id (tid, a futex) and waits until the creator has written
+ * the event (done); then it frees the start block, which the creator no
+ * longer touches.  The creator waits at most UT_FORK_WAIT_S seconds (a
+ * thread that has not started by then gets no event).
+ */
+#define UT_FORK_WAIT_S	10
+
 struct ut_start {
 	void *(*fn)(void *);
 	void *arg;
+	int handshake;		/* sched_process_fork was on: tid, then done */
+	volatile uint32_t tid;
+	volatile uint32_t done;
 };
+
+static void ut_futex_wait(volatile uint32_t *w, const struct timespec *to)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 0, to, NULL, 0);
+}
+
+static void ut_futex_wake(volatile uint32_t *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* the new thread's half: its id to the creator, then wait for the event */
+static void fork_handshake_child(struct ut_start *p)
+{
+	struct timespec to = { 1, 0 };
+
+	__atomic_store_n(&p->tid, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	ut_futex_wake(&p->tid);
+	while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE))
+		ut_futex_wait(&p->done, &to);
+}
+
+/* the creator's half: the event with the new thread's id, then let it run */
+static void fork_handshake_parent(struct ut_start *p)
+{
+	struct timespec to = { 1, 0 };
+	uint32_t tid;
+
+	for (int i = 0; !(tid = __atomic_load_n(&p->tid, __ATOMIC_ACQUIRE)) && i < UT_FORK_WAIT_S; i++)
+		ut_futex_wait(&p->tid, &to);
+	if (tid)
+		ut_sched_fork((pid_t)tid);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	ut_futex_wake(&p->done);
+}
 
 static void *ut_thread_start(void *p)
 {
@@ -144,6 +196,8 @@ static void *ut_thread_start(void *p)
 	pthread_attr_t a;
 	void *ret;
 
+	if (s.handshake)
+		fork_handshake_child(p);
 	ut_free(p);
 	/* its allocations (the affinity mask) are the runtime's */
 	ut_kmem_quiet++;
@@ -174,9 +228,13 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 		return next_pthread_create(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
+	s->tid = s->done = 0;
+	s->handshake = trace_sched_process_fork_enabled();
 	ret = next_pthread_create(th, attr, ut_thread_start, s);
 	if (ret)
 		ut_free(s);
+	else if (s->handshake)
+		fork_handshake_parent(s);	/* the new thread frees s after */
 	return ret;
 }
 

@@ -6,7 +6,10 @@
  *
  *   sched_process_fork   fork (and vfork, which is fork here), and
  *                        posix_spawn (exec.c): in the parent, once the
- *                        child's pid is known
+ *                        child's pid is known; pthread_create
+ *                        (interpose.c): in the creator, before the new
+ *                        thread runs the program's code, as the kernel
+ *                        writes it for every clone
  *   sched_process_exec   the runtime's start-up in each new image; old_pid
  *                        is the pid (an exec from another thread than the
  *                        main one is not told apart)
