@@ -11,6 +11,11 @@ $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
+# test_maxtr is a latency tracer's runtime part: max.c with the runtime stubbed
+$(O)/tests/test_maxtr: tests/unit/test_maxtr.c runtime/max.c lib/ringbuf/ringbuf.c runtime/runtime.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
 # test_records reads the record table of doc/design/ring-buffer.md
 $(O)/tests/test_records: tests/unit/test_records.c $(HDRS)
 	@mkdir -p $(dir $@)
