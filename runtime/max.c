@@ -46,32 +46,6 @@
 #define RENAME_EXCHANGE	(1 << 1)
 #endif
 
-#define UT_MAX_SPINS	100000	/* then the holder is taken for dead */
-
-/* take @c->max_lock for @tid; after a long wait, take it over (a dead holder) */
-int ut_max_lock(struct ut_session_ctl *c, int32_t tid)
-{
-	for (int i = 0; i < UT_MAX_SPINS; i++) {
-		int32_t free_ = 0;
-
-		if (__atomic_compare_exchange_n(&c->max_lock, &free_, tid, 0, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			return 0;
-		if (i & 63)
-			__builtin_ia32_pause();
-		else
-			sched_yield();
-	}
-	/* held far too long: its holder died with it */
-	__atomic_store_n(&c->max_lock, tid, __ATOMIC_SEQ_CST);
-	return 0;
-}
-
-void ut_max_unlock(struct ut_session_ctl *c)
-{
-	__atomic_store_n(&c->max_lock, 0, __ATOMIC_RELEASE);
-}
-
 /* "<session>/max/buf.<pid>.<tid>.<image>" (@max) or the buffer being written */
 static int max_paths(struct ut_thread *t, char *cur, char *max, size_t size)
 {

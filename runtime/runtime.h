@@ -274,8 +274,6 @@ void ut_lock_resolve(void);
 
 /* max.c: the max-latency buffer (tracing_max_latency) */
 int ut_max_new(uint64_t latency, uint64_t start_ip, uint64_t end_ip);
-int ut_max_lock(struct ut_session_ctl *c, int32_t tid);
-void ut_max_unlock(struct ut_session_ctl *c);
 void ut_max_release(struct ut_thread *t, int close);
 
 /**

@@ -23,6 +23,7 @@
 #ifndef USERTRACE_SESSION_H
 #define USERTRACE_SESSION_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
@@ -173,5 +174,34 @@ struct ut_session_ctl {
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");
+
+#define UT_MAX_SPINS	100000	/* then max_lock's holder is taken for dead */
+
+/*
+ * Take @c->max_lock for @tid (nonzero).  After a long wait it is taken
+ * over: its holder died with it (a process of the session killed).
+ */
+static inline void ut_max_lock(struct ut_session_ctl *c, int32_t tid)
+{
+	for (int i = 0; i < UT_MAX_SPINS; i++) {
+		int32_t free_ = 0;
+
+		if (__atomic_compare_exchange_n(&c->max_lock, &free_, tid, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+		if (!(i & 63))
+			sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+		else
+			__builtin_ia32_pause();
+#endif
+	}
+	__atomic_store_n(&c->max_lock, tid, __ATOMIC_SEQ_CST);
+}
+
+static inline void ut_max_unlock(struct ut_session_ctl *c)
+{
+	__atomic_store_n(&c->max_lock, 0, __ATOMIC_RELEASE);
+}
 
 #endif /* USERTRACE_SESSION_H */

@@ -43,7 +43,6 @@ struct trace_array {
 	unsigned tracer_gen;			/* bumped at each change of tracer */
 	uint32_t trace_flags;			/* the set options' bits (options.def) */
 	int clock_id;				/* trace_clock: enum trace_clock_id */
-	unsigned long long max_latency;		/* tracing_max_latency, us */
 	void *priv;				/* the current tracer's, from init to reset */
 };
 
@@ -56,6 +55,14 @@ struct trace_array {
  */
 struct tracer {
 	const char *name;	/* its name in tracers.def; its options: options.def */
+	/*
+	 * @use_max_tr: its runtime part keeps the trace of the maximum
+	 * latency in the max buffers (ut_update_max_tr()): `snapshot` shows
+	 * them and `echo N > snapshot` is -EBUSY, as the kernel's.
+	 * @print_max: `trace` shows the max buffers too (the latency tracers).
+	 */
+	unsigned use_max_tr : 1;
+	unsigned print_max : 1;
 	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the

@@ -70,6 +70,11 @@
  *     lives, else the module of the file's first line (the runtime lists
  *     the executable first).
  *   - ftrace_enabled: always 1, read-only.
+ *   - tracing_max_latency, max buffers: the programs' latency tracers keep
+ *     the trace of the maximum in SESSION/max/ (runtime/max.c); `snapshot`
+ *     shows it when the tracer has use_max_tr, `trace` when it has
+ *     print_max, both with the thread of the maximum only (the other
+ *     threads' max buffers hold older maxima).
  *
  * Locking: s->lock protects the session's state (instances, error log,
  * stored values) and the control page's lists.  It is never held while
@@ -264,6 +269,10 @@ struct tfs_session {
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
 	unsigned long long thresh_us;
+	/* tracing_max_latency as last written, shown while the programs keep it */
+	uint64_t maxlat_ticks;
+	unsigned long long maxlat_us;
+	char maxdir[PATH_MAX];		/* SESSION/max: the max-latency buffers */
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
 	pthread_t pump_thr;		/* runs the instances' pumps */
 	int have_pump_thr, closing;
@@ -409,6 +418,10 @@ static inline const char *tfs_tracer_name(const struct tfs_inst *in)
 
 /* core.c: a session */
 uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
+/* clock units of the programs to microseconds, truncated (nsecs_to_usecs) */
+unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks);
+/* the view of the max-latency buffers (tracers with use_max_tr); s->lock held */
+void view_max(struct tfs_session *s, struct view_buf *vb);
 
 /* files.c: the registry of files, paths */
 size_t next_comp(const char **p, const char **comp);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/tracefs/tfs_int.h"
 
@@ -105,6 +106,25 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 				vb->ev_on[i / 64] |= 1ull << (i % 64);
 		vb->v.ev_on = vb->ev_on;
 	}
+}
+
+/*
+ * The max-latency buffers instead of the threads' (a tracer with
+ * use_max_tr, runtime/max.c): SESSION/max/, of the thread that set the
+ * maximum only, as the kernel's max buffer holds the trace of the last
+ * maximum.  No maximum kept yet: nothing.
+ */
+void view_max(struct tfs_session *s, struct view_buf *vb)
+{
+	int tid;
+
+	ut_max_lock(s->ctl, (int32_t)gettid());
+	tid = s->ctl->max_rec.latency && s->ctl->max_rec.swapped ? s->ctl->max_rec.tid : 0;
+	ut_max_unlock(s->ctl);
+	vb->v.bufdir = s->maxdir;
+	/* tid 0 is no thread: the view is empty */
+	snprintf(vb->pids, sizeof(vb->pids), "%d", tid);
+	vb->v.pids = vb->pids;
 }
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */
@@ -296,6 +316,11 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 
 	inst_pump(in);
 	view_make(h->s, in, h->n.cpu, &vb);
+	/* as the kernel's: a latency tracer's trace is its max buffer's */
+	if (in == &h->s->top && in->tr.current_trace->print_max) {
+		view_max(h->s, &vb);
+		return view_print(h->s, &vb, b);
+	}
 	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
 	vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
 	return view_print(h->s, &vb, b);
@@ -349,6 +374,14 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 	struct tfs_inst *in = h->n.inst;
 	int ret;
 
+	if (in == &s->top && in->tr.current_trace->use_max_tr) {
+		struct view_buf vb;
+
+		/* the max buffer is the snapshot buffer: the trace of the maximum */
+		view_make(s, in, -1, &vb);
+		view_max(s, &vb);
+		return view_print(s, &vb, b);
+	}
 	if (in->snap_taken) {
 		struct view_buf vb;
 		struct sbuf t = { 0 };
@@ -407,6 +440,9 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 		tfs_err(s, "Invalid argument", h->n.f->name);
 		return ret;
 	}
+	/* as the kernel's: the tracer owns the max (snapshot) buffer */
+	if (in->tr.current_trace->use_max_tr)
+		return -EBUSY;
 	if (v == 0) {
 		snap_empty(in);
 		in->snap_alloc = 0;

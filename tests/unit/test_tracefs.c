@@ -46,6 +46,7 @@ static int last_nr_hide;
 static uint64_t last_hide[2];
 static int last_have_ev;		/* the view had an event set */
 static uint64_t last_ev_on0;		/* its first word */
+static char last_pids[64];		/* the view's set_ftrace_pid */
 
 uint64_t live_now(const char *session_dir)
 {
@@ -59,6 +60,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	snprintf(last_tracer, sizeof(last_tracer), "%s", v->tracer);
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
+	snprintf(last_pids, sizeof(last_pids), "%s", v->pids ? v->pids : "");
 	snprintf(last_ffilter, sizeof(last_ffilter), "%s", v->ffilter ? v->ffilter : "(none)");
 	snprintf(last_fnotrace, sizeof(last_fnotrace), "%s", v->fnotrace ? v->fnotrace : "(none)");
 	last_nr_hide = v->nr_hide;
@@ -1448,6 +1450,83 @@ static void test_tracer_hooks(void **state)
 	assert_int_equal(hook_resets, 2);
 }
 
+/*
+ * A test-only latency tracer: its runtime part would call
+ * ut_update_max_tr(); here the test stores the control page's max record
+ * as runtime/max.c does.
+ */
+static const struct tracer maxlat_tracer = {
+	.name		= "test_maxlat",
+	.use_max_tr	= 1,
+	.print_max	= 1,
+};
+
+static void test_max_latency(void **state)
+{
+	struct fix *f = *state;
+	char want[4200], *log;
+	int ret;
+
+	ret = register_tracer(&maxlat_tracer);
+	assert_true(ret == 0 || ret == -EEXIST);
+	/* the programs' maximum, clock units (CLOCK_MONOTONIC ns here), read in us */
+	assert_file(f->s, "tracing_max_latency", "0\n");
+	f->ctl->max_latency = 1234999;
+	assert_file(f->s, "tracing_max_latency", "1234\n");
+	/* a write is the new floor, in us, and forgets the record */
+	f->ctl->max_rec.latency = 1234999;
+	f->ctl->max_rec.swapped = 1;
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "7\n"), 0);
+	assert_int_equal(f->ctl->max_latency, 7000);
+	assert_int_equal(f->ctl->max_rec.latency, 0);
+	assert_int_equal(f->ctl->max_lock, 0);
+	assert_file(f->s, "tracing_max_latency", "7\n");
+	/* as the kernel's tracing_nsecs_write(): EINVAL, ERANGE, no error_log line */
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "abc\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "-1\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "99999999999999999999999\n"),
+			 -ERANGE);
+	assert_file(f->s, "tracing_max_latency", "7\n");
+	log = rd(f->s, "error_log", NULL);
+	assert_string_equal(log, "");
+	free(log);
+
+	/* a tracer without max buffers: snapshot and trace are the usual ones */
+	assert_file(f->s, "trace", "# tracer: nop\n#\n");
+	assert_string_equal(last_bufdir, "");
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), 0);
+
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "test_maxlat\n"), 0);
+	/* use_max_tr: the tracer owns the snapshot buffer */
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), -EBUSY);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), -EBUSY);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "x\n"), -EINVAL);
+	/* no maximum yet: the max buffers of no thread */
+	snprintf(want, sizeof(want), "%s/max", f->dir);
+	assert_file(f->s, "snapshot", "# tracer: test_maxlat\n#\n");
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "0");
+	/* a maximum with its trace: that thread's max buffer, in snapshot and trace */
+	f->ctl->max_rec.latency = 5000;
+	f->ctl->max_rec.tid = 4321;
+	f->ctl->max_rec.swapped = 1;
+	assert_file(f->s, "snapshot", "# tracer: test_maxlat\n#\n");
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "4321");
+	last_bufdir[0] = 0;
+	assert_file(f->s, "trace", "# tracer: test_maxlat\n#\n");
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "4321");
+	/* a maximum kept without its trace (record mode): nothing to show */
+	f->ctl->max_rec.swapped = 0;
+	assert_file(f->s, "trace", "# tracer: test_maxlat\n#\n");
+	assert_string_equal(last_pids, "0");
+	/* back to nop: snapshot is the usual one again */
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "nop\n"), 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1473,8 +1552,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_timeout, setup, teardown),
-		/* last: it registers tracers (available_tracers lists them) */
+		/* last: they register tracers (available_tracers lists them) */
 		cmocka_unit_test_setup_teardown(test_tracer_hooks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_latency, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
