@@ -141,6 +141,18 @@ struct trace_seq {
 	char buf[TRACE_SEQ_SIZE];
 };
 
+/*
+ * The maximum a latency trace shows (its header, lib/trace/latency.c),
+ * as the kernel's max_data: NULL in trace_iter.lat when there is none.
+ */
+struct trace_lat_info {
+	uint64_t latency_ns;
+	int pid, tid, cpu;
+	char comm[16];
+	uint64_t start_ip, end_ip;	/* 0: not known */
+	uint64_t time_start;		/* the times are shown from here (the iterator's clock) */
+};
+
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
@@ -159,6 +171,7 @@ struct trace_iter {
 	struct ut_evtab *events;	/* the events' formats, loaded at the first event */
 	int events_loaded;
 	struct trace_seq seq;		/* the output of the current event, to @out */
+	const struct trace_lat_info *lat;	/* latency-format's header; NULL: none */
 };
 
 /* set up @iter for @t over @d: default flags, no thread filter */
