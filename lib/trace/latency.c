@@ -40,6 +40,8 @@ static void lat_sym(struct trace_iter *iter, uint64_t addr)
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = iter->lat->pid;
 	ev.tid = iter->lat->tid;
+	ev.image = iter->lat->image;
+	ev.ts = UINT64_MAX;	/* the latest maps of the process */
 	trace_print_sym(iter, &ev, addr);
 }
 
@@ -89,6 +91,14 @@ void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
 	size_t len = strnlen(comm, 8);
 	struct ut_event nx;
 
+	if (iter->lat && !start) {
+		/* as the kernel's max buffer: from the start of the section it holds */
+		if (!iter->lat_started) {
+			iter->lat_first = t;
+			iter->lat_started = 1;
+		}
+		start = iter->lat_first;
+	}
 	if (iter->merge && ut_merge_peek_same(iter->merge, &nx) > 0)
 		next = trace_clock_value(iter, &nx);
 	if (len < 8)

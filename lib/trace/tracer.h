@@ -149,8 +149,10 @@ struct trace_lat_info {
 	uint64_t latency_ns;
 	int pid, tid, cpu;
 	char comm[16];
+	uint64_t image;			/* the process image of the ips */
 	uint64_t start_ip, end_ip;	/* 0: not known */
-	uint64_t time_start;		/* the times are shown from here (the iterator's clock) */
+	/* the times are shown from here (the iterator's clock); 0: from the first event */
+	uint64_t time_start;
 };
 
 struct trace_iter {
@@ -172,6 +174,8 @@ struct trace_iter {
 	int events_loaded;
 	struct trace_seq seq;		/* the output of the current event, to @out */
 	const struct trace_lat_info *lat;	/* latency-format's header; NULL: none */
+	uint64_t lat_first;		/* lat->time_start 0: the first event's time */
+	int lat_started;		/* lat_first is set */
 };
 
 /* set up @iter for @t over @d: default flags, no thread filter */

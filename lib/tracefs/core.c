@@ -58,12 +58,17 @@ uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
 	return t ? t : 1;
 }
 
-unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
+uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks)
 {
 	if (s->ctl->clock != UT_CLOCK_TSC)
-		return ticks / 1000;
+		return ticks;
 	tsc_rate(s);
-	return (unsigned long long)((long double)ticks / s->ticks_per_ns / 1000);
+	return (uint64_t)((long double)ticks / s->ticks_per_ns);
+}
+
+unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
+{
+	return ticks_to_ns(s, ticks) / 1000;
 }
 
 /*

@@ -407,6 +407,7 @@ struct view_buf {
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];
 	uint64_t ev_on[TFS_EV_WORDS];
+	struct trace_lat_info lat;		/* view_max(): the maximum shown */
 };
 
 
@@ -420,6 +421,7 @@ static inline const char *tfs_tracer_name(const struct tfs_inst *in)
 uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
 /* clock units of the programs to microseconds, truncated (nsecs_to_usecs) */
 unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks);
+uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks);
 /* the view of the max-latency buffers (tracers with use_max_tr); s->lock held */
 void view_max(struct tfs_session *s, struct view_buf *vb);
 

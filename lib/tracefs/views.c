@@ -44,6 +44,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 
 	vb->inst = in;
 	vb->v.consumed = NULL;
+	vb->v.lat = NULL;
 	vb->v.cpu_pages = NULL;
 	vb->v.nr_cpu_pages = 0;
 	if (!cpu_pages_same(s, in, NULL)) {
@@ -116,15 +117,29 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
  */
 void view_max(struct tfs_session *s, struct view_buf *vb)
 {
-	int tid;
+	struct ut_max_rec r;
 
 	ut_max_lock(s->ctl, (int32_t)gettid());
-	tid = s->ctl->max_rec.latency && s->ctl->max_rec.swapped ? s->ctl->max_rec.tid : 0;
+	r = s->ctl->max_rec;
 	ut_max_unlock(s->ctl);
+	if (!r.latency || !r.swapped)
+		r.tid = 0;
 	vb->v.bufdir = s->maxdir;
 	/* tid 0 is no thread: the view is empty */
-	snprintf(vb->pids, sizeof(vb->pids), "%d", tid);
+	snprintf(vb->pids, sizeof(vb->pids), "%d", r.tid);
 	vb->v.pids = vb->pids;
+	/* the latency header's (latency-format): the times from the trace's first event */
+	memset(&vb->lat, 0, sizeof(vb->lat));
+	vb->lat.latency_ns = ticks_to_ns(s, r.latency);
+	vb->lat.pid = r.pid;
+	vb->lat.tid = r.tid;
+	vb->lat.cpu = (int)r.cpu;
+	memcpy(vb->lat.comm, r.comm, sizeof(vb->lat.comm));
+	vb->lat.comm[sizeof(vb->lat.comm) - 1] = 0;
+	vb->lat.image = r.image;
+	vb->lat.start_ip = r.start_ip;
+	vb->lat.end_ip = r.end_ip;
+	vb->v.lat = &vb->lat;
 }
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */

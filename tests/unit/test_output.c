@@ -655,6 +655,19 @@ static void test_latency_format(void **state)
 	assert_int_equal(trace_print_all(&iter), 0);
 	assert_string_equal(mem_text(f), want);
 
+	/* time_start 0: from the first event shown, as the kernel's max buffer */
+	{
+		struct trace_lat_info lat0 = lat;
+
+		lat0.time_start = 0;
+		f = mem_open();
+		trace_iter_init(&iter, &data, tracer_find("function"), f);
+		iter.lat = &lat0;
+		assert_int_equal(tracer_set_option(&iter, "latency-format"), 0);
+		assert_int_equal(trace_print_all(&iter), 0);
+		assert_string_equal(mem_text(f), want);
+	}
+
 	/* no maximum: the kernel's header of a buffer without one; times from 0 */
 	assert_non_null(strstr(run(ev, 6, "function", opts),
 			       "# latency: 0 us, #37/47, CPU#0 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:4)\n"

@@ -47,6 +47,7 @@ static uint64_t last_hide[2];
 static int last_have_ev;		/* the view had an event set */
 static uint64_t last_ev_on0;		/* its first word */
 static char last_pids[64];		/* the view's set_ftrace_pid */
+static struct trace_lat_info last_lat;	/* the view's maximum; tid -1: none */
 
 uint64_t live_now(const char *session_dir)
 {
@@ -61,6 +62,10 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
 	snprintf(last_pids, sizeof(last_pids), "%s", v->pids ? v->pids : "");
+	if (v->lat)
+		last_lat = *v->lat;
+	else
+		last_lat.tid = -1;
 	snprintf(last_ffilter, sizeof(last_ffilter), "%s", v->ffilter ? v->ffilter : "(none)");
 	snprintf(last_fnotrace, sizeof(last_fnotrace), "%s", v->fnotrace ? v->fnotrace : "(none)");
 	last_nr_hide = v->nr_hide;
@@ -1494,6 +1499,7 @@ static void test_max_latency(void **state)
 	/* a tracer without max buffers: snapshot and trace are the usual ones */
 	assert_file(f->s, "trace", "# tracer: nop\n#\n");
 	assert_string_equal(last_bufdir, "");
+	assert_int_equal(last_lat.tid, -1);
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), 0);
 
@@ -1510,10 +1516,26 @@ static void test_max_latency(void **state)
 	/* a maximum with its trace: that thread's max buffer, in snapshot and trace */
 	f->ctl->max_rec.latency = 5000;
 	f->ctl->max_rec.tid = 4321;
+	f->ctl->max_rec.pid = 4320;
+	f->ctl->max_rec.cpu = 3;
+	f->ctl->max_rec.start_ip = 0x1234;
+	f->ctl->max_rec.end_ip = 0x5678;
+	f->ctl->max_rec.image = 99;
+	strcpy(f->ctl->max_rec.comm, "worker");
 	f->ctl->max_rec.swapped = 1;
 	assert_file(f->s, "snapshot", "# tracer: test_maxlat\n#\n");
 	assert_string_equal(last_bufdir, want);
 	assert_string_equal(last_pids, "4321");
+	/* the latency header's maximum */
+	assert_int_equal(last_lat.latency_ns, 5000);
+	assert_int_equal(last_lat.tid, 4321);
+	assert_int_equal(last_lat.pid, 4320);
+	assert_int_equal(last_lat.cpu, 3);
+	assert_int_equal(last_lat.start_ip, 0x1234);
+	assert_int_equal(last_lat.end_ip, 0x5678);
+	assert_int_equal(last_lat.image, 99);
+	assert_int_equal(last_lat.time_start, 0);
+	assert_string_equal(last_lat.comm, "worker");
 	last_bufdir[0] = 0;
 	assert_file(f->s, "trace", "# tracer: test_maxlat\n#\n");
 	assert_string_equal(last_bufdir, want);
