@@ -52,7 +52,7 @@ RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
-	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
+	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))

@@ -18,6 +18,7 @@
  *
  *   ""                        the top instance's files (W_TOP)
  *   options/NAME              one file per trace option (0/1; W_OPTIONS)
+ *   trace_stat/NAME           one file per registered stat tracer (top only; W_STAT)
  *   per_cpu/cpuN/{trace,trace_pipe,stats,buffer_size_kb}   (W_CPU)
  *   events/{enable,header_page,header_event}               (W_EVENTS)
  *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def;
@@ -134,6 +135,7 @@
 #define W_EVENT		0x20	/* events/SYS/NAME/ of a program's event */
 #define W_FTEVENT	0x40	/* events/ftrace/NAME/ (usertrace/ftrace.def) */
 #define W_OPTIONS	0x80	/* options/NAME, one per trace option: the name is the option's */
+#define W_STAT		0x100	/* trace_stat/NAME, one per stat tracer (lib/trace/stat.h) */
 
 /* what a write handler returns when it succeeded */
 #define TFS_WR_DONE	0	/* nothing more to do */
@@ -192,7 +194,7 @@ struct tfs_file {
 /* the tables, one per source file (files.c lists them) */
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
 	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
-	tfs_views_files[];
+	tfs_views_files[], tfs_stat_files[];
 
 struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
@@ -338,12 +340,15 @@ struct tfs_trig {
 void evfilt_free_all(struct tfs_session *s);
 
 /* what a path names */
-enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT, D_STAT };
+
+struct tracer_stat;
 
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
 	const struct tfs_file *f;	/* the file, from the registry */
 	int opt;			/* options/NAME: index in trace_opts[] */
+	struct tracer_stat *stat;	/* trace_stat/NAME: the stat tracer */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
 	const char *evsys;		/* events/SYS of the programs' events, and below */

@@ -32,6 +32,7 @@
 #include "usertrace/tracers.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
+#include "lib/trace/stat.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
@@ -1549,6 +1550,148 @@ static void test_max_latency(void **state)
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
 }
 
+/* ---- trace_stat/ with stat tracers of the test's own (lib/trace/stat.h) ---- */
+
+struct hit {
+	const char *name;
+	unsigned long hits;
+};
+
+static struct hit hits[] = {
+	{ "parse", 3 }, { "run", 10 }, { "main", 1 }, { "log", 3 }, { "idle", 10 },
+};
+static int hit_releases;
+
+static void *hit_start(struct tracer_stat *trace)
+{
+	(void)trace;
+	return &hits[0];
+}
+
+static void *hit_next(void *prev, int idx)
+{
+	assert_ptr_equal(prev, &hits[idx - 1]);
+	return idx < (int)(sizeof(hits) / sizeof(hits[0])) ? &hits[idx] : NULL;
+}
+
+static int hit_cmp(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	return x->hits > y->hits ? 1 : x->hits < y->hits ? -1 : 0;
+}
+
+static int hit_show(FILE *m, void *p)
+{
+	const struct hit *h = p;
+
+	fprintf(m, "  %-10s %8lu\n", h->name, h->hits);
+	return 0;
+}
+
+static int hit_headers(FILE *m)
+{
+	fputs("  Function        Hit\n  --------        ---\n", m);
+	return 0;
+}
+
+static void hit_release(void *stat)
+{
+	(void)stat;
+	hit_releases++;
+}
+
+static struct tracer_stat hit_stat = {
+	.name = "test_hits", .stat_start = hit_start, .stat_next = hit_next, .stat_cmp = hit_cmp,
+	.stat_show = hit_show, .stat_release = hit_release, .stat_headers = hit_headers,
+};
+/* no stat_cmp: in stat_next's order; no headers */
+static struct tracer_stat order_stat = {
+	.name = "test_order", .stat_start = hit_start, .stat_next = hit_next, .stat_show = hit_show,
+};
+
+static void *none_start(struct tracer_stat *trace)
+{
+	(void)trace;
+	return NULL;
+}
+
+static struct tracer_stat empty_stat = {
+	.name = "test_empty", .stat_start = none_start, .stat_next = hit_next,
+	.stat_show = hit_show, .stat_headers = hit_headers,
+};
+
+static void test_trace_stat(void **state)
+{
+	struct fix *f = *state;
+	struct names n = { "" };
+	struct tracer_stat bad = { .name = "a/b", .stat_start = hit_start, .stat_next = hit_next,
+				   .stat_show = hit_show };
+	int err;
+
+	/* as this machine's kernel: no stat tracer, no trace_stat/ */
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_null(strstr(n.all, "trace_stat"));
+	assert_null(rd(f->s, "trace_stat/test_hits", &err));
+	assert_int_equal(err, -ENOENT);
+
+	assert_int_equal(register_stat_tracer(&hit_stat), 0);
+	assert_int_equal(register_stat_tracer(&order_stat), 0);
+	assert_int_equal(register_stat_tracer(&empty_stat), 0);
+	assert_int_equal(register_stat_tracer(&hit_stat), -EEXIST);
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+	bad.name = "";
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+	bad.name = "noshow";
+	bad.stat_show = NULL;
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_non_null(strstr(n.all, " trace_stat/ "));
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "trace_stat", fill, &n), 0);
+	assert_string_equal(n.all, "test_hits test_order test_empty ");
+	/* largest first; of equal ones the later first, as the kernel's rbtree */
+	hit_releases = 0;
+	assert_file(f->s, "trace_stat/test_hits",
+		    "  Function        Hit\n"
+		    "  --------        ---\n"
+		    "  idle             10\n"
+		    "  run              10\n"
+		    "  log               3\n"
+		    "  parse             3\n"
+		    "  main              1\n");
+	assert_int_equal(hit_releases, 5);
+	assert_file(f->s, "trace_stat/test_order",
+		    "  parse             3\n"
+		    "  run              10\n"
+		    "  main              1\n"
+		    "  log               3\n"
+		    "  idle             10\n");
+	/* the headers even with no entry */
+	assert_file(f->s, "trace_stat/test_empty", "  Function        Hit\n  --------        ---\n");
+	/* read-only; no other name; none in an instance (the kernel's are top-only) */
+	assert_int_equal(wr(f->s, "trace_stat/test_hits", O_TRUNC, "1\n") < 0, 1);
+	assert_null(rd(f->s, "trace_stat/nothing", &err));
+	assert_int_equal(err, -ENOENT);
+	assert_null(rd(f->s, "trace_stat/test_hits/x", &err));
+	assert_int_equal(err, -ENOTDIR);
+	assert_int_equal(tfs_mkdir(f->s, "instances/st"), 0);
+	assert_null(rd(f->s, "instances/st/trace_stat/test_hits", &err));
+	assert_int_equal(err, -ENOENT);
+
+	unregister_stat_tracer(&empty_stat);
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "trace_stat", fill, &n), 0);
+	assert_string_equal(n.all, "test_hits test_order ");
+	unregister_stat_tracer(&order_stat);
+	unregister_stat_tracer(&hit_stat);
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_null(strstr(n.all, "trace_stat"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1577,6 +1720,7 @@ int main(void)
 		/* last: they register tracers (available_tracers lists them) */
 		cmocka_unit_test_setup_teardown(test_tracer_hooks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_latency, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_stat, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
