@@ -387,24 +387,23 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
+	/* a latency tracer's max buffer is the snapshot buffer, always allocated */
+	int max = in == &s->top && in->tr.current_trace->use_max_tr;
 	int ret;
 
-	if (in == &s->top && in->tr.current_trace->use_max_tr) {
-		struct view_buf vb;
-
-		/* the max buffer is the snapshot buffer: the trace of the maximum */
-		view_make(s, in, -1, &vb);
-		view_max(s, &vb);
-		return view_print(s, &vb, b);
-	}
-	if (in->snap_taken) {
+	if (in->snap_taken || max) {
 		struct view_buf vb;
 		struct sbuf t = { 0 };
 
 		/* the copy, in the format of now (tracer, options, clock) */
 		view_make(s, in, -1, &vb);
-		vb.v.bufdir = in->snapdir;
-		vb.v.since = in->snap_since;
+		if (max) {
+			/* the trace of the maximum */
+			view_max(s, &vb);
+		} else {
+			vb.v.bufdir = in->snapdir;
+			vb.v.since = in->snap_since;
+		}
 		ret = view_print(s, &vb, &t);
 		/* as the kernel: a snapshot that holds no event shows the help */
 		if (!ret && !t.err && has_event_line(t.p, t.len)) {
@@ -417,8 +416,8 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 			return ret;
 	}
 	sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-	sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
-				  : "#\n# * Snapshot is freed *\n#\n");
+	sb_puts(b, in->snap_alloc || max ? "#\n# * Snapshot is allocated *\n#\n"
+					 : "#\n# * Snapshot is freed *\n#\n");
 	sb_puts(b, snapshot_help);
 	return 0;
 }
