@@ -47,12 +47,12 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
 	       lib/event/filter.c $(RT_TRACER_SRC) \
 	       lib/event/builtin.c runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
-	       runtime/filter.c runtime/control.c lib/filter/list.c $(RINGBUF_SRC)
+	       runtime/filter.c runtime/control.c runtime/max.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
-	       lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
+	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))

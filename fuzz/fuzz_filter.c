@@ -46,6 +46,7 @@ int ut_rec_mode;
 int ut_use_tsc;
 int ut_fast;
 int ut_rec_filter;
+int ut_ev_filter;
 int ut_have_rseq;
 intptr_t ut_cpu_off;
 static unsigned long nr_errors, nr_writes;

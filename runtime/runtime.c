@@ -370,6 +370,7 @@ int ut_thread_setup(struct ut_thread *t)
 	t->rf_gen = 1;		/* odd: never a generation seen complete */
 	t->rf_ok = 0;
 	t->old_hdr = NULL;	/* a forked child: the parent's, not ours to unmap */
+	ut_max_release(t, 0);	/* a forked child: the parent's max buffer is not ours */
 	t->w.renew = ut_renew;
 	t->w.grow = ut_ctl->buf_mode == RB_MODE_CONSUMER && ut_ctl->grow_limit ? ut_grow : NULL;
 	t->w.grow_failed = 0;
@@ -397,6 +398,7 @@ static void ut_thread_exit(void *arg)
 	prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
 	t->state = UT_TS_DISABLED;
 	rb_writer_close(&t->w);
+	ut_max_release(t, 1);
 	ut_wake(&t->w);
 	if (t->old_hdr) {
 		munmap(t->old_hdr, rb_file_size(t->old_hdr->nr_pages));

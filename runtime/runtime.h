@@ -130,6 +130,7 @@ struct ut_thread {
 	uint32_t rf_ok;		/* UT_RF_*: set_ftrace_pid, set_event_pid list this thread */
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
+	struct rb_header *max_hdr;	/* its max-latency buffer (max.c); NULL: none yet */
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -270,6 +271,37 @@ extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 
 /* lock.c */
 void ut_lock_resolve(void);
+
+/* max.c: the max-latency buffer (tracing_max_latency) */
+int ut_max_new(uint64_t latency, uint64_t start_ip, uint64_t end_ip);
+void ut_max_release(struct ut_thread *t, int close);
+
+/**
+ * ut_update_max_tr - a latency tracer measured @latency (clock units)
+ * from @start_ip to @end_ip on this thread
+ *
+ * As the kernel's update_max_tr_single(): if it is a new maximum, the
+ * thread's buffer and its max buffer are swapped (the trace that led to
+ * it is kept) and the max record of the control page is set.  When it is
+ * not (the usual case): one load and one compare, no lock, no system
+ * call.  Returns 1 if it was stored, 0 if not a new maximum, -1 if stored
+ * without its trace.  Context: the thread's own, outside a write.
+ */
+static inline int ut_update_max_tr(uint64_t latency, uint64_t start_ip, uint64_t end_ip)
+{
+	struct ut_session_ctl *c = ut_ctl;
+	uint64_t cur;
+
+	if (unlikely(!c))
+		return 0;
+	cur = __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);
+	do {
+		if (likely(latency <= cur))
+			return 0;
+	} while (!__atomic_compare_exchange_n(&c->max_latency, &cur, latency, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return ut_max_new(latency, start_ip, end_ip);
+}
 
 /* signal.c */
 void ut_signal_resolve(void);

@@ -11,6 +11,11 @@ $(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
+# test_maxtr is a latency tracer's runtime part: max.c with the runtime stubbed
+$(O)/tests/test_maxtr: tests/unit/test_maxtr.c runtime/max.c lib/ringbuf/ringbuf.c runtime/runtime.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
 # test_records reads the record table of doc/design/ring-buffer.md
 $(O)/tests/test_records: tests/unit/test_records.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -30,7 +35,7 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/utils.c \
+$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) utils/utils.c \
 		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread $(TEP_LIBS)
@@ -47,7 +52,7 @@ $(O)/tests/test_tep: tests/unit/test_tep.c tests/unit/sample_event.h $(EVENT_SRC
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file);
 # the tracers' hooks are lib/trace's
-TRACE_SRC := lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) utils/data.c utils/symtab.c utils/utils.c \
+TRACE_SRC := lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) utils/data.c utils/symtab.c utils/utils.c \
 	     $(RINGBUF_SRC) $(TEP_SRC)
 $(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
@@ -56,7 +61,7 @@ $(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $
 
 # test_lost runs replay and report themselves on data directories it writes
 $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		$(HDRS) cmds/cmds.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
@@ -91,7 +96,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
+		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 

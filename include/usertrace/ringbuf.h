@@ -165,6 +165,8 @@ struct rb_writer {
 
 void rb_writer_init(struct rb_writer *w, struct rb_header *h, uint64_t now);
 void rb_writer_move(struct rb_writer *w, struct rb_header *h, uint64_t now);
+/* go on in @spare (emptied); returns the buffer written so far, untouched */
+struct rb_header *rb_writer_swap(struct rb_writer *w, struct rb_header *spare, uint64_t now);
 /* slow path of rb_reserve(): new page, time extend or dropped record */
 unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts);
 void rb_writer_close(struct rb_writer *w);

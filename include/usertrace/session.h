@@ -8,6 +8,11 @@
  *
  *   control                 struct ut_session_ctl, mapped by everyone
  *   buf.<pid>.<tid>.<img>   one ring buffer per thread and process image
+ *   max/buf.<pid>.<tid>.<img>  its max-latency buffer (runtime/max.c): made at
+ *                           the thread's first new maximum, then exchanged
+ *                           with buf.* (renameat2 RENAME_EXCHANGE) at each
+ *                           new maximum, so buf.* always names the buffer
+ *                           being written and max/ the trace of the maximum
  *   maps.<pid>.<img>.<n>    /proc/<pid>/maps at start-up and after dlopen
  *                           (then with a first line "# time <clock>": the
  *                           dlopen's start, see usertrace-data(5))
@@ -18,11 +23,12 @@
 #ifndef USERTRACE_SESSION_H
 #define USERTRACE_SESSION_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		7
+#define UT_CTL_VERSION		8
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -35,6 +41,7 @@ enum ut_clock {
 #define UT_CTL_CPUS	1024
 #define UT_CTL_SIZE	(8 * 4096)	/* the control file: the struct, rounded up */
 #define UT_CTL_CMDS	64	/* function commands with a shared count */
+#define UT_MAX_DIR	"max"	/* the session's directory of max-latency buffers */
 
 enum ut_ctl_flags {
 	/* a tracing-directory session: the runtime runs a control thread */
@@ -140,8 +147,61 @@ struct ut_session_ctl {
 	volatile uint32_t cmd_bank;
 	uint32_t pad1;
 	volatile int64_t cmd_count[2][UT_CTL_CMDS];
+	/*
+	 * The maximum latency (tracing_max_latency) of the latency tracers,
+	 * in clock units like tracing_thresh; the runtime's
+	 * ut_update_max_tr() sets a new maximum with a CAS on it.  The
+	 * winner then takes max_lock (0: free, else its tid), swaps its
+	 * thread's buffer with its max buffer and stores max_rec, unless a
+	 * larger record is there already.  The controller takes max_lock to
+	 * read max_rec or to reset both (a write of tracing_max_latency).
+	 */
+	volatile uint64_t max_latency;
+	volatile int32_t max_lock;
+	uint32_t pad2;
+	struct ut_max_rec {
+		uint64_t latency;	/* clock units; 0: no record */
+		uint64_t ts;		/* its end (clock): start = ts - latency */
+		uint64_t start_ip;	/* where it started and ended, in the image */
+		uint64_t end_ip;
+		uint64_t image;		/* the process image of the ips (record.h) */
+		int32_t pid, tid;
+		uint32_t cpu;
+		uint32_t swapped;	/* 1: max/buf.<pid>.<tid>.<image> holds its trace */
+		uint64_t count;		/* records stored since the session began */
+		char comm[16];
+	} max_rec;
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");
+
+#define UT_MAX_SPINS	100000	/* then max_lock's holder is taken for dead */
+
+/*
+ * Take @c->max_lock for @tid (nonzero).  After a long wait it is taken
+ * over: its holder died with it (a process of the session killed).
+ */
+static inline void ut_max_lock(struct ut_session_ctl *c, int32_t tid)
+{
+	for (int i = 0; i < UT_MAX_SPINS; i++) {
+		int32_t free_ = 0;
+
+		if (__atomic_compare_exchange_n(&c->max_lock, &free_, tid, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+		if (!(i & 63))
+			sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+		else
+			__builtin_ia32_pause();
+#endif
+	}
+	__atomic_store_n(&c->max_lock, tid, __ATOMIC_SEQ_CST);
+}
+
+static inline void ut_max_unlock(struct ut_session_ctl *c)
+{
+	__atomic_store_n(&c->max_lock, 0, __ATOMIC_RELEASE);
+}
 
 #endif /* USERTRACE_SESSION_H */

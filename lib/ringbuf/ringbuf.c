@@ -152,6 +152,28 @@ void rb_writer_move(struct rb_writer *w, struct rb_header *h, uint64_t now)
 	rb_start_page(w, 0, now);
 }
 
+/*
+ * rb_writer_swap - the max-latency swap, O(1): the writer goes on in
+ * @spare, emptied (its counters and pages are a new trace from now on),
+ * and the buffer it wrote is returned with its pages, head and counters
+ * as they are: the trace that led here.  Nothing is copied.  Counts of
+ * records dropped since the current page started move to @spare, as in
+ * rb_writer_move().
+ */
+struct rb_header *rb_writer_swap(struct rb_writer *w, struct rb_header *spare, uint64_t now)
+{
+	struct rb_header *cur = w->hdr;
+
+	spare->overrun = 0;
+	spare->lost = 0;
+	spare->tail = 0;
+	spare->read_entries = 0;
+	spare->flags = 0;
+	__atomic_store_n(&spare->state, RB_STATE_ACTIVE, __ATOMIC_RELEASE);
+	rb_writer_move(w, spare, now);
+	return cur;
+}
+
 /* Move to the next page.  Returns -1 when the buffer is full in consumer mode. */
 static int rb_next_page(struct rb_writer *w, uint64_t ts)
 {

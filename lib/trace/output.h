@@ -128,6 +128,9 @@ void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 void trace_default_header(struct trace_iter *iter);
 /* "            bash-1977    [000] .....    17284.993652: " per the flags */
 void trace_print_context(struct trace_iter *iter, const struct ut_event *ev);
+/* latency-format (latency.c): the header with its maximum, and the context columns */
+void trace_latency_header(struct trace_iter *iter);
+void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev);
 /*
  * a symbol: @sym_flags are the TRACE_ITER_SYM_OFFSET/TRACE_ITER_SYM_ADDR
  * bits to honour, or TRACE_SYM_PS alone for the kernel's "%ps" (the name

@@ -483,6 +483,10 @@ void trace_default_header(struct trace_iter *iter)
 	const char *pad = tgid ? "            " : "  ";
 	struct trace_seq *s = &iter->seq;
 
+	if (fl & TRACE_ITER_LATENCY_FMT) {
+		trace_latency_header(iter);
+		return;
+	}
 	if (!(fl & TRACE_ITER_CONTEXT_INFO))
 		return;
 	ut_seq_printf(s, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d\n",
@@ -515,6 +519,10 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 	size_t len = strlen(comm);
 	uint64_t us, t = trace_clock_value(iter, ev);
 
+	if (iter->iter_flags & TRACE_ITER_LATENCY_FMT) {
+		trace_lat_context(iter, ev);
+		return;
+	}
 	/* "%16s-%-7d " */
 	if (len < 16)
 		ut_seq_spaces(s, 16 - len);

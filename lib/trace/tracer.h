@@ -43,7 +43,6 @@ struct trace_array {
 	unsigned tracer_gen;			/* bumped at each change of tracer */
 	uint32_t trace_flags;			/* the set options' bits (options.def) */
 	int clock_id;				/* trace_clock: enum trace_clock_id */
-	unsigned long long max_latency;		/* tracing_max_latency, us */
 	void *priv;				/* the current tracer's, from init to reset */
 };
 
@@ -56,6 +55,14 @@ struct trace_array {
  */
 struct tracer {
 	const char *name;	/* its name in tracers.def; its options: options.def */
+	/*
+	 * @use_max_tr: its runtime part keeps the trace of the maximum
+	 * latency in the max buffers (ut_update_max_tr()): `snapshot` shows
+	 * them and `echo N > snapshot` is -EBUSY, as the kernel's.
+	 * @print_max: `trace` shows the max buffers too (the latency tracers).
+	 */
+	unsigned use_max_tr : 1;
+	unsigned print_max : 1;
 	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the
@@ -134,6 +141,20 @@ struct trace_seq {
 	char buf[TRACE_SEQ_SIZE];
 };
 
+/*
+ * The maximum a latency trace shows (its header, lib/trace/latency.c),
+ * as the kernel's max_data: NULL in trace_iter.lat when there is none.
+ */
+struct trace_lat_info {
+	uint64_t latency_ns;
+	int pid, tid, cpu;
+	char comm[16];
+	uint64_t image;			/* the process image of the ips */
+	uint64_t start_ip, end_ip;	/* 0: not known */
+	/* the times are shown from here (the iterator's clock); 0: from the first event */
+	uint64_t time_start;
+};
+
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
@@ -152,6 +173,9 @@ struct trace_iter {
 	struct ut_evtab *events;	/* the events' formats, loaded at the first event */
 	int events_loaded;
 	struct trace_seq seq;		/* the output of the current event, to @out */
+	const struct trace_lat_info *lat;	/* latency-format's header; NULL: none */
+	uint64_t lat_first;		/* lat->time_start 0: the first event's time */
+	int lat_started;		/* lat_first is set */
 };
 
 /* set up @iter for @t over @d: default flags, no thread filter */

@@ -58,6 +58,19 @@ uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
 	return t ? t : 1;
 }
 
+uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks)
+{
+	if (s->ctl->clock != UT_CLOCK_TSC)
+		return ticks;
+	tsc_rate(s);
+	return (uint64_t)((long double)ticks / s->ticks_per_ns);
+}
+
+unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
+{
+	return ticks_to_ns(s, ticks) / 1000;
+}
+
 /*
  * A snapshot trigger fired (the runtime counts its requests in the
  * registry): the top directory's snapshot, taken here within TFS_PUMP_MS
@@ -220,6 +233,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 		free(s);
 		return NULL;
 	}
+	snprintf(s->maxdir, sizeof(s->maxdir), "%s/" UT_MAX_DIR, s->dir);
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
 	cpu_pages_init(&s->top, s->ctl->nr_pages);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);

@@ -20,11 +20,13 @@
 #include <string.h>
 
 #include "lib/event/ftrace.h"
+#include "lib/trace/stat.h"
 #include "lib/tracefs/tfs_int.h"
 
 static const struct tfs_file *const tfs_file_tables[] = {
 	tfs_buffers_files, tfs_errlog_files, tfs_events_files, tfs_funcs_files,
 	tfs_lists_files, tfs_readme_files, tfs_tracer_files, tfs_views_files, tfs_evfilt_files,
+	tfs_stat_files,
 };
 #define TFS_NR_TABLES	(sizeof(tfs_file_tables) / sizeof(tfs_file_tables[0]))
 
@@ -117,6 +119,8 @@ static unsigned dir_where(struct tfs_session *s, const struct tfs_node *n)
 		return n->inst == &s->top ? W_TOP : W_INST;
 	case D_OPTIONS:
 		return W_OPTIONS;
+	case D_STAT:
+		return W_STAT;
 	case D_CPU:
 		return W_CPU;
 	case D_EVENTS:
@@ -194,6 +198,15 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 			return 0;
 		n->opt = trace_opt_index(c, len);
 		if (n->opt < 0 || !node_file(s, n, NULL, 0))
+			return -ENOENT;
+	} else if (comp_is(c, len, "trace_stat") && n->inst == &s->top && stat_tracer_at(0)) {
+		/* as the kernel's: there once a stat tracer is registered */
+		n->dir = D_STAT;
+		len = next_comp(&p, &c);
+		if (!len)
+			return 0;
+		n->stat = stat_tracer_find(c, len);
+		if (!n->stat || !node_file(s, n, NULL, 0))
 			return -ENOENT;
 	} else if (comp_is(c, len, "per_cpu")) {
 		char *end;
@@ -333,7 +346,7 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 	pthread_mutex_unlock(&s->lock);
 
 	/* the files first (options/ has the options' names), then the directories */
-	ret = where == W_OPTIONS ? 0 : files_fill(where, fill, ctx);
+	ret = where == W_OPTIONS || where == W_STAT ? 0 : files_fill(where, fill, ctx);
 	switch (n.dir) {
 	case D_ROOT:
 		if (!ret)
@@ -344,7 +357,18 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, "events", &evdir);
 		if (!ret && top)
 			ret = fill(ctx, "instances", &dir);
+		if (!ret && top && stat_tracer_at(0))
+			ret = fill(ctx, "trace_stat", &dir);
 		break;
+	case D_STAT: {
+		const struct tfs_file *f = file_find(W_STAT, NULL, 0);
+		struct tfs_stat st = { 0, f ? f->mode : 0 };
+		struct tracer_stat *t;
+
+		for (unsigned i = 0; f && (t = stat_tracer_at(i)) && !ret; i++)
+			ret = fill(ctx, t->name, &st);
+		break;
+	}
 	case D_OPTIONS: {
 		const struct tfs_file *f = file_find(W_OPTIONS, NULL, 0);
 		struct tfs_stat st = { 0, f ? f->mode : 0 };

@@ -1237,6 +1237,7 @@ static int print_files(struct live_cache *c, const struct live_view *v, struct e
 		return -ENOMEM;
 	}
 	trace_iter_init(&iter, &d, t, f);
+	iter.lat = v->lat;
 	/* the programs' events, as the registry describes them (trace_print_all frees them) */
 	iter.events = cache_events(c);
 	iter.events_loaded = iter.events != NULL;

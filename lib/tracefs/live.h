@@ -16,6 +16,8 @@
 
 #include "usertrace/evreg.h"
 
+struct trace_lat_info;
+
 struct live_view {
 	const char *tracer;		/* "function_graph", "function", "nop" */
 	const char *const *options;	/* trace_options words, NULL-terminated, e.g.
@@ -52,6 +54,8 @@ struct live_view {
 	 * NULL: all.  Events of lower ids (the ftrace system's) are shown.
 	 */
 	const uint64_t *ev_on;
+	/* the maximum a latency trace shows (its latency-format header); NULL: none */
+	const struct trace_lat_info *lat;
 };
 
 #define LIVE_EV_WORDS	(UT_EVREG_SLOTS / 64)

@@ -52,7 +52,7 @@ static const char readme_text[] =
 	"\t\t\t  snapshot buffer. Read the contents for more\n"
 	"\t\t\t  information\n"
 	"  tracing_thresh\t- only trace calls that last longer than this (usecs)\n"
-	"  tracing_max_latency\t- stored only: no latency tracer\n"
+	"  tracing_max_latency\t- the maximum latency of the latency tracers, in us\n"
 	"  max_graph_depth\t- Trace a limited depth of nested calls (0 is unlimited)\n"
 	"\n"
 	"  available_filter_functions - list of functions that can be filtered on\n"

@@ -18,6 +18,7 @@
  *
  *   ""                        the top instance's files (W_TOP)
  *   options/NAME              one file per trace option (0/1; W_OPTIONS)
+ *   trace_stat/NAME           one file per registered stat tracer (top only; W_STAT)
  *   per_cpu/cpuN/{trace,trace_pipe,stats,buffer_size_kb}   (W_CPU)
  *   events/{enable,header_page,header_event}               (W_EVENTS)
  *   events/ftrace/NAME/{format,id}   the ftrace system (usertrace/ftrace.def;
@@ -70,6 +71,11 @@
  *     lives, else the module of the file's first line (the runtime lists
  *     the executable first).
  *   - ftrace_enabled: always 1, read-only.
+ *   - tracing_max_latency, max buffers: the programs' latency tracers keep
+ *     the trace of the maximum in SESSION/max/ (runtime/max.c); `snapshot`
+ *     shows it when the tracer has use_max_tr, `trace` when it has
+ *     print_max, both with the thread of the maximum only (the other
+ *     threads' max buffers hold older maxima).
  *
  * Locking: s->lock protects the session's state (instances, error log,
  * stored values) and the control page's lists.  It is never held while
@@ -129,6 +135,7 @@
 #define W_EVENT		0x20	/* events/SYS/NAME/ of a program's event */
 #define W_FTEVENT	0x40	/* events/ftrace/NAME/ (usertrace/ftrace.def) */
 #define W_OPTIONS	0x80	/* options/NAME, one per trace option: the name is the option's */
+#define W_STAT		0x100	/* trace_stat/NAME, one per stat tracer (lib/trace/stat.h) */
 
 /* what a write handler returns when it succeeded */
 #define TFS_WR_DONE	0	/* nothing more to do */
@@ -187,7 +194,7 @@ struct tfs_file {
 /* the tables, one per source file (files.c lists them) */
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
 	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
-	tfs_views_files[];
+	tfs_views_files[], tfs_stat_files[];
 
 struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
@@ -264,6 +271,10 @@ struct tfs_session {
 	int ncpu;
 	uint32_t cpumask[TFS_MAX_CPUS / 32];
 	unsigned long long thresh_us;
+	/* tracing_max_latency as last written, shown while the programs keep it */
+	uint64_t maxlat_ticks;
+	unsigned long long maxlat_us;
+	char maxdir[PATH_MAX];		/* SESSION/max: the max-latency buffers */
 	double ticks_per_ns;		/* TSC rate, 0: not measured yet */
 	pthread_t pump_thr;		/* runs the instances' pumps */
 	int have_pump_thr, closing;
@@ -329,12 +340,15 @@ struct tfs_trig {
 void evfilt_free_all(struct tfs_session *s);
 
 /* what a path names */
-enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT };
+enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT, D_STAT };
+
+struct tracer_stat;
 
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
 	const struct tfs_file *f;	/* the file, from the registry */
 	int opt;			/* options/NAME: index in trace_opts[] */
+	struct tracer_stat *stat;	/* trace_stat/NAME: the stat tracer */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
 	const char *evsys;		/* events/SYS of the programs' events, and below */
@@ -398,6 +412,7 @@ struct view_buf {
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];
 	uint64_t ev_on[TFS_EV_WORDS];
+	struct trace_lat_info lat;		/* view_max(): the maximum shown */
 };
 
 
@@ -409,6 +424,11 @@ static inline const char *tfs_tracer_name(const struct tfs_inst *in)
 
 /* core.c: a session */
 uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
+/* clock units of the programs to microseconds, truncated (nsecs_to_usecs) */
+unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks);
+uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks);
+/* the view of the max-latency buffers (tracers with use_max_tr); s->lock held */
+void view_max(struct tfs_session *s, struct view_buf *vb);
 
 /* files.c: the registry of files, paths */
 size_t next_comp(const char **p, const char **comp);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "usertrace/record.h"
 #include "usertrace/tracers.h"
@@ -275,22 +276,40 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
 	return TFS_WR_THRESH;
 }
 
+/*
+ * tracing_max_latency: the control page's max_latency (clock units), set
+ * by the programs' latency tracers (runtime/max.c), in microseconds as
+ * the kernel's tracing_nsecs_read().  A write sets it (the next maximum
+ * must be larger) and forgets the record; as the kernel's
+ * tracing_nsecs_write(), a bad number is -EINVAL (-ERANGE if too large)
+ * with no line in error_log.
+ */
 static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%llu\n", h->s->top.tr.max_latency);
+	struct tfs_session *s = h->s;
+	uint64_t v = __atomic_load_n(&s->ctl->max_latency, __ATOMIC_RELAXED);
+
+	sb_printf(b, "%llu\n", v == s->maxlat_ticks ? s->maxlat_us : ticks_to_us(s, v));
 	return 0;
 }
 
 static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 {
+	struct tfs_session *s = h->s;
 	unsigned long long v;
+	uint64_t t;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v))) {
-		tfs_err(h->s, "Invalid argument", h->n.f->name);
+	if ((perr = parse_ull(buf, size, &v)))
 		return perr;
-	}
-	h->s->top.tr.max_latency = v;
+	t = us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
+	ut_max_lock(s->ctl, (int32_t)gettid());
+	s->ctl->max_latency = t;
+	s->ctl->max_rec.latency = 0;
+	s->ctl->max_rec.swapped = 0;
+	ut_max_unlock(s->ctl);
+	s->maxlat_ticks = t;
+	s->maxlat_us = v;
 	return 0;
 }
 

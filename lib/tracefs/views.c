@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/tracefs/tfs_int.h"
 
@@ -43,6 +44,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 
 	vb->inst = in;
 	vb->v.consumed = NULL;
+	vb->v.lat = NULL;
 	vb->v.cpu_pages = NULL;
 	vb->v.nr_cpu_pages = 0;
 	if (!cpu_pages_same(s, in, NULL)) {
@@ -105,6 +107,39 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 				vb->ev_on[i / 64] |= 1ull << (i % 64);
 		vb->v.ev_on = vb->ev_on;
 	}
+}
+
+/*
+ * The max-latency buffers instead of the threads' (a tracer with
+ * use_max_tr, runtime/max.c): SESSION/max/, of the thread that set the
+ * maximum only, as the kernel's max buffer holds the trace of the last
+ * maximum.  No maximum kept yet: nothing.
+ */
+void view_max(struct tfs_session *s, struct view_buf *vb)
+{
+	struct ut_max_rec r;
+
+	ut_max_lock(s->ctl, (int32_t)gettid());
+	r = s->ctl->max_rec;
+	ut_max_unlock(s->ctl);
+	if (!r.latency || !r.swapped)
+		r.tid = 0;
+	vb->v.bufdir = s->maxdir;
+	/* tid 0 is no thread: the view is empty */
+	snprintf(vb->pids, sizeof(vb->pids), "%d", r.tid);
+	vb->v.pids = vb->pids;
+	/* the latency header's (latency-format): the times from the trace's first event */
+	memset(&vb->lat, 0, sizeof(vb->lat));
+	vb->lat.latency_ns = ticks_to_ns(s, r.latency);
+	vb->lat.pid = r.pid;
+	vb->lat.tid = r.tid;
+	vb->lat.cpu = (int)r.cpu;
+	memcpy(vb->lat.comm, r.comm, sizeof(vb->lat.comm));
+	vb->lat.comm[sizeof(vb->lat.comm) - 1] = 0;
+	vb->lat.image = r.image;
+	vb->lat.start_ip = r.start_ip;
+	vb->lat.end_ip = r.end_ip;
+	vb->v.lat = &vb->lat;
 }
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */
@@ -296,6 +331,11 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 
 	inst_pump(in);
 	view_make(h->s, in, h->n.cpu, &vb);
+	/* as the kernel's: a latency tracer's trace is its max buffer's */
+	if (in == &h->s->top && in->tr.current_trace->print_max) {
+		view_max(h->s, &vb);
+		return view_print(h->s, &vb, b);
+	}
 	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
 	vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
 	return view_print(h->s, &vb, b);
@@ -347,16 +387,23 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
+	/* a latency tracer's max buffer is the snapshot buffer, always allocated */
+	int max = in == &s->top && in->tr.current_trace->use_max_tr;
 	int ret;
 
-	if (in->snap_taken) {
+	if (in->snap_taken || max) {
 		struct view_buf vb;
 		struct sbuf t = { 0 };
 
 		/* the copy, in the format of now (tracer, options, clock) */
 		view_make(s, in, -1, &vb);
-		vb.v.bufdir = in->snapdir;
-		vb.v.since = in->snap_since;
+		if (max) {
+			/* the trace of the maximum */
+			view_max(s, &vb);
+		} else {
+			vb.v.bufdir = in->snapdir;
+			vb.v.since = in->snap_since;
+		}
 		ret = view_print(s, &vb, &t);
 		/* as the kernel: a snapshot that holds no event shows the help */
 		if (!ret && !t.err && has_event_line(t.p, t.len)) {
@@ -369,8 +416,8 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 			return ret;
 	}
 	sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-	sb_puts(b, in->snap_alloc ? "#\n# * Snapshot is allocated *\n#\n"
-				  : "#\n# * Snapshot is freed *\n#\n");
+	sb_puts(b, in->snap_alloc || max ? "#\n# * Snapshot is allocated *\n#\n"
+					 : "#\n# * Snapshot is freed *\n#\n");
 	sb_puts(b, snapshot_help);
 	return 0;
 }
@@ -407,6 +454,9 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 		tfs_err(s, "Invalid argument", h->n.f->name);
 		return ret;
 	}
+	/* as the kernel's: the tracer owns the max (snapshot) buffer */
+	if (in->tr.current_trace->use_max_tr)
+		return -EBUSY;
 	if (v == 0) {
 		snap_empty(in);
 		in->snap_alloc = 0;

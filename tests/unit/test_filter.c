@@ -23,6 +23,7 @@ int ut_rec_mode = UT_MODE_GRAPH;
 int ut_use_tsc;
 int ut_fast;
 int ut_rec_filter;
+int ut_ev_filter;
 int ut_have_rseq;
 intptr_t ut_cpu_off;
 

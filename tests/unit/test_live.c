@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "lib/trace/tracer.h"
@@ -452,6 +455,96 @@ static void test_stats_and_now(void **state)
 	tw_close(&t);
 }
 
+/*
+ * The max-latency buffers (runtime/max.c): after the exchange of names
+ * and rb_writer_swap(), trace shows what the thread writes now and the
+ * view of SESSION/max/ the trace that led to the maximum, with the
+ * latency header (latency-format) of the maximum.
+ */
+static void test_max_buffers(void **state)
+{
+	static const char *const plain[] = { NULL };
+	static const char *const lat_opts[] = { "latency-format", NULL };
+	static const struct trace_lat_info lat = {
+		.latency_ns = 2999, .pid = 100, .tid = 100, .cpu = 0, .comm = "app",
+		.image = 1, .start_ip = 0x500000, .end_ip = 0x500001,
+	};
+	struct live_view v = { .tracer = "function", .options = plain, .cpu = -1 };
+	char cur_path[128], max_path[256], dir[128], *out, want[4096];
+	struct rb_header *spare, *old;
+	struct utsname u;
+	size_t len;
+	struct tw t;
+
+	(void)state;
+	tw_open(&t, 100, 100, 4, T0);
+	rec(&t, UT_REC_FUNC, 0x500000, 0x400000, T0 + 1000);
+	rec(&t, UT_REC_FUNC, 0x500001, 0x400000, T0 + 2000);
+	/* the swap, as max.c does it */
+	snprintf(dir, sizeof(dir), "%s/" UT_MAX_DIR, session);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(cur_path, sizeof(cur_path), "%s/buf.100.100.1", session);
+	snprintf(max_path, sizeof(max_path), "%s/buf.100.100.1", dir);
+	assert_int_equal(rb_create(max_path, 4, RB_MODE_OVERWRITE, &spare), 0);
+	spare->pid = spare->tid = 100;
+	spare->image = 1;
+	strcpy(spare->comm, "app");
+	assert_int_equal(syscall(SYS_renameat2, AT_FDCWD, cur_path, AT_FDCWD, max_path, 2 /* RENAME_EXCHANGE */), 0);
+	cur = &t;
+	old = rb_writer_swap(&t.w, spare, T0 + 3000);
+	assert_ptr_equal(old, t.h);
+	t.h = spare;
+	rec(&t, UT_REC_FUNC, 0x500009, 0x400000, T0 + 4000);
+
+	/* trace: the buffer written now */
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_int_equal(count(out, "<-"), 1);
+	assert_non_null(strstr(out, "0x00500009 <-0x00400000"));
+	free(out);
+
+	/* the max view: the trace of the maximum, with its header */
+	v.bufdir = dir;
+	v.pids = "100";
+	v.options = lat_opts;
+	v.lat = &lat;
+	assert_int_equal(uname(&u), 0);
+	snprintf(want, sizeof(want),
+		 "# tracer: function\n"
+		 "#\n"
+		 "# function latency trace v1.1.5 on %s\n"
+		 "# --------------------------------------------------------------------\n"
+		 "# latency: 2 us, #2/2, CPU#0 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:%ld)\n"
+		 "#    -----------------\n"
+		 "#    | task: app-100 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		 "#    -----------------\n"
+		 "#  => started at: 0x00500000\n"
+		 "#  => ended at:   0x00500001\n"
+		 "#\n"
+		 "#\n"
+		 "#                    _------=> CPU#            \n"
+		 "#                   / _-----=> irqs-off/BH-disabled\n"
+		 "#                  | / _----=> need-resched    \n"
+		 "#                  || / _---=> hardirq/softirq \n"
+		 "#                  ||| / _--=> preempt-depth   \n"
+		 "#                  |||| / _-=> migrate-disable \n"
+		 "#                  ||||| /     delay           \n"
+		 "#  cmd     pid     |||||| time  |   caller     \n"
+		 "#     \\   /        ||||||  \\    |    /       \n"
+		 "     app-100       0.....    0us : 0x00500000 <-0x00400000\n"
+		 "     app-100       0.....    1us : 0x00500001 <-0x00400000\n",
+		 u.release, sysconf(_SC_NPROCESSORS_CONF));
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_string_equal(out, want);
+	free(out);
+	/* another thread's view of max/: nothing */
+	v.pids = "0";
+	assert_int_equal(live_trace(session, &v, &out, &len), 0);
+	assert_null(strstr(out, "<-"));
+	free(out);
+	munmap(old, rb_file_size(4));
+	tw_close(&t);
+}
+
 /* an instance's pump: its own buffers, filled while on, kept when the session's wrap */
 static void test_pump(void **state)
 {
@@ -770,6 +863,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pump_off_on, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_buffers, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

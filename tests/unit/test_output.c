@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -593,6 +594,90 @@ static void test_function_from_graph(void **state)
 			    "main <-0x7f0000000010\n"
 			    "foo <-main\n"
 			    "bar <-main\n");
+}
+
+/* latency-format: the kernel's latency header and context columns (lib/trace/latency.c) */
+static void test_latency_format(void **state)
+{
+	static const char *opts[] = { "latency-format", NULL };
+	static struct ut_event ev[] = {
+		EV(UT_EV_ENTRY, 100, 1, 0, 5000000, 0x401000),
+		EV(UT_EV_ENTRY, 100, 1, 1, 5000400, 0x402000),
+		EV(UT_EV_EXIT, 100, 1, 1, 5150000, 0x402000),
+		EV(UT_EV_ENTRY, 100, 1, 1, 5150600, 0x403000),
+		EV(UT_EV_EXIT, 100, 1, 1, 5160000, 0x403000),
+		EV(UT_EV_EXIT, 100, 1, 0, 5200000, 0x401000),
+	};
+	static const struct trace_lat_info lat = {
+		.latency_ns = 200999, .pid = 100, .tid = 100, .cpu = 1, .comm = "app",
+		.start_ip = 0x401000, .end_ip = 0x403000, .time_start = 5000000,
+	};
+	struct trace_iter iter;
+	struct utsname u;
+	char want[4096];
+	FILE *f;
+
+	(void)state;
+	ev[0].parent = 0x7f0000000010ull;
+	assert_int_equal(uname(&u), 0);
+	snprintf(want, sizeof(want),
+		 "# tracer: function\n"
+		 "#\n"
+		 "# function latency trace v1.1.5 on %s\n"
+		 "# --------------------------------------------------------------------\n"
+		 "# latency: 200 us, #37/47, CPU#1 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:4)\n"
+		 "#    -----------------\n"
+		 "#    | task: app-100 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		 "#    -----------------\n"
+		 "#  => started at: main\n"
+		 "#  => ended at:   bar\n"
+		 "#\n"
+		 "#\n"
+		 "#                    _------=> CPU#            \n"
+		 "#                   / _-----=> irqs-off/BH-disabled\n"
+		 "#                  | / _----=> need-resched    \n"
+		 "#                  || / _---=> hardirq/softirq \n"
+		 "#                  ||| / _--=> preempt-depth   \n"
+		 "#                  |||| / _-=> migrate-disable \n"
+		 "#                  ||||| /     delay           \n"
+		 "#  cmd     pid     |||||| time  |   caller     \n"
+		 "#     \\   /        ||||||  \\    |    /       \n"
+		 "     app-100       1.....    0us : main <-0x7f0000000010\n"
+		 "     app-100       1.....    0us!: foo <-main\n"
+		 "     app-100       1.....  151us : bar <-main\n",
+		 u.release);
+	f = mem_open();
+	script = ev;
+	script_len = 6;
+	trace_iter_init(&iter, &data, tracer_find("function"), f);
+	iter.lat = &lat;
+	assert_int_equal(tracer_set_option(&iter, "latency-format"), 0);
+	assert_int_equal(trace_print_all(&iter), 0);
+	assert_string_equal(mem_text(f), want);
+
+	/* time_start 0: from the first event shown, as the kernel's max buffer */
+	{
+		struct trace_lat_info lat0 = lat;
+
+		lat0.time_start = 0;
+		f = mem_open();
+		trace_iter_init(&iter, &data, tracer_find("function"), f);
+		iter.lat = &lat0;
+		assert_int_equal(tracer_set_option(&iter, "latency-format"), 0);
+		assert_int_equal(trace_print_all(&iter), 0);
+		assert_string_equal(mem_text(f), want);
+	}
+
+	/* no maximum: the kernel's header of a buffer without one; times from 0 */
+	assert_non_null(strstr(run(ev, 6, "function", opts),
+			       "# latency: 0 us, #37/47, CPU#0 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:4)\n"
+			       "#    -----------------\n"
+			       "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+			       "#    -----------------\n"
+			       "#\n"
+			       "#                    _------=> CPU#"));
+	assert_non_null(strstr(run(ev, 6, "function", opts),
+			       "     app-100       1..... 5000us : main <-0x7f0000000010\n"));
 }
 
 static void test_nop(void **state)
@@ -1327,7 +1412,7 @@ static void test_options(void **state)
 	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
 	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
 	/* one table, in the kernel's trace_options order */
-	assert_int_equal(TRACE_NR_OPTS, 15);
+	assert_int_equal(TRACE_NR_OPTS, 16);
 	assert_string_equal(trace_opts[0].name, "print-parent");
 	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
 	assert_int_equal(trace_opt_index("funcgraph-tail", 14), TRACE_NR_OPTS - 1);
@@ -1343,7 +1428,7 @@ static void test_options_help(void **state)
 	trace_options_help(f, "  ");
 	assert_string_equal(mem_text(f),
 		"  all tracers: print-parent (default) sym-offset sym-addr\n"
-		"    context-info (default) record-tgid irq-info (default)\n"
+		"    context-info (default) latency-format record-tgid irq-info (default)\n"
 		"    markers (default)\n"
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
@@ -1367,6 +1452,7 @@ int main(void)
 		cmocka_unit_test(test_function),
 		cmocka_unit_test(test_function_from_graph),
 		cmocka_unit_test(test_nop),
+		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test(test_graph_return),
 		cmocka_unit_test(test_graph_return_mixed),
 		cmocka_unit_test(test_function_return_trace),

@@ -32,6 +32,7 @@
 #include "usertrace/tracers.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
+#include "lib/trace/stat.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live.h"
 #include "lib/tracefs/tracefs.h"
@@ -46,6 +47,9 @@ static int last_nr_hide;
 static uint64_t last_hide[2];
 static int last_have_ev;		/* the view had an event set */
 static uint64_t last_ev_on0;		/* its first word */
+static char last_pids[64];		/* the view's set_ftrace_pid */
+static const char *live_text;		/* what `trace` reads; NULL: a header alone */
+static struct trace_lat_info last_lat;	/* the view's maximum; tid -1: none */
 
 uint64_t live_now(const char *session_dir)
 {
@@ -59,6 +63,11 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	snprintf(last_tracer, sizeof(last_tracer), "%s", v->tracer);
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
+	snprintf(last_pids, sizeof(last_pids), "%s", v->pids ? v->pids : "");
+	if (v->lat)
+		last_lat = *v->lat;
+	else
+		last_lat.tid = -1;
 	snprintf(last_ffilter, sizeof(last_ffilter), "%s", v->ffilter ? v->ffilter : "(none)");
 	snprintf(last_fnotrace, sizeof(last_fnotrace), "%s", v->fnotrace ? v->fnotrace : "(none)");
 	last_nr_hide = v->nr_hide;
@@ -66,6 +75,11 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	last_ev_on0 = v->ev_on ? v->ev_on[0] : 0;
 	if (v->nr_hide)
 		memcpy(last_hide, v->hide + 2 * (v->nr_hide - 1), sizeof(last_hide));
+	if (live_text) {
+		*out = strdup(live_text);
+		*len = strlen(*out);
+		return 0;
+	}
 	if (asprintf(out, "# tracer: %s\n#\n", v->tracer) < 0)
 		return -ENOMEM;
 	*len = strlen(*out);
@@ -1448,6 +1462,252 @@ static void test_tracer_hooks(void **state)
 	assert_int_equal(hook_resets, 2);
 }
 
+/*
+ * A test-only latency tracer: its runtime part would call
+ * ut_update_max_tr(); here the test stores the control page's max record
+ * as runtime/max.c does.
+ */
+static const struct tracer maxlat_tracer = {
+	.name		= "test_maxlat",
+	.use_max_tr	= 1,
+	.print_max	= 1,
+};
+
+static void test_max_latency(void **state)
+{
+	struct fix *f = *state;
+	char want[4200], *log;
+	int ret;
+
+	ret = register_tracer(&maxlat_tracer);
+	assert_true(ret == 0 || ret == -EEXIST);
+	/* the programs' maximum, clock units (CLOCK_MONOTONIC ns here), read in us */
+	assert_file(f->s, "tracing_max_latency", "0\n");
+	f->ctl->max_latency = 1234999;
+	assert_file(f->s, "tracing_max_latency", "1234\n");
+	/* a write is the new floor, in us, and forgets the record */
+	f->ctl->max_rec.latency = 1234999;
+	f->ctl->max_rec.swapped = 1;
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "7\n"), 0);
+	assert_int_equal(f->ctl->max_latency, 7000);
+	assert_int_equal(f->ctl->max_rec.latency, 0);
+	assert_int_equal(f->ctl->max_lock, 0);
+	assert_file(f->s, "tracing_max_latency", "7\n");
+	/* as the kernel's tracing_nsecs_write(): EINVAL, ERANGE, no error_log line */
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "abc\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "-1\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "tracing_max_latency", O_TRUNC, "99999999999999999999999\n"),
+			 -ERANGE);
+	assert_file(f->s, "tracing_max_latency", "7\n");
+	log = rd(f->s, "error_log", NULL);
+	assert_string_equal(log, "");
+	free(log);
+
+	/* a tracer without max buffers: snapshot and trace are the usual ones */
+	assert_file(f->s, "trace", "# tracer: nop\n#\n");
+	assert_string_equal(last_bufdir, "");
+	assert_int_equal(last_lat.tid, -1);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), 0);
+
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "test_maxlat\n"), 0);
+	/* use_max_tr: the tracer owns the snapshot buffer */
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), -EBUSY);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "0\n"), -EBUSY);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "x\n"), -EINVAL);
+	/* no maximum yet: the max buffers of no thread; empty, so the help, allocated */
+	snprintf(want, sizeof(want), "%s/max", f->dir);
+	log = rd(f->s, "snapshot", NULL);
+	assert_non_null(log);
+	{
+		static const char pre[] = "# tracer: test_maxlat\n#\n#\n# * Snapshot is allocated *\n#\n"
+					  "# Snapshot commands:\n";
+
+		assert_true(!strncmp(log, pre, strlen(pre)));
+	}
+	free(log);
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "0");
+	/* a maximum with its trace: that thread's max buffer, in snapshot and trace */
+	f->ctl->max_rec.latency = 5000;
+	f->ctl->max_rec.tid = 4321;
+	f->ctl->max_rec.pid = 4320;
+	f->ctl->max_rec.cpu = 3;
+	f->ctl->max_rec.start_ip = 0x1234;
+	f->ctl->max_rec.end_ip = 0x5678;
+	f->ctl->max_rec.image = 99;
+	strcpy(f->ctl->max_rec.comm, "worker");
+	f->ctl->max_rec.swapped = 1;
+	live_text = "# tracer: test_maxlat\n#\n  worker-4321 [003] ..... 1.000000: main <-0\n";
+	assert_file(f->s, "snapshot", live_text);
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "4321");
+	/* the latency header's maximum */
+	assert_int_equal(last_lat.latency_ns, 5000);
+	assert_int_equal(last_lat.tid, 4321);
+	assert_int_equal(last_lat.pid, 4320);
+	assert_int_equal(last_lat.cpu, 3);
+	assert_int_equal(last_lat.start_ip, 0x1234);
+	assert_int_equal(last_lat.end_ip, 0x5678);
+	assert_int_equal(last_lat.image, 99);
+	assert_int_equal(last_lat.time_start, 0);
+	assert_string_equal(last_lat.comm, "worker");
+	last_bufdir[0] = 0;
+	assert_file(f->s, "trace", live_text);
+	live_text = NULL;
+	assert_string_equal(last_bufdir, want);
+	assert_string_equal(last_pids, "4321");
+	/* a maximum kept without its trace (record mode): nothing to show */
+	f->ctl->max_rec.swapped = 0;
+	assert_file(f->s, "trace", "# tracer: test_maxlat\n#\n");
+	assert_string_equal(last_pids, "0");
+	/* back to nop: snapshot is the usual one again */
+	assert_int_equal(wr(f->s, "current_tracer", O_TRUNC, "nop\n"), 0);
+	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
+}
+
+/* ---- trace_stat/ with stat tracers of the test's own (lib/trace/stat.h) ---- */
+
+struct hit {
+	const char *name;
+	unsigned long hits;
+};
+
+static struct hit hits[] = {
+	{ "parse", 3 }, { "run", 10 }, { "main", 1 }, { "log", 3 }, { "idle", 10 },
+};
+static int hit_releases;
+
+static void *hit_start(struct tracer_stat *trace)
+{
+	(void)trace;
+	return &hits[0];
+}
+
+static void *hit_next(void *prev, int idx)
+{
+	assert_ptr_equal(prev, &hits[idx - 1]);
+	return idx < (int)(sizeof(hits) / sizeof(hits[0])) ? &hits[idx] : NULL;
+}
+
+static int hit_cmp(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	return x->hits > y->hits ? 1 : x->hits < y->hits ? -1 : 0;
+}
+
+static int hit_show(FILE *m, void *p)
+{
+	const struct hit *h = p;
+
+	fprintf(m, "  %-10s %8lu\n", h->name, h->hits);
+	return 0;
+}
+
+static int hit_headers(FILE *m)
+{
+	fputs("  Function        Hit\n  --------        ---\n", m);
+	return 0;
+}
+
+static void hit_release(void *stat)
+{
+	(void)stat;
+	hit_releases++;
+}
+
+static struct tracer_stat hit_stat = {
+	.name = "test_hits", .stat_start = hit_start, .stat_next = hit_next, .stat_cmp = hit_cmp,
+	.stat_show = hit_show, .stat_release = hit_release, .stat_headers = hit_headers,
+};
+/* no stat_cmp: in stat_next's order; no headers */
+static struct tracer_stat order_stat = {
+	.name = "test_order", .stat_start = hit_start, .stat_next = hit_next, .stat_show = hit_show,
+};
+
+static void *none_start(struct tracer_stat *trace)
+{
+	(void)trace;
+	return NULL;
+}
+
+static struct tracer_stat empty_stat = {
+	.name = "test_empty", .stat_start = none_start, .stat_next = hit_next,
+	.stat_show = hit_show, .stat_headers = hit_headers,
+};
+
+static void test_trace_stat(void **state)
+{
+	struct fix *f = *state;
+	struct names n = { "" };
+	struct tracer_stat bad = { .name = "a/b", .stat_start = hit_start, .stat_next = hit_next,
+				   .stat_show = hit_show };
+	int err;
+
+	/* as this machine's kernel: no stat tracer, no trace_stat/ */
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_null(strstr(n.all, "trace_stat"));
+	assert_null(rd(f->s, "trace_stat/test_hits", &err));
+	assert_int_equal(err, -ENOENT);
+
+	assert_int_equal(register_stat_tracer(&hit_stat), 0);
+	assert_int_equal(register_stat_tracer(&order_stat), 0);
+	assert_int_equal(register_stat_tracer(&empty_stat), 0);
+	assert_int_equal(register_stat_tracer(&hit_stat), -EEXIST);
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+	bad.name = "";
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+	bad.name = "noshow";
+	bad.stat_show = NULL;
+	assert_int_equal(register_stat_tracer(&bad), -EINVAL);
+
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_non_null(strstr(n.all, " trace_stat/ "));
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "trace_stat", fill, &n), 0);
+	assert_string_equal(n.all, "test_hits test_order test_empty ");
+	/* largest first; of equal ones the later first, as the kernel's rbtree */
+	hit_releases = 0;
+	assert_file(f->s, "trace_stat/test_hits",
+		    "  Function        Hit\n"
+		    "  --------        ---\n"
+		    "  idle             10\n"
+		    "  run              10\n"
+		    "  log               3\n"
+		    "  parse             3\n"
+		    "  main              1\n");
+	assert_int_equal(hit_releases, 5);
+	assert_file(f->s, "trace_stat/test_order",
+		    "  parse             3\n"
+		    "  run              10\n"
+		    "  main              1\n"
+		    "  log               3\n"
+		    "  idle             10\n");
+	/* the headers even with no entry */
+	assert_file(f->s, "trace_stat/test_empty", "  Function        Hit\n  --------        ---\n");
+	/* read-only; no other name; none in an instance (the kernel's are top-only) */
+	assert_int_equal(wr(f->s, "trace_stat/test_hits", O_TRUNC, "1\n"), -EINVAL);
+	assert_null(rd(f->s, "trace_stat/nothing", &err));
+	assert_int_equal(err, -ENOENT);
+	assert_null(rd(f->s, "trace_stat/test_hits/x", &err));
+	assert_int_equal(err, -ENOTDIR);
+	assert_int_equal(tfs_mkdir(f->s, "instances/st"), 0);
+	assert_null(rd(f->s, "instances/st/trace_stat/test_hits", &err));
+	assert_int_equal(err, -ENOENT);
+
+	unregister_stat_tracer(&empty_stat);
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "trace_stat", fill, &n), 0);
+	assert_string_equal(n.all, "test_hits test_order ");
+	unregister_stat_tracer(&order_stat);
+	unregister_stat_tracer(&hit_stat);
+	memset(&n, 0, sizeof(n));
+	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
+	assert_null(strstr(n.all, "trace_stat"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1473,8 +1733,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trace_pipe_nonblock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_marker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_timeout, setup, teardown),
-		/* last: it registers tracers (available_tracers lists them) */
+		/* last: they register tracers (available_tracers lists them) */
 		cmocka_unit_test_setup_teardown(test_tracer_hooks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_max_latency, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_stat, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
