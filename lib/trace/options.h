@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.h - the trace options of options.def: their bits and one table
- * for the tools and the tracing directory.
+ * options.h - the trace options: the global ones of options.def (their
+ * bits and one table), and the tables of the tracers' own options.
  *
- * Each option's bit is its position in options.def, so the global ones
- * and each tracer's own fit one 32-bit word each however they are mixed.
+ * A global option's bit is its position in options.def, in the
+ * directory's or the iterator's iter_flags word.  A tracer's own options
+ * are a TRACER_OPT table in its output part (struct tracer .opts, ended by
+ * TRACER_OPTS_END) with bits of its choosing, in a tracer_flags word of
+ * their own, as the kernel's struct tracer_flags.
  */
 #ifndef USERTRACE_TRACE_OPTIONS_H
 #define USERTRACE_TRACE_OPTIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 enum trace_opt_pos {
-#define TRACE_OPT(tracer, name, flag, def)	flag##_POS,
+#define TRACE_OPT(name, flag, def)	flag##_POS,
 #include "lib/trace/options.def"
 #undef TRACE_OPT
 	TRACE_NR_OPTS
@@ -22,48 +26,54 @@ enum trace_opt_pos {
 _Static_assert(TRACE_NR_OPTS <= 32, "trace options: one bit each in a 32-bit word");
 
 enum trace_opt_flag {
-#define TRACE_OPT(tracer, name, flag, def)	flag = 1u << flag##_POS,
+#define TRACE_OPT(name, flag, def)	flag = 1u << flag##_POS,
 #include "lib/trace/options.def"
 #undef TRACE_OPT
 };
 
+/* one option: of the global table, or of a tracer's */
 struct trace_opt_info {
-	const char *tracer;	/* "": global */
-	const char *name;
+	const char *name;	/* NULL ends a tracer's table */
 	uint32_t bit;
-	int def;
+	int def;		/* 1 if set when tracing starts */
 };
 
-static const struct trace_opt_info trace_opts[TRACE_NR_OPTS] = {
-#define TRACE_OPT(tracer, name, flag, def)	{ tracer, name, flag, def },
-#include "lib/trace/options.def"
-#undef TRACE_OPT
-};
+#define TRACER_OPT(name, bit, def)	{ name, bit, def }
+#define TRACER_OPTS_END			{ NULL, 0, 0 }
+#define TRACER_MAX_OPTS			32
 
-/* the index of option @name (without "no") in trace_opts[], or -1 */
-static inline int trace_opt_index(const char *name, size_t len)
+/* the global options, in options.def's order (lib/trace/tracer.c) */
+extern const struct trace_opt_info trace_opts[TRACE_NR_OPTS];
+
+/* the option @name (@len bytes, without "no") of table @opts, or NULL */
+static inline const struct trace_opt_info *trace_opt_lookup(const struct trace_opt_info *opts,
+							      size_t n, const char *name, size_t len)
 {
-	for (int i = 0; i < TRACE_NR_OPTS; i++)
-		if (!strncmp(trace_opts[i].name, name, len) && !trace_opts[i].name[len])
-			return i;
-	return -1;
+	for (size_t i = 0; opts && i < n && opts[i].name; i++)
+		if (!strncmp(opts[i].name, name, len) && !opts[i].name[len])
+			return &opts[i];
+	return NULL;
 }
 
-/* 1 if option @i is another tracer's than @tracer (hidden and refused with it) */
-static inline int trace_opt_hidden(int i, const char *tracer)
-{
-	return trace_opts[i].tracer[0] && strcmp(trace_opts[i].tracer, tracer);
-}
-
-/* the default bits of @tracer's options ("" for the global ones) */
-static inline uint32_t trace_opt_defaults(const char *tracer)
+/* the default bits of an option table (a tracer's, or @n global ones) */
+static inline uint32_t trace_opt_defaults(const struct trace_opt_info *opts, size_t n)
 {
 	uint32_t v = 0;
 
-	for (int i = 0; i < TRACE_NR_OPTS; i++)
-		if (trace_opts[i].def && !strcmp(trace_opts[i].tracer, tracer))
-			v |= trace_opts[i].bit;
+	for (size_t i = 0; opts && i < n && opts[i].name; i++)
+		if (opts[i].def)
+			v |= opts[i].bit;
 	return v;
+}
+
+/* the number of options in a tracer's table */
+static inline size_t trace_opt_count(const struct trace_opt_info *opts)
+{
+	size_t n = 0;
+
+	while (opts && opts[n].name)
+		n++;
+	return n;
 }
 
 #endif /* USERTRACE_TRACE_OPTIONS_H */

@@ -56,9 +56,48 @@ const struct tracer *tracer_at(unsigned i)
 	return i < nr_extra ? extra[i] : NULL;
 }
 
+const struct trace_opt_info trace_opts[TRACE_NR_OPTS] = {
+#define TRACE_OPT(name, flag, def)	{ name, flag, def },
+#include "lib/trace/options.def"
+#undef TRACE_OPT
+};
+
+_Static_assert(UT_NR_TRACERS + TRACER_EXTRA_MAX <= TRACE_ARRAY_TRACERS, "trace_array.tracer_flags");
+
+uint32_t *trace_array_tracer_flags(struct trace_array *tr, const struct tracer *t)
+{
+	const struct tracer *e;
+	unsigned i;
+
+	for (i = 0; (e = tracer_at(i)) && e != t; i++)
+		;
+	if (!e)
+		return NULL;
+	if (!(tr->tracer_flags_set & (1u << i))) {
+		tr->tracer_flags[i] = trace_opt_defaults(t->opts, TRACER_MAX_OPTS);
+		tr->tracer_flags_set |= 1u << i;
+	}
+	return &tr->tracer_flags[i];
+}
+
+const struct trace_opt_info *trace_opt_find(const struct tracer *t, const char *name, size_t len,
+					    const struct tracer **t_out)
+{
+	const struct trace_opt_info *o = trace_opt_lookup(trace_opts, TRACE_NR_OPTS, name, len);
+
+	*t_out = NULL;
+	if (o || !t)
+		return o;
+	o = trace_opt_lookup(t->opts, TRACER_MAX_OPTS, name, len);
+	if (o)
+		*t_out = t;
+	return o;
+}
+
 int register_tracer(const struct tracer *t)
 {
-	if (!t || !t->name || !t->name[0] || strlen(t->name) >= TRACER_NAME_MAX)
+	if (!t || !t->name || !t->name[0] || strlen(t->name) >= TRACER_NAME_MAX ||
+	    trace_opt_count(t->opts) > TRACER_MAX_OPTS)
 		return -EINVAL;
 	if (tracer_find(t->name))
 		return -EEXIST;
@@ -97,32 +136,31 @@ void tracer_help(FILE *out, const char *indent)
 		fprintf(out, "%s%-16s%s\n", indent, ut_tracers[i].name, ut_tracers[i].help);
 }
 
-/*
- * The options, for the help texts: the global ones, then each tracer's,
- * at most 72 columns a line, with "(default)" after those that are set.
- */
-void trace_options_help(FILE *out, const char *indent)
+/* one line of options for the help texts, at most 72 columns, "(default)" after those set */
+static void options_help_line(FILE *out, const char *indent, const char *who,
+			      const struct trace_opt_info *opts, size_t n)
 {
-	const char *tracer = NULL;
-	int col = 0;
+	int col = fprintf(out, "%s%s:", indent, who);
 
-	for (int i = 0; i < TRACE_NR_OPTS; i++) {
-		const struct trace_opt_info *o = &trace_opts[i];
-		int len = (int)strlen(o->name) + (o->def ? 10 : 0);
+	for (size_t i = 0; i < n && opts[i].name; i++) {
+		int len = (int)strlen(opts[i].name) + (opts[i].def ? 10 : 0);
 
-		if (!tracer || strcmp(tracer, o->tracer)) {
-			if (col)
-				fputc('\n', out);
-			col = fprintf(out, "%s%s%s", indent, o->tracer[0] ? o->tracer : "all tracers",
-				      ":");
-			tracer = o->tracer;
-		}
 		if (col + 1 + len > 72)
 			col = fprintf(out, "\n%s ", indent) - 1;
-		col += fprintf(out, " %s%s", o->name, o->def ? " (default)" : "");
+		col += fprintf(out, " %s%s", opts[i].name, opts[i].def ? " (default)" : "");
 	}
-	if (col)
-		fputc('\n', out);
+	fputc('\n', out);
+}
+
+/* the options, for the help texts: the global ones, then each tracer's */
+void trace_options_help(FILE *out, const char *indent)
+{
+	const struct tracer *t;
+
+	options_help_line(out, indent, "all tracers", trace_opts, TRACE_NR_OPTS);
+	for (unsigned i = 0; (t = tracer_at(i)); i++)
+		if (trace_opt_count(t->opts))
+			options_help_line(out, indent, t->name, t->opts, TRACER_MAX_OPTS);
 }
 
 /* as available_tracers: names on one line, separated by spaces */
@@ -142,8 +180,8 @@ void trace_iter_init(struct trace_iter *iter, struct ut_data *d,
 	iter->out = out;
 	iter->data = d;
 	iter->tracer = t;
-	iter->iter_flags = trace_opt_defaults("");
-	iter->tracer_flags = t ? trace_opt_defaults(t->name) : 0;
+	iter->iter_flags = trace_opt_defaults(trace_opts, TRACE_NR_OPTS);
+	iter->tracer_flags = t ? trace_opt_defaults(t->opts, TRACER_MAX_OPTS) : 0;
 	ut_seq_init(&iter->seq, out);
 	if (t && t->open)
 		t->open(iter);
@@ -203,9 +241,10 @@ uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event 
 int tracer_set_option(struct trace_iter *iter, const char *opt)
 {
 	const struct trace_opt_info *o;
+	const struct tracer *own;
 	const char *name = opt;
 	uint32_t *flags;
-	int neg = 0, i;
+	int neg = 0;
 
 	if (!opt || !*opt)
 		return -EINVAL;
@@ -213,14 +252,11 @@ int tracer_set_option(struct trace_iter *iter, const char *opt)
 		neg = 1;
 		name += 2;
 	}
-	i = trace_opt_index(name, strlen(name));
-	if (i < 0)
+	/* like trace_options: the global ones and the current tracer's own */
+	o = trace_opt_find(iter->tracer, name, strlen(name), &own);
+	if (!o)
 		return -EINVAL;
-	o = &trace_opts[i];
-	/* like trace_options: only the current tracer's own options */
-	if (o->tracer[0] && (!iter->tracer || trace_opt_hidden(i, iter->tracer->name)))
-		return -EINVAL;
-	flags = o->tracer[0] ? &iter->tracer_flags : &iter->iter_flags;
+	flags = own ? &iter->tracer_flags : &iter->iter_flags;
 	if (neg)
 		*flags &= ~o->bit;
 	else

@@ -23,7 +23,7 @@ struct trace_iter;
 struct trace_threads;
 struct ut_evtab;
 
-/* the trace options (TRACE_ITER_* global, GRAPH_* function_graph's): options.def */
+/* the trace options: the global ones (TRACE_ITER_*, options.def), and the tables of a tracer's own */
 #include "lib/trace/options.h"
 
 /* what a tracer's print_line did with an event, as the kernel's enum print_line_t */
@@ -37,11 +37,19 @@ enum print_line_t {
  * one or an instance, lib/tracefs/), as the kernel's: what the hooks of
  * the directory's tracer are given.
  */
+#define TRACE_ARRAY_TRACERS	32	/* tracers.def's and the registered ones */
+
 struct trace_array {
 	const char *name;			/* "" for the top directory, else the instance's */
 	const struct tracer *current_trace;	/* never NULL: nop_tracer at least */
 	unsigned tracer_gen;			/* bumped at each change of tracer */
-	uint32_t trace_flags;			/* the set options' bits (options.def) */
+	uint32_t trace_flags;			/* the set global options' bits (options.def) */
+	/*
+	 * each tracer's own options (its .opts), kept across tracer changes
+	 * as the kernel keeps them: trace_array_tracer_flags()
+	 */
+	uint32_t tracer_flags[TRACE_ARRAY_TRACERS];
+	uint32_t tracer_flags_set;		/* a bit per word given its defaults */
 	int clock_id;				/* trace_clock: enum trace_clock_id */
 	void *priv;				/* the current tracer's, from init to reset */
 };
@@ -54,7 +62,13 @@ struct trace_array {
  * Every hook is optional.
  */
 struct tracer {
-	const char *name;	/* its name in tracers.def; its options: options.def */
+	const char *name;	/* its name in tracers.def */
+	/*
+	 * @opts: the tracer's own options (TRACER_OPT ... TRACER_OPTS_END),
+	 * shown in trace_options and options/ while it is the directory's
+	 * tracer, their bits in tracer_flags.  NULL: none.
+	 */
+	const struct trace_opt_info *opts;
 	/*
 	 * @use_max_tr: its runtime part keeps the trace of the maximum
 	 * latency in the max buffers (ut_update_max_tr()): `snapshot` shows
@@ -77,9 +91,10 @@ struct tracer {
 	/* @update_thresh: called when tracing_thresh is written (the top directory's tracer) */
 	void (*update_thresh)(struct trace_array *tr);
 	/*
-	 * @set_flag: called before one of the tracer's own options (options.def)
-	 * changes; @old_flags are the directory's options before, @bit the
-	 * option's.  Nonzero (a negative errno) refuses the change.
+	 * @set_flag: called before one of the tracer's own options (@opts)
+	 * changes while it is the directory's tracer; @old_flags are its
+	 * options before, @bit the option's.  Nonzero (a negative errno)
+	 * refuses the change.
 	 */
 	int (*set_flag)(struct trace_array *tr, uint32_t old_flags, uint32_t bit, int set);
 	/*
@@ -197,6 +212,19 @@ const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for func
 int register_tracer(const struct tracer *t);
 /* the @i-th tracer, in available_tracers order (tracers.def, then the registered); NULL past the end */
 const struct tracer *tracer_at(unsigned i);
+
+/*
+ * trace_array_tracer_flags - the word of tracer @t's own options in @tr,
+ * given its defaults the first time; NULL if @t is not registered
+ */
+uint32_t *trace_array_tracer_flags(struct trace_array *tr, const struct tracer *t);
+
+/*
+ * trace_opt_find - option @name (@len bytes, without "no"): a global one
+ * (*@t_out NULL), or one of @t's own (*@t_out = @t); NULL if neither has it
+ */
+const struct trace_opt_info *trace_opt_find(const struct tracer *t, const char *name, size_t len,
+					    const struct tracer **t_out);
 #define TRACER_NAME_MAX	32	/* a tracer's name is shorter */
 /*
  * tracer_switch - @tr's tracer becomes @t: the current one's reset, then

@@ -196,8 +196,8 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		len = next_comp(&p, &c);
 		if (!len)
 			return 0;
-		n->opt = trace_opt_index(c, len);
-		if (n->opt < 0 || !node_file(s, n, NULL, 0))
+		n->opt = trace_opt_find(n->inst->tr.current_trace, c, len, &n->opt_tracer);
+		if (!n->opt || !node_file(s, n, NULL, 0))
 			return -ENOENT;
 	} else if (comp_is(c, len, "trace_stat") && n->inst == &s->top && stat_tracer_at(0)) {
 		/* as the kernel's: there once a stat tracer is registered */
@@ -373,8 +373,12 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 		const struct tfs_file *f = file_find(W_OPTIONS, NULL, 0);
 		struct tfs_stat st = { 0, f ? f->mode : 0 };
 
+		/* the global options, then the directory's tracer's own */
 		for (int i = 0; f && i < TRACE_NR_OPTS && !ret; i++)
 			ret = fill(ctx, trace_opts[i].name, &st);
+		for (const struct trace_opt_info *o = n.inst->tr.current_trace->opts;
+		     f && o && o->name && !ret; o++)
+			ret = fill(ctx, o->name, &st);
 		break;
 	}
 	case D_PERCPU:

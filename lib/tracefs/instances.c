@@ -275,10 +275,7 @@ void inst_init(struct tfs_inst *in)
 	in->on = 1;
 	in->tr.name = in->name;
 	in->tr.current_trace = &nop_tracer;
-	in->tr.trace_flags = 0;
-	for (int i = 0; i < TRACE_NR_OPTS; i++)
-		if (trace_opts[i].def)
-			in->tr.trace_flags |= trace_opts[i].bit;
+	in->tr.trace_flags = trace_opt_defaults(trace_opts, TRACE_NR_OPTS);
 }
 
 void inst_free(struct tfs_inst *in, int remove)

@@ -347,7 +347,8 @@ struct tracer_stat;
 struct tfs_node {
 	int dir;			/* D_*, D_NONE for a file */
 	const struct tfs_file *f;	/* the file, from the registry */
-	int opt;			/* options/NAME: index in trace_opts[] */
+	const struct trace_opt_info *opt;	/* options/NAME: the option */
+	const struct tracer *opt_tracer;	/* ... a tracer's own, NULL: a global one */
 	struct tracer_stat *stat;	/* trace_stat/NAME: the stat tracer */
 	int cpu;			/* per_cpu/cpuN: N, else -1 */
 	const struct ut_event_desc *ev;	/* events/SYS/NAME and its files */
@@ -405,8 +406,8 @@ struct view_buf {
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
 	char pids[UT_LIST_MAX];
-	char words[TRACE_NR_OPTS][40];
-	const char *ptrs[TRACE_NR_OPTS + 1];
+	char words[TRACE_NR_OPTS + TRACER_MAX_OPTS][40];
+	const char *ptrs[TRACE_NR_OPTS + TRACER_MAX_OPTS + 1];
 	char tracer[32];
 	struct tfs_inst *inst;
 	uint32_t cpu_pages[TFS_MAX_CPUS];

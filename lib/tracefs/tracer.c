@@ -23,13 +23,18 @@ const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 	return tfs_tracer_name(in);
 }
 
+/* the global options, then the directory's tracer's own, as the kernel lists them */
 static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
 {
-	for (int i = 0; i < TRACE_NR_OPTS; i++) {
-		if (trace_opt_hidden(i, inst_tracer(s, in)))
-			continue;
-		sb_printf(b, "%s%s\n", in->tr.trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
-	}
+	struct trace_array *tr = &in->tr;
+	const struct tracer *t = tr->current_trace;
+	uint32_t *tw = trace_array_tracer_flags(tr, t);
+
+	(void)s;
+	for (int i = 0; i < TRACE_NR_OPTS; i++)
+		sb_printf(b, "%s%s\n", tr->trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+	for (const struct trace_opt_info *o = t->opts; o && o->name; o++)
+		sb_printf(b, "%s%s\n", tw && *tw & o->bit ? "" : "no", o->name);
 }
 
 int tracer_index(const char *name)
@@ -56,47 +61,49 @@ uint32_t tracer_bit(const char *name)
 }
 
 /*
- * Option @i of the directory on or off.  A tracer's own option is its
- * set_flag's to refuse, as in the kernel.  Context: s->lock held.
+ * Option @o of the directory on or off: a global one (@t NULL) or tracer
+ * @t's own.  The current tracer's set_flag may refuse one of its own, as
+ * in the kernel.  Context: s->lock held.
  */
-static int option_set(struct tfs_session *s, struct tfs_inst *in, int i, int set)
+static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct tracer *t,
+		      const struct trace_opt_info *o, int set)
 {
 	struct trace_array *tr = &in->tr;
-	uint32_t bit = trace_opts[i].bit;
+	uint32_t *w = t ? trace_array_tracer_flags(tr, t) : &tr->trace_flags;
 
-	if (trace_opts[i].tracer[0] && !strcmp(trace_opts[i].tracer, tr->current_trace->name) &&
-	    tr->current_trace->set_flag &&
-	    !!(tr->trace_flags & bit) != set) {
-		int ret = tr->current_trace->set_flag(tr, tr->trace_flags, bit, set);
+	if (!w)
+		return -EINVAL;
+	if (t && t == tr->current_trace && t->set_flag && !!(*w & o->bit) != set) {
+		int ret = t->set_flag(tr, *w, o->bit, set);
 
 		if (ret) {
-			tfs_err(s, "The tracer refused the option", trace_opts[i].name);
+			tfs_err(s, "The tracer refused the option", o->name);
 			return ret < 0 ? ret : -EINVAL;
 		}
 	}
 	if (set)
-		tr->trace_flags |= bit;
+		*w |= o->bit;
 	else
-		tr->trace_flags &= ~bit;
+		*w &= ~o->bit;
 	return 0;
 }
 
 /* a trace option word ("name" or "noname"); Context: s->lock held */
 static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 {
-	int neg = !strncmp(w, "no", 2), i;
+	const struct tracer *cur = in->tr.current_trace, *t;
+	const struct trace_opt_info *o = trace_opt_find(cur, w, strlen(w), &t);
+	int set = 1;
 
-	i = trace_opt_index(w, strlen(w));
-	if (i >= 0) {
-		neg = 0;
-	} else if (neg) {
-		i = trace_opt_index(w + 2, strlen(w + 2));
+	if (!o && !strncmp(w, "no", 2)) {
+		o = trace_opt_find(cur, w + 2, strlen(w + 2), &t);
+		set = 0;
 	}
-	if (i < 0 || trace_opt_hidden(i, inst_tracer(s, in))) {
+	if (!o) {
 		tfs_err(s, "Invalid option", w);
 		return -EINVAL;
 	}
-	return option_set(s, in, i, !neg);
+	return option_set(s, in, t, o, set);
 }
 
 /* ---- the files ---- */
@@ -210,10 +217,13 @@ static int trace_options_write(struct tfs_handle *h, const char *buf, size_t siz
 	return ret;
 }
 
-/* options/NAME: h->n.opt is the option */
+/* options/NAME: h->n.opt is the option, h->n.opt_tracer its tracer (NULL: global) */
 static int option_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%d\n", !!(h->n.inst->tr.trace_flags & trace_opts[h->n.opt].bit));
+	struct trace_array *tr = &h->n.inst->tr;
+	uint32_t *w = h->n.opt_tracer ? trace_array_tracer_flags(tr, h->n.opt_tracer) : &tr->trace_flags;
+
+	sb_printf(b, "%d\n", w && (*w & h->n.opt->bit) ? 1 : 0);
 	return 0;
 }
 
@@ -224,10 +234,10 @@ static int option_write(struct tfs_handle *h, const char *buf, size_t size)
 	int perr;
 
 	if ((perr = parse_ull(buf, size, &v)) || v > 1) {
-		tfs_err(h->s, "Invalid argument", trace_opts[h->n.opt].name);
+		tfs_err(h->s, "Invalid argument", h->n.opt->name);
 		return perr ? perr : -EINVAL;
 	}
-	return option_set(h->s, in, h->n.opt, (int)v);
+	return option_set(h->s, in, h->n.opt_tracer, h->n.opt, (int)v);
 }
 
 static int trace_clock_show(struct tfs_handle *h, struct sbuf *b)
@@ -352,7 +362,7 @@ const struct tfs_file tfs_tracer_files[] = {
 	/* 2.6.27's name of trace_options */
 	TFS_FILE("iter_ctrl", 0640, W_TOP | W_INST,
 		 .show = trace_options_show, .write = trace_options_write),
-	/* options/NAME: this file for every option of options.def */
+	/* options/NAME: this file for every global option and the tracer's own */
 	TFS_FILE("options", 0640, W_OPTIONS, .show = option_show, .write = option_write),
 	TFS_FILE("trace_clock", 0640, W_TOP | W_INST, .show = trace_clock_show, .write = trace_clock_write),
 	TFS_FILE("tracing_thresh", 0640, W_TOP, .show = tracing_thresh_show, .write = tracing_thresh_write),

@@ -40,6 +40,7 @@ static int cpu_of_mask(struct tfs_session *s)
 /* the live_view of an instance.  Context: s->lock held. */
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
 {
+	uint32_t *tw;
 	int k = 0;
 
 	vb->inst = in;
@@ -60,15 +61,21 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 		vb->v.nr_cpu_since = s->ncpu;
 	}
 	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
-	/* a tracer's own options go to that tracer only (live.c refuses others) */
+	/* the global options, then the tracer's own (live.c refuses another's) */
 	for (int i = 0; i < TRACE_NR_OPTS; i++) {
-		if (trace_opt_hidden(i, vb->tracer))
-			continue;
 		/* as the kernel's, the option refuses new markers; it hides none */
 		if (i == TRACE_ITER_MARKERS_POS)
 			continue;
 		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s",
 			 in->tr.trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+		vb->ptrs[k] = vb->words[k];
+		k++;
+	}
+	tw = trace_array_tracer_flags(&in->tr, in->tr.current_trace);
+	for (const struct trace_opt_info *o = in->tr.current_trace->opts;
+	     o && o->name && k < TRACE_NR_OPTS + TRACER_MAX_OPTS; o++) {
+		snprintf(vb->words[k], sizeof(vb->words[k]), "%s%s", tw && *tw & o->bit ? "" : "no",
+			 o->name);
 		vb->ptrs[k] = vb->words[k];
 		k++;
 	}

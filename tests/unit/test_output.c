@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "lib/trace/output.h"
+#include "lib/trace/tracers/function_graph.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
 #include "usertrace/record.h"
@@ -1396,7 +1397,7 @@ static void test_options(void **state)
 	assert_int_equal(iter.iter_flags, TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO |
 			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS);
 	/* (its init() adds funcgraph-proc for data of several threads) */
-	assert_int_equal(trace_opt_defaults("function_graph"),
+	assert_int_equal(trace_opt_defaults(function_graph_tracer.opts, TRACER_MAX_OPTS),
 			 GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS);
 	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-proc"), 0);
 	assert_false(iter.tracer_flags & GRAPH_PROC);
@@ -1411,12 +1412,24 @@ static void test_options(void **state)
 	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-tail"), -EINVAL);
 	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
 	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
-	/* one table, in the kernel's trace_options order */
-	assert_int_equal(TRACE_NR_OPTS, 16);
+	/* the global table, in the kernel's trace_options order; a tracer's own in its table */
+	assert_int_equal(TRACE_NR_OPTS, 8);
 	assert_string_equal(trace_opts[0].name, "print-parent");
 	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
-	assert_int_equal(trace_opt_index("funcgraph-tail", 14), TRACE_NR_OPTS - 1);
-	assert_int_equal(trace_opt_index("funcgraph-tail", 13), -1);
+	{
+		const struct tracer *own = &nop_tracer;
+
+		assert_ptr_equal(trace_opt_find(&function_graph_tracer, "funcgraph-tail", 14, &own),
+				 &function_graph_tracer.opts[7]);
+		assert_ptr_equal(own, &function_graph_tracer);
+		assert_null(trace_opt_find(&function_graph_tracer, "funcgraph-tail", 13, &own));
+		assert_null(trace_opt_find(&function_tracer, "funcgraph-tail", 14, &own));
+		assert_ptr_equal(trace_opt_find(&function_tracer, "markers", 7, &own),
+				 &trace_opts[TRACE_ITER_MARKERS_POS]);
+		assert_null(own);
+		assert_int_equal(trace_opt_count(function_graph_tracer.opts), 8);
+		assert_int_equal(trace_opt_count(nop_tracer.opts), 0);
+	}
 }
 
 /* replay -h lists the options from the table */

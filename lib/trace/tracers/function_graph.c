@@ -29,10 +29,22 @@
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "lib/trace/tracers/function_graph.h"
 #include "usertrace/record.h"
 #include "utils/utils.h"
 
-/* the options (GRAPH_*, funcgraph-*) are in lib/trace/options.def */
+/* the tracer's own options, in the kernel's order (trace_functions_graph.c) */
+static const struct trace_opt_info graph_opts[] = {
+	TRACER_OPT("funcgraph-overrun",  GRAPH_OVERRUN,  0),
+	TRACER_OPT("funcgraph-cpu",      GRAPH_CPU,      1),
+	TRACER_OPT("funcgraph-overhead", GRAPH_OVERHEAD, 1),
+	TRACER_OPT("funcgraph-proc",     GRAPH_PROC,     0),
+	TRACER_OPT("funcgraph-duration", GRAPH_DURATION, 1),
+	TRACER_OPT("funcgraph-abstime",  GRAPH_ABS_TIME, 0),
+	TRACER_OPT("funcgraph-irqs",     GRAPH_IRQS,     1),
+	TRACER_OPT("funcgraph-tail",     GRAPH_TAIL,     0),
+	TRACER_OPTS_END
+};
 
 struct graph_cpu {
 	int last_tid;		/* -1: nothing printed on this cpu yet */
@@ -349,6 +361,7 @@ static void graph_close(struct trace_iter *iter)
 
 const struct tracer function_graph_tracer = {
 	.name		= "function_graph",
+	.opts		= graph_opts,
 	.print_header	= graph_print_header,
 	.open		= graph_open,
 	.print_line	= graph_print_line,
