@@ -16,6 +16,13 @@
  *
  * A merge is a binary heap of cursors ordered by their next event's
  * timestamp (ties by thread order, so the output is deterministic).
+ *
+ * The same cursor reads other page sources (struct ut_page_src: the live
+ * ring buffers of the tracing directory, lib/tracefs/live_stage.c), from
+ * a stream state kept by its owner (struct ut_stream: a trace_pipe reader
+ * goes on where it stopped), and runs a stage on each event it decodes
+ * (ut_stage_fn: what a view hides), so that every reader of records
+ * decodes them here and nowhere else.
  */
 #include <dirent.h>
 #include <errno.h>
