@@ -408,7 +408,7 @@ void live_pipe_close(struct live_reader *r)
 static uint64_t reader_consumed(const struct live_reader *r, const char *name)
 {
 	for (int i = 0; i < r->nr; i++)
-		if (r->bufs[i].started && !strcmp(r->bufs[i].name, name))
+		if (r->bufs[i].started && r->bufs[i].st && !strcmp(r->bufs[i].name, name))
 			return r->bufs[i].st->raw;
 	return 0;
 }
@@ -492,6 +492,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		struct ut_thread_info *ti = &b->ti;
 		struct ut_page_src src;
 
+		buf_thread(b);
 		st[i] = f;
 		stage_buffer(&st[i], b);
 		/* consumed, not shown: as if the thread had not been traced */
@@ -501,7 +502,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 			*ti = b->ti;
 		}
 		pipe_src(&ps[i], b, &src);
-		ut_merge_add(m, ti, &src, live_stages, &st[i], b->st);
+		ut_merge_add(m, ti, &src, live_stages, &st[i], stream_get(b));
 	}
 	ret = print_merge(c, &r->v, &d, m, 0, &r->counter, out, len);
 	r->v.ev_filter = NULL;

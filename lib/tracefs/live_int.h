@@ -86,6 +86,10 @@ struct live_buf {
  */
 int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers);
 void buf_free(struct live_buf *b);
+/* the thread of buffer @b as the decoder and the printer see it (its comm changes) */
+void buf_thread(struct live_buf *b);
+/* the decoder's state kept with @b (made on first use) */
+struct ut_stream *stream_get(struct live_buf *b);
 /* set_ftrace_pid: is the buffer's thread (or its process) listed? */
 int pid_selected(const char *pids, const struct live_buf *b);
 /* head and overrun read together */

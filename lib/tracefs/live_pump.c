@@ -294,7 +294,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 			st.drop_all = 1;
 		}
 		pipe_src(&ps, b, &src);
-		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, b->st);
+		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, stream_get(b));
 		while (ut_cursor_next(cur, &ev) > 0)
 			;
 		ut_cursor_free(cur);

@@ -69,8 +69,7 @@ int pid_selected(const char *pids, const struct live_buf *b)
 	return 0;
 }
 
-/* the thread of buffer @b as the decoder and the printer see it */
-static void buf_thread(struct live_buf *b)
+void buf_thread(struct live_buf *b)
 {
 	const struct rb_header *h = b->r.hdr;
 	struct ut_thread_info *ti = &b->ti;
@@ -113,7 +112,6 @@ int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers)
 			continue;	/* being created: next time */
 		b->marker = marker;
 		buf_thread(b);
-		b->st = xcalloc(1, sizeof(*b->st));
 		nr++;
 	}
 	if (d)
@@ -281,6 +279,13 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
+}
+
+struct ut_stream *stream_get(struct live_buf *b)
+{
+	if (!b->st)
+		b->st = xcalloc(1, sizeof(*b->st));
+	return b->st;
 }
 
 struct live_fsel *fsel_get(struct live_buf *b)
