@@ -487,8 +487,14 @@ static int cursor_open_page(struct cursor *c)
 	}
 }
 
-/* decode the next event into *ev; 1, 0 at the end, -1 on corruption */
-static int cursor_decode(struct cursor *c, struct ut_event *ev)
+/*
+ * Decode the next event into *ev; 1, 0 at the end, -1 on corruption.
+ * @live: the cursor reads a page source (c->src) and tells its stage
+ * which record an event comes from; a constant, so that a .dat file's
+ * cursor (cursor_fill()) pays nothing for it.
+ */
+static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
+							       struct ut_event *ev, const int live)
 {
 	const unsigned char *r;
 	uint32_t len, h, v;
@@ -509,7 +515,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 				c->marked_lost = c->ti->lost;
 				return 1;
 			}
-			if (ret == 0 && c->st.pending_lost) {
+			if (live && ret == 0 && c->st.pending_lost) {
 				/* lost records and nothing after them (a page source's) */
 				cursor_ev(c, ev, UT_EV_LOST, c->st.raw);
 				ev->count = c->st.pending_lost;
@@ -522,8 +528,10 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 				return ret;
 		}
 		if (c->st.pending_lost) {
-			c->st.raw = c->it.ts;
-			c->st.rec = NULL;
+			if (live) {
+				c->st.raw = c->it.ts;
+				c->st.rec = NULL;
+			}
 			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
 			ev->count = c->st.pending_lost;
 			c->st.pending_lost = 0;
@@ -540,15 +548,17 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			c->in_page = 0;
 			continue;
 		}
-		if (c->skip) {
-			/* read before: passed over */
-			if (c->it.off <= c->skip)
-				continue;
-			c->skip = 0;
+		if (live) {
+			if (c->skip) {
+				/* read before: passed over */
+				if (c->it.off <= c->skip)
+					continue;
+				c->skip = 0;
+			}
+			c->st.rec = r;
+			c->st.rec_len = len;
+			c->st.raw = ts;
 		}
-		c->st.rec = r;
-		c->st.rec_len = len;
-		c->st.raw = ts;
 		memcpy(&h, r, 4);
 		/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
 		if (ut_rec_counts(RB_HDR_TYPE(h)))
@@ -688,10 +698,23 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 }
 
 /* make sure c->ev[0] holds the next event (or c->done) */
-static void cursor_fill(struct cursor *c, int want)
+/* the two cursors: a .dat file's, a page source's */
+static int cursor_decode_file(struct cursor *c, struct ut_event *ev)
+{
+	return cursor_decode(c, ev, 0);
+}
+
+static int cursor_decode_src(struct cursor *c, struct ut_event *ev)
+{
+	return cursor_decode(c, ev, 1);
+}
+
+static inline __attribute__((always_inline)) void cursor_fill_t(struct cursor *c, int want,
+								  const int live)
 {
 	while (c->nev < want && !c->done) {
-		int ret = cursor_decode(c, &c->ev[c->nev]);
+		int ret = live ? cursor_decode_src(c, &c->ev[c->nev]) :
+				 cursor_decode_file(c, &c->ev[c->nev]);
 
 		if (ret <= 0) {
 			c->done = 1;
@@ -699,10 +722,18 @@ static void cursor_fill(struct cursor *c, int want)
 				c->error = 1;
 			break;
 		}
-		if (c->stage && !c->stage(c->stage_arg, &c->st, &c->ev[c->nev]))
+		if (live && c->stage && !c->stage(c->stage_arg, &c->st, &c->ev[c->nev]))
 			continue;
 		c->nev++;
 	}
+}
+
+static inline __attribute__((always_inline)) void cursor_fill(struct cursor *c, int want)
+{
+	if (c->src)
+		cursor_fill_t(c, want, 1);
+	else
+		cursor_fill_t(c, want, 0);
 }
 
 static void cursor_pop(struct cursor *c)

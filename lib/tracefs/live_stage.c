@@ -446,8 +446,12 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 	struct live_stage *f = arg;
 	int pass = 1;
 
-	if (f->drop_all)
+	if (f->drop_all) {
+		/* the calls opened meanwhile are looked up again when shown */
+		if (f->fsel)
+			f->fsel->known = 0;
 		return 0;
+	}
 	if (f->fsel)
 		pass = stage_select(f, s, ev);
 	if (ev->type == UT_EV_EVENT)
