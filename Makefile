@@ -39,7 +39,7 @@ TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltra
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
 # the reader of the live buffers it stands on
-LIVE_SRC    := lib/tracefs/live.c
+LIVE_SRC    := $(sort $(wildcard lib/tracefs/live*.c))
 TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard lib/tracefs/*.c)))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))

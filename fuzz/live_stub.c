@@ -197,9 +197,11 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on)
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
+		  const struct ut_evfilter *const *ev_filter)
 {
 	(void)ev_on;
+	(void)ev_filter;
 	check(p != NULL, "pump");
 	check_tracer(tracer);
 	check(on == 0 || on == 1, "pump on");

@@ -16,6 +16,13 @@
  *
  * A merge is a binary heap of cursors ordered by their next event's
  * timestamp (ties by thread order, so the output is deterministic).
+ *
+ * The same cursor reads other page sources (struct ut_page_src: the live
+ * ring buffers of the tracing directory, lib/tracefs/live_stage.c), from
+ * a stream state kept by its owner (struct ut_stream: a trace_pipe reader
+ * goes on where it stopped), and runs a stage on each event it decodes
+ * (ut_stage_fn: what a view hides), so that every reader of records
+ * decodes them here and nowhere else.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,7 +44,7 @@
 
 /* data versions read: 1 (pages as they are), 2 (datfile.h extension, zstd) */
 #define DATA_VERSION	2
-#define MAX_OPEN	4096
+#define MAX_OPEN	UT_STREAM_MAX_OPEN
 
 static uint32_t rec_len(const unsigned char *rec, uint32_t avail)
 {
@@ -323,17 +330,20 @@ struct cursor {
 	int in_page;
 	uint64_t last_seq;
 	struct rb_iter it;
-	uint32_t cpu;
-	uint32_t depth;
-	uint64_t stack[MAX_OPEN];	/* ips of open calls; 0 = unknown */
+	struct ut_stream st;		/* cpu, depth, open calls, lost records */
 	struct ut_event ev[2];		/* decoded, not yet returned */
 	int nev;
 	int done, error;
 	int heap_pos;
-	uint64_t pending_lost;
 	uint64_t marked_lost;		/* LOST events returned so far */
-	int after_lost;			/* a LOST event and no other event since */
 	int tail_done;
+	/* a page source other than the file (ut_merge_add()), its stage */
+	const struct ut_page_src *src;
+	struct ut_page_src src_copy;
+	uint32_t skip;			/* bytes of the page already read */
+	ut_stage_fn stage;
+	void *stage_arg;
+	struct ut_stream *saved;	/* where the state goes back at the end */
 	/* compressed files: the chunk being read, decompressed */
 	ZSTD_DCtx *zd;			/* the merge's, shared by its cursors */
 	unsigned char *zpages;
@@ -354,6 +364,7 @@ struct ut_merge {
 	struct cursor **heap;
 	int heap_n;
 	struct cursor *last;
+	int cap;			/* ut_merge_new_src(): room for cursors */
 	ZSTD_DCtx *zd;			/* decompresses for every cursor, one at a time */
 };
 
@@ -367,7 +378,7 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 	ev->pid = c->ti->pid;
 	ev->tid = c->ti->tid;
 	ev->image = c->ti->image;
-	ev->cpu = c->cpu;
+	ev->cpu = c->st.cpu;
 	ev->ts = ut_data_ns(c->d, ts);
 	ev->thread = c->ti;
 }
@@ -376,9 +387,9 @@ static void cursor_set_depth(struct cursor *c, uint32_t depth)
 {
 	if (depth > MAX_OPEN)
 		depth = MAX_OPEN;
-	while (c->depth < depth)
-		c->stack[c->depth++] = 0;
-	c->depth = depth;
+	while (c->st.depth < depth)
+		c->st.stack[c->st.depth++] = 0;
+	c->st.depth = depth;
 }
 
 /* decompress the next chunk of a compressed file; 1, 0 at the end, -1 */
@@ -414,6 +425,10 @@ static int cursor_next_chunk(struct cursor *c)
 /* the next page of the file, or NULL at the end (or on error: c->error) */
 static const struct rb_page *cursor_page(struct cursor *c)
 {
+	if (c->src) {
+		c->skip = 0;
+		return c->src->next(c->src->arg, &c->st, &c->skip);
+	}
 	if (!c->zd) {
 		if (c->page >= c->nr_pages)
 			return NULL;
@@ -437,7 +452,7 @@ static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint
 {
 	unsigned char *slot;
 
-	if (!c->zd && !aligned)
+	if (!c->zd && !c->src && !aligned)
 		return (const char *)data;
 	if (!c->keep)
 		c->keep = xmalloc(KEEP_SLOTS * sizeof(*c->keep));
@@ -462,9 +477,9 @@ static int cursor_open_page(struct cursor *c)
 			return -1;
 		}
 		rb_iter_init(&c->it, p, rec_len);
-		c->cpu = p->cpu;
+		c->st.cpu = p->cpu;
 		if (p->flags & RB_PAGE_LOST_MASK)
-			c->pending_lost += p->flags & RB_PAGE_LOST_MASK;
+			c->st.pending_lost += p->flags & RB_PAGE_LOST_MASK;
 		c->marked_lost += p->flags & RB_PAGE_LOST_MASK;
 		c->last_seq = p->seq;
 		c->in_page = 1;
@@ -472,8 +487,14 @@ static int cursor_open_page(struct cursor *c)
 	}
 }
 
-/* decode the next event into *ev; 1, 0 at the end, -1 on corruption */
-static int cursor_decode(struct cursor *c, struct ut_event *ev)
+/*
+ * Decode the next event into *ev; 1, 0 at the end, -1 on corruption.
+ * @live: the cursor reads a page source (c->src) and tells its stage
+ * which record an event comes from; a constant, so that a .dat file's
+ * cursor (cursor_fill()) pays nothing for it.
+ */
+static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
+							       struct ut_event *ev, const int live)
 {
 	const unsigned char *r;
 	uint32_t len, h, v;
@@ -494,14 +515,27 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 				c->marked_lost = c->ti->lost;
 				return 1;
 			}
+			if (live && ret == 0 && c->st.pending_lost) {
+				/* lost records and nothing after them (a page source's) */
+				cursor_ev(c, ev, UT_EV_LOST, c->st.raw);
+				ev->count = c->st.pending_lost;
+				c->st.pending_lost = 0;
+				c->st.after_lost = 1;
+				c->st.rec = NULL;
+				return 1;
+			}
 			if (ret <= 0)
 				return ret;
 		}
-		if (c->pending_lost) {
+		if (c->st.pending_lost) {
+			if (live) {
+				c->st.raw = c->it.ts;
+				c->st.rec = NULL;
+			}
 			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
-			ev->count = c->pending_lost;
-			c->pending_lost = 0;
-			c->after_lost = 1;
+			ev->count = c->st.pending_lost;
+			c->st.pending_lost = 0;
+			c->st.after_lost = 1;
 			return 1;
 		}
 		ret = rb_iter_next(&c->it, &r, &len, &ts);
@@ -514,10 +548,21 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			c->in_page = 0;
 			continue;
 		}
+		if (live) {
+			if (c->skip) {
+				/* read before: passed over */
+				if (c->it.off <= c->skip)
+					continue;
+				c->skip = 0;
+			}
+			c->st.rec = r;
+			c->st.rec_len = len;
+			c->st.raw = ts;
+		}
 		memcpy(&h, r, 4);
 		/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
 		if (ut_rec_counts(RB_HDR_TYPE(h)))
-			c->after_lost = 0;
+			c->st.after_lost = 0;
 		switch (RB_HDR_TYPE(h)) {
 		case UT_REC_ENTRY:
 		case UT_REC_ENTRY_PARENT:
@@ -525,22 +570,22 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			ev->ip = ut_get48(r + 4);
 			if (RB_HDR_TYPE(h) == UT_REC_ENTRY_PARENT)
 				ev->parent = ut_get48(r + 10);
-			else if (c->depth)
-				ev->parent = c->stack[c->depth - 1];
-			ev->depth = c->depth;
-			if (c->depth < MAX_OPEN)
-				c->stack[c->depth] = ev->ip;
-			c->depth++;
-			if (c->depth > MAX_OPEN)
-				c->depth = MAX_OPEN;
+			else if (c->st.depth)
+				ev->parent = c->st.stack[c->st.depth - 1];
+			ev->depth = c->st.depth;
+			if (c->st.depth < MAX_OPEN)
+				c->st.stack[c->st.depth] = ev->ip;
+			c->st.depth++;
+			if (c->st.depth > MAX_OPEN)
+				c->st.depth = MAX_OPEN;
 			return 1;
 		case UT_REC_EXIT:
 			cursor_ev(c, ev, UT_EV_EXIT, ts);
-			if (c->depth) {
-				c->depth--;
-				ev->ip = c->stack[c->depth];
+			if (c->st.depth) {
+				c->st.depth--;
+				ev->ip = c->st.stack[c->st.depth];
 			}
-			ev->depth = c->depth;
+			ev->depth = c->st.depth;
 			return 1;
 		case UT_REC_FUNC:
 			cursor_ev(c, ev, UT_EV_FUNC, ts);
@@ -549,30 +594,30 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			return 1;
 		case UT_REC_DEPTH:
 			memcpy(&v, r + 4, 4);
-			if (c->after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->depth) {
+			if (c->st.after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->st.depth) {
 				/* the loss ended or began calls unseen: say so */
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
-				ev->count = c->depth;
+				ev->count = c->st.depth;
 				cursor_set_depth(c, v);
 				/* the depth kept, as every event's: not a corrupt 2^32 */
-				ev->depth = c->depth;
+				ev->depth = c->st.depth;
 				return 1;
 			}
 			cursor_set_depth(c, v);
 			break;
 		case UT_REC_CPU:
 			memcpy(&v, r + 4, 4);
-			c->cpu = v;
+			c->st.cpu = v;
 			break;
 		case UT_REC_STACK: {
 			uint16_t n;
 
 			memcpy(&n, r + 4, 2);
-			v = c->depth;
+			v = c->st.depth;
 			cursor_set_depth(c, n);
 			for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
-				c->stack[i] = ut_get48(r + 6 + 6 * i);
-			if (c->after_lost && n != v) {
+				c->st.stack[i] = ut_get48(r + 6 + 6 * i);
+			if (c->st.after_lost && n != v) {
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
 				ev->depth = n;
 				ev->count = v;
@@ -587,7 +632,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			cursor_ev(c, ev, UT_EV_MARKER, ts);
 			ev->data = cursor_keep(c, r + 6, n, 0);
 			ev->data_len = n;
-			ev->depth = c->depth;
+			ev->depth = c->st.depth;
 			return 1;
 		}
 		case UT_REC_RETURN: {
@@ -623,7 +668,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			ev->data = cursor_keep(c, r + 6, 6u * n, 0);
 			ev->data_len = 6u * n;
 			ev->count = n;
-			ev->depth = c->depth;
+			ev->depth = c->st.depth;
 			return 1;
 		}
 		case UT_REC_EVENT: {
@@ -643,7 +688,7 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 			/* an entry is read field by field: hand out an aligned copy */
 			ev->data = cursor_keep(c, r + 6, n, 1);
 			ev->data_len = n;
-			ev->depth = c->depth;
+			ev->depth = c->st.depth;
 			return 1;
 		}
 		default:
@@ -653,10 +698,23 @@ static int cursor_decode(struct cursor *c, struct ut_event *ev)
 }
 
 /* make sure c->ev[0] holds the next event (or c->done) */
-static void cursor_fill(struct cursor *c, int want)
+/* the two cursors: a .dat file's, a page source's */
+static int cursor_decode_file(struct cursor *c, struct ut_event *ev)
+{
+	return cursor_decode(c, ev, 0);
+}
+
+static int cursor_decode_src(struct cursor *c, struct ut_event *ev)
+{
+	return cursor_decode(c, ev, 1);
+}
+
+static inline __attribute__((always_inline)) void cursor_fill_t(struct cursor *c, int want,
+								  const int live)
 {
 	while (c->nev < want && !c->done) {
-		int ret = cursor_decode(c, &c->ev[c->nev]);
+		int ret = live ? cursor_decode_src(c, &c->ev[c->nev]) :
+				 cursor_decode_file(c, &c->ev[c->nev]);
 
 		if (ret <= 0) {
 			c->done = 1;
@@ -664,8 +722,18 @@ static void cursor_fill(struct cursor *c, int want)
 				c->error = 1;
 			break;
 		}
+		if (live && c->stage && !c->stage(c->stage_arg, &c->st, &c->ev[c->nev]))
+			continue;
 		c->nev++;
 	}
+}
+
+static inline __attribute__((always_inline)) void cursor_fill(struct cursor *c, int want)
+{
+	if (c->src)
+		cursor_fill_t(c, want, 1);
+	else
+		cursor_fill_t(c, want, 0);
 }
 
 static void cursor_pop(struct cursor *c)
@@ -844,11 +912,102 @@ void ut_merge_skip_same(struct ut_merge *m)
 		heap_fix(m, c);
 }
 
+struct ut_merge *ut_merge_new_src(struct ut_data *d, int cap)
+{
+	struct ut_merge *m = xcalloc(1, sizeof(*m));
+
+	m->d = d;
+	m->cap = cap;
+	m->cur = xcalloc((size_t)cap + 1, sizeof(*m->cur));
+	m->heap = xcalloc((size_t)cap + 1, sizeof(*m->heap));
+	return m;
+}
+
+static void cursor_src_init(struct cursor *c, struct ut_data *d, struct ut_thread_info *ti,
+			    const struct ut_page_src *src, ut_stage_fn stage, void *stage_arg,
+			    struct ut_stream *state)
+{
+	c->d = d;
+	c->ti = ti;
+	c->src_copy = *src;
+	c->src = &c->src_copy;
+	c->stage = stage;
+	c->stage_arg = stage_arg;
+	c->saved = state;
+	if (state)
+		c->st = *state;
+}
+
+int ut_merge_add(struct ut_merge *m, struct ut_thread_info *ti, const struct ut_page_src *src,
+		 ut_stage_fn stage, void *stage_arg, struct ut_stream *state)
+{
+	struct cursor *c;
+
+	if (m->nr >= m->cap)
+		return -1;
+	c = &m->cur[m->nr];
+	cursor_src_init(c, m->d, ti, src, stage, stage_arg, state);
+	c->index = m->nr;
+	m->nr++;
+	cursor_fill(c, 1);
+	if (c->nev) {
+		c->heap_pos = m->heap_n;
+		m->heap[m->heap_n++] = c;
+		heap_up(m, c->heap_pos);
+	}
+	return 0;
+}
+
+/* the state a stream ends in goes back to its owner */
+static void cursor_save(struct cursor *c)
+{
+	if (c->saved) {
+		c->st.rec = NULL;
+		*c->saved = c->st;
+	}
+}
+
+struct ut_cursor {
+	struct cursor c;
+};
+
+struct ut_cursor *ut_cursor_new(struct ut_data *d, struct ut_thread_info *ti,
+				const struct ut_page_src *src, ut_stage_fn stage, void *stage_arg,
+				struct ut_stream *state)
+{
+	struct ut_cursor *u = xcalloc(1, sizeof(*u));
+
+	cursor_src_init(&u->c, d, ti, src, stage, stage_arg, state);
+	return u;
+}
+
+int ut_cursor_next(struct ut_cursor *u, struct ut_event *ev)
+{
+	struct cursor *c = &u->c;
+
+	cursor_fill(c, 1);
+	if (!c->nev)
+		return c->error ? -1 : 0;
+	*ev = c->ev[0];
+	cursor_pop(c);
+	return 1;
+}
+
+void ut_cursor_free(struct ut_cursor *u)
+{
+	if (!u)
+		return;
+	cursor_save(&u->c);
+	free(u->c.keep);
+	free(u);
+}
+
 void ut_merge_free(struct ut_merge *m)
 {
 	if (!m)
 		return;
 	for (int i = 0; i < m->nr; i++) {
+		cursor_save(&m->cur[i]);
 		if (m->cur[i].map)
 			munmap((void *)m->cur[i].map, m->cur[i].size);
 		free(m->cur[i].zpages);

@@ -21,6 +21,7 @@
 #include "usertrace/record.h"
 
 struct ut_symtab;
+struct rb_page;
 
 enum ut_ev_type {
 	UT_EV_ENTRY = 1,	/* function_graph entry */
@@ -114,6 +115,42 @@ uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw);
 uint64_t ut_data_ns_of(const void *d, uint64_t raw);
 uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns);
 
+/*
+ * The decoder's state of one stream (one thread's records), as the
+ * records read so far leave it.  A stage (below) reads it; a reader that
+ * goes on where it stopped (trace_pipe) keeps it between merges.
+ */
+#define UT_STREAM_MAX_OPEN	4096
+
+struct ut_stream {
+	uint32_t cpu;
+	uint32_t depth;
+	uint64_t raw;		/* clock units of the record just decoded */
+	const unsigned char *rec;	/* that record (header included), valid in the stage */
+	uint32_t rec_len;
+	int after_lost;		/* a LOST event and no other event since */
+	uint64_t pending_lost;
+	uint64_t stack[UT_STREAM_MAX_OPEN];	/* ips of open calls; 0 = unknown */
+};
+
+/*
+ * A source of pages other than a .dat file (the live ring buffers):
+ * @next gives the next page (valid until the next call), NULL at the
+ * end.  *@skip: the bytes of records at the start of the page already
+ * read (they are passed over without being decoded).  @next may add
+ * lost records to @s->pending_lost, to be reported before the page.
+ */
+struct ut_page_src {
+	const struct rb_page *(*next)(void *arg, struct ut_stream *s, uint32_t *skip);
+	void *arg;
+};
+
+/*
+ * A stage: sees each decoded event of a stream, with the stream's state
+ * (the record it comes from in s->rec), may change it; returns 0 to drop it.
+ */
+typedef int (*ut_stage_fn)(void *arg, const struct ut_stream *s, struct ut_event *ev);
+
 /* iterate all events of all selected threads in time order */
 struct ut_merge;
 struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids);
@@ -124,5 +161,26 @@ int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev);
 /* consume the peeked event */
 void ut_merge_skip_same(struct ut_merge *m);
 void ut_merge_free(struct ut_merge *m);
+
+/*
+ * A merge of page sources: room for @cap streams, added with
+ * ut_merge_add().  @ti: the stream's thread (the caller's, kept while the
+ * merge is), @stage (NULL: none) filters its events, @state (NULL: a
+ * fresh stream) is where the stream starts and, at ut_merge_free(), the
+ * state it ends in.  ut_merge_add returns 0, or -1 when full.
+ */
+struct ut_merge *ut_merge_new_src(struct ut_data *d, int cap);
+int ut_merge_add(struct ut_merge *m, struct ut_thread_info *ti, const struct ut_page_src *src,
+		 ut_stage_fn stage, void *stage_arg, struct ut_stream *state);
+/*
+ * One stream alone, without a merge (counting what a view shows): the
+ * next event through @stage; 1, 0 at the end, -1 on a corrupt page.
+ */
+struct ut_cursor;
+struct ut_cursor *ut_cursor_new(struct ut_data *d, struct ut_thread_info *ti,
+				const struct ut_page_src *src, ut_stage_fn stage, void *stage_arg,
+				struct ut_stream *state);
+int ut_cursor_next(struct ut_cursor *c, struct ut_event *ev);
+void ut_cursor_free(struct ut_cursor *c);
 
 #endif

@@ -845,7 +845,9 @@ int trace_print_all(struct trace_iter *iter)
 		iter->written += d->threads[i].written;
 	}
 
-	iter->merge = ut_merge_new(d, iter->tids, iter->tids ? iter->nr_tids : 0);
+	/* a merge set up by the caller (live buffers: ut_merge_new_src()) is read as it is */
+	if (!iter->merge)
+		iter->merge = ut_merge_new(d, iter->tids, iter->tids ? iter->nr_tids : 0);
 	if (!iter->merge) {
 		pr_err("%s: cannot read the recorded events", d->dir);
 		return -1;

@@ -173,7 +173,8 @@ struct trace_lat_info {
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
-	struct ut_merge *merge;
+	struct ut_merge *merge;		/* set before trace_print_all(): the events read
+					   (freed by it); NULL: @data's threads */
 	const struct tracer *tracer;
 	uint32_t iter_flags;		/* the global options' bits (options.def) */
 	uint32_t tracer_flags;		/* the tracer's own options' bits */

@@ -122,6 +122,8 @@ int ev_publish(struct tfs_session *s)
 		ev_soft_enable(s, i, want);
 		changed = 1;
 	}
+	/* the programs' filters follow the directories that enable each event */
+	evfilt_publish_all(s);
 	/* the session's buffers get events the top did not enable: its views drop them */
 	for (int i = 0; i < TFS_EV_WORDS; i++)
 		if (all[i] & ~s->top.ev_on[i])

@@ -12,10 +12,15 @@
  * target in soft mode: its enable file reads "0*" or "1*", the programs
  * keep its tracepoints live, and the triggers switch its recording.
  *
- * Filters and triggers are the session's, not a directory's: an
- * instance's files show and change the same ones (the kernel has them
- * per directory).  Several layouts of one event (two versions of a
- * library) share the first one's filter and triggers.
+ * Filters are a directory's own, as the kernel's: each directory keeps
+ * its program per slot (tfs_inst.evfilt), its views and its pump keep the
+ * events it matches (live_view.ev_filter), and the programs run the
+ * filter when every directory that enables the event has the same
+ * (evfilt_publish()), so that they record no more than needed.  Triggers
+ * are the session's: an instance's trigger files show and change the
+ * top's.  Several layouts of one event (two versions of a library) have
+ * the text of the first one's filter, compiled for each, and share its
+ * triggers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,20 +38,105 @@ static void filter_errlog(struct tfs_session *s, const char *expr, const struct 
 	tfs_err_raw(s, text);
 }
 
-static struct tfs_evfilt *evfilt_of(struct tfs_session *s, uint32_t slot)
+static struct tfs_evfilt *evfilt_of(struct tfs_inst *in, uint32_t slot)
 {
-	if (!s->evfilt[slot])
-		s->evfilt[slot] = calloc(1, sizeof(struct tfs_evfilt));
-	return s->evfilt[slot];
+	if (!in->evfilt[slot])
+		in->evfilt[slot] = calloc(1, sizeof(struct tfs_evfilt));
+	return in->evfilt[slot];
 }
 
-static void evfilt_set(struct tfs_evfilt *f, const char *text, const struct ut_evf_error *err)
+/* @f's text, its error after a refused write, its program (taken) */
+static void evfilt_set(struct tfs_evfilt *f, const char *text, const struct ut_evf_error *err,
+		       struct ut_evfilter *prog)
 {
 	free(f->text);
+	free(f->prog);
 	f->text = text ? strdup(text) : NULL;
 	f->bad = err != NULL;
 	if (err)
 		f->err = *err;
+	f->prog = prog;
+}
+
+static const char *evfilt_text(const struct tfs_inst *in, uint32_t slot)
+{
+	const struct tfs_evfilt *f = in->evfilt[slot];
+
+	return f && f->prog ? f->text : NULL;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The filter the programs run on @slot: the one of the directories that
+ * enable it when they all have the same (or one directory does), else
+ * none, each directory's views and pump filtering for themselves.  With
+ * no directory enabling it (soft mode), the top's.
+ */
+static void evfilt_publish(struct tfs_session *s, uint32_t slot)
+{
+	struct tfs_inst *pick = NULL;
+	int mixed = 0;
+
+	if (!s->evreg)
+		return;
+	if (ev_bit(s->top.ev_on, slot))
+		pick = &s->top;
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		if (!ev_bit(in->ev_on, slot))
+			continue;
+		if (!pick)
+			pick = in;
+		else if (!same_text(evfilt_text(pick, slot), evfilt_text(in, slot)))
+			mixed = 1;
+	}
+	if (!pick)
+		pick = &s->top;
+	ut_evreg_set_filter(s->evreg, slot, !mixed && pick->evfilt[slot] ? pick->evfilt[slot]->prog : NULL);
+}
+
+void evfilt_publish_all(struct tfs_session *s)
+{
+	for (uint32_t i = 0; i < s->nr_evd && i < UT_EVREG_SLOTS; i++)
+		evfilt_publish(s, i);
+}
+
+struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr)
+{
+	struct ut_evfilter **c = NULL;
+
+	for (uint32_t i = 0; i < nr && i < UT_EVREG_SLOTS; i++) {
+		if (!in->evfilt[i] || !in->evfilt[i]->prog)
+			continue;
+		if (!c && !(c = calloc(UT_EVREG_SLOTS, sizeof(*c))))
+			return NULL;
+		c[i] = malloc(sizeof(**c));
+		if (c[i])
+			memcpy(c[i], in->evfilt[i]->prog, sizeof(**c));
+	}
+	return c;
+}
+
+const struct ut_evfilter *const *evfilt_progs(struct tfs_inst *in)
+{
+	static __thread const struct ut_evfilter *p[UT_EVREG_SLOTS];
+	int any = 0;
+
+	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
+		p[i] = in->evfilt[i] ? in->evfilt[i]->prog : NULL;
+		any |= p[i] != NULL;
+	}
+	return any ? p : NULL;
+}
+
+void evfilt_copy_free(struct ut_evfilter **f, uint32_t nr)
+{
+	for (uint32_t i = 0; f && i < nr && i < UT_EVREG_SLOTS; i++)
+		free(f[i]);
+	free(f);
 }
 
 static void filter_show_text(const struct tfs_evfilt *f, struct sbuf *b)
@@ -80,53 +170,64 @@ static int blank(const char *t)
 	return !t[strspn(t, " \t\n")];
 }
 
-/* events/SYS/NAME/filter */
+/* events/SYS/NAME/filter: the directory's own */
 static int filter_show(struct tfs_handle *h, struct sbuf *b)
 {
-	filter_show_text(h->s->evfilt[h->n.slot], b);
+	filter_show_text(h->n.inst->evfilt[h->n.slot], b);
 	return 0;
 }
 
-static int set_slot_filter(struct tfs_session *s, uint32_t slot, const char *expr,
-			   struct ut_evf_error *err)
+/* @expr compiled for @slot's layout into *@prog (malloc'ed); NULL @expr: none */
+static int compile_slot(struct tfs_session *s, uint32_t slot, const char *expr,
+			struct ut_evfilter **prog, struct ut_evf_error *err)
 {
-	struct ut_evfilter *prog;
 	int ret;
 
+	*prog = NULL;
 	if (!expr)
-		return ut_evreg_set_filter(s->evreg, slot, NULL);
-	prog = malloc(sizeof(*prog));
-	if (!prog)
+		return 0;
+	*prog = malloc(sizeof(**prog));
+	if (!*prog)
 		return -ENOMEM;
-	ret = ut_evfilter_compile(prog, expr, s->evd[slot], err);
-	if (!ret)
-		ret = ut_evreg_set_filter(s->evreg, slot, prog);
-	free(prog);
+	ret = ut_evfilter_compile(*prog, expr, s->evd[slot], err);
+	if (ret) {
+		free(*prog);
+		*prog = NULL;
+	}
 	return ret;
 }
 
-/* the filter of every layout of the event of @slot */
-static int event_filter(struct tfs_session *s, uint32_t slot, const char *expr)
+/* the filter of every layout of the event of @slot, in directory @in */
+static int event_filter(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
+			const char *expr)
 {
 	struct ut_evf_error err = { 0, 0, 0 };
-	struct tfs_evfilt *f = evfilt_of(s, slot);
+	struct tfs_evfilt *f = evfilt_of(in, slot);
+	struct ut_evfilter *prog;
 	int ret;
 
 	if (!f)
 		return -ENOMEM;
-	ret = set_slot_filter(s, slot, expr, &err);
+	ret = compile_slot(s, slot, expr, &prog, &err);
 	if (ret < 0) {
-		set_slot_filter(s, slot, NULL, NULL);
-		if (err.ret) {
-			evfilt_set(f, expr, &err);
+		/* as the kernel's: the event is left without a filter */
+		evfilt_set(f, err.ret ? expr : NULL, err.ret ? &err : NULL, NULL);
+		if (err.ret)
 			filter_errlog(s, expr, &err);
-		}
+		evfilt_publish(s, slot);
 		return ret;
 	}
-	evfilt_set(f, expr, NULL);
-	for (uint32_t i = slot + 1; i < s->nr_evd; i++)
-		if (ev_is(s, i, s->evd[slot]->system, s->evd[slot]->name))
-			set_slot_filter(s, i, expr, &err);
+	evfilt_set(f, expr, NULL, prog);
+	evfilt_publish(s, slot);
+	for (uint32_t i = slot + 1; i < s->nr_evd; i++) {
+		struct tfs_evfilt *g;
+
+		if (!ev_is(s, i, s->evd[slot]->system, s->evd[slot]->name) || !(g = evfilt_of(in, i)))
+			continue;
+		compile_slot(s, i, expr, &prog, &err);
+		evfilt_set(g, expr, NULL, prog);
+		evfilt_publish(s, i);
+	}
 	return 0;
 }
 
@@ -138,27 +239,27 @@ static int filter_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (ret >= 0 && blank(t))
 		ret = 0;			/* nothing: no change */
 	else if (ret == 1)
-		ret = event_filter(h->s, (uint32_t)h->n.slot, NULL);
+		ret = event_filter(h->s, h->n.inst, (uint32_t)h->n.slot, NULL);
 	else if (ret == 0)
-		ret = event_filter(h->s, (uint32_t)h->n.slot, t);
+		ret = event_filter(h->s, h->n.inst, (uint32_t)h->n.slot, t);
 	free(t);
 	return ret < 0 ? ret : TFS_WR_DONE;
 }
 
 /* events/SYS/filter */
-static struct tfs_sysfilt *sysfilt_of(struct tfs_session *s, const char *sys)
+static struct tfs_sysfilt *sysfilt_of(struct tfs_inst *in, const char *sys)
 {
 	struct tfs_sysfilt *f;
 
-	for (f = s->sysfilt; f; f = f->next)
+	for (f = in->sysfilt; f; f = f->next)
 		if (!strcmp(f->sys, sys))
 			return f;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	snprintf(f->sys, sizeof(f->sys), "%s", sys);
-	f->next = s->sysfilt;
-	s->sysfilt = f;
+	f->next = in->sysfilt;
+	in->sysfilt = f;
 	return f;
 }
 
@@ -166,7 +267,7 @@ static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_sysfilt *f;
 
-	for (f = h->s->sysfilt; f; f = f->next)
+	for (f = h->n.inst->sysfilt; f; f = f->next)
 		if (!strcmp(f->sys, h->n.evsys) && (f->f.text || f->f.bad)) {
 			if (f->f.bad) {
 				filter_show_text(&f->f, b);
@@ -178,13 +279,14 @@ static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static int sys_filter(struct tfs_session *s, const char *sys, const char *expr)
+static int sys_filter(struct tfs_session *s, struct tfs_inst *in, const char *sys,
+		      const char *expr)
 {
 	const struct ut_event_desc **descs = calloc(s->nr_evd + 1, sizeof(*descs));
 	uint32_t *slots = calloc(s->nr_evd + 1, sizeof(*slots));
 	struct ut_evfilter *progs = NULL;
 	struct ut_evf_error *errs = NULL, sys_err = { 0, 0, 0 };
-	struct tfs_sysfilt *sf = sysfilt_of(s, sys);
+	struct tfs_sysfilt *sf = sysfilt_of(in, sys);
 	int *ok = NULL, ret = -ENOMEM;
 	size_t n = 0;
 
@@ -197,11 +299,11 @@ static int sys_filter(struct tfs_session *s, const char *sys, const char *expr)
 		}
 	if (!expr) {
 		for (size_t k = 0; k < n; k++) {
-			ut_evreg_set_filter(s->evreg, slots[k], NULL);
-			if (s->evfilt[slots[k]])
-				evfilt_set(s->evfilt[slots[k]], NULL, NULL);
+			if (in->evfilt[slots[k]])
+				evfilt_set(in->evfilt[slots[k]], NULL, NULL, NULL);
+			evfilt_publish(s, slots[k]);
 		}
-		evfilt_set(&sf->f, NULL, NULL);
+		evfilt_set(&sf->f, NULL, NULL, NULL);
 		ret = 0;
 		goto out;
 	}
@@ -212,22 +314,24 @@ static int sys_filter(struct tfs_session *s, const char *sys, const char *expr)
 		goto out;
 	ret = ut_evfilter_compile_system(expr, descs, n, progs, errs, ok, &sys_err);
 	if (ret < 0) {
-		evfilt_set(&sf->f, expr, &sys_err);
+		evfilt_set(&sf->f, expr, &sys_err, NULL);
 		filter_errlog(s, expr, &sys_err);
 		goto out;
 	}
-	evfilt_set(&sf->f, expr, NULL);
+	evfilt_set(&sf->f, expr, NULL, NULL);
 	for (size_t k = 0; k < n; k++) {
-		struct tfs_evfilt *f = evfilt_of(s, slots[k]);
+		struct tfs_evfilt *f = evfilt_of(in, slots[k]);
+		struct ut_evfilter *prog = NULL;
 
-		if (ok[k]) {
-			ut_evreg_set_filter(s->evreg, slots[k], &progs[k]);
-		} else {
-			ut_evreg_set_filter(s->evreg, slots[k], NULL);
+		if (!ok[k])
 			filter_errlog(s, expr, &errs[k]);
-		}
+		else if ((prog = malloc(sizeof(*prog))))
+			memcpy(prog, &progs[k], sizeof(*prog));
 		if (f)
-			evfilt_set(f, expr, ok[k] ? NULL : &errs[k]);
+			evfilt_set(f, expr, ok[k] ? NULL : &errs[k], prog);
+		else
+			free(prog);
+		evfilt_publish(s, slots[k]);
 	}
 	ret = 0;
 out:
@@ -249,7 +353,7 @@ static int sys_filter_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (ret >= 0 && blank(t))
 		ret = 0;
 	else if (ret >= 0)
-		ret = sys_filter(h->s, h->n.evsys, ret == 1 ? NULL : t);
+		ret = sys_filter(h->s, h->n.inst, h->n.evsys, ret == 1 ? NULL : t);
 	free(t);
 	return ret < 0 ? ret : TFS_WR_DONE;
 }
@@ -472,22 +576,32 @@ void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on)
 		__atomic_fetch_or(&s->evreg->slots[slot].state, UT_EVS_SOFT_DISABLED, __ATOMIC_ACQ_REL);
 }
 
-void evfilt_free_all(struct tfs_session *s)
+void evfilt_free_inst(struct tfs_inst *in)
 {
 	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
-		if (s->evfilt[i])
-			free(s->evfilt[i]->text);
-		free(s->evfilt[i]);
+		if (in->evfilt[i]) {
+			free(in->evfilt[i]->text);
+			free(in->evfilt[i]->prog);
+		}
+		free(in->evfilt[i]);
+		in->evfilt[i] = NULL;
+	}
+	while (in->sysfilt) {
+		struct tfs_sysfilt *n = in->sysfilt->next;
+
+		free(in->sysfilt->f.text);
+		free(in->sysfilt);
+		in->sysfilt = n;
+	}
+}
+
+void evfilt_free_all(struct tfs_session *s)
+{
+	evfilt_free_inst(&s->top);
+	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
 		for (int k = 0; s->evtrig[i] && k < UT_EVREG_TRIGS; k++)
 			free(s->evtrig[i][k].filter);
 		free(s->evtrig[i]);
-	}
-	while (s->sysfilt) {
-		struct tfs_sysfilt *n = s->sysfilt->next;
-
-		free(s->sysfilt->f.text);
-		free(s->sysfilt);
-		s->sysfilt = n;
 	}
 }
 

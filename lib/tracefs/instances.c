@@ -266,7 +266,7 @@ void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
 		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->filter,
-			      in->notrace, in->ev_on);
+			      in->notrace, in->ev_on, evfilt_progs(in));
 }
 
 void inst_init(struct tfs_inst *in)
@@ -295,6 +295,8 @@ void inst_free(struct tfs_inst *in, int remove)
 	pthread_mutex_destroy(&in->pipe_lock);
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
+	if (in->name[0])
+		evfilt_free_inst(in);	/* the top's go with the session (evfilt_free_all()) */
 }
 
 struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)

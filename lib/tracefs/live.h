@@ -17,6 +17,7 @@
 #include "usertrace/evreg.h"
 
 struct trace_lat_info;
+struct ut_evfilter;
 
 struct live_view {
 	const char *tracer;		/* "function_graph", "function", "nop" */
@@ -56,6 +57,12 @@ struct live_view {
 	const uint64_t *ev_on;
 	/* the maximum a latency trace shows (its latency-format header); NULL: none */
 	const struct trace_lat_info *lat;
+	/*
+	 * the directory's event filters: [slot] the program an event of that
+	 * slot must match to be shown (lib/event/filter.h), NULL: none.
+	 * NULL: no filter.
+	 */
+	const struct ut_evfilter *const *ev_filter;
 };
 
 #define LIVE_EV_WORDS	(UT_EVREG_SLOTS / 64)
@@ -91,7 +98,10 @@ void live_pipe_set_clock(struct live_reader *r, int clock);
 void live_pipe_set_hide(struct live_reader *r, const uint64_t *hide, int nr);
 /* the function selection (live_view.ffilter, fnotrace), from the next read on */
 void live_pipe_set_funcs(struct live_reader *r, const char *ffilter, const char *fnotrace);
-/* all of the view (tracer, options, pids, clock, since...) from the next read on */
+/*
+ * all of the view (tracer, options, pids, clock, since...) from the next
+ * read on; its ev_filter for the next read only (the caller's memory)
+ */
 void live_pipe_set_view(struct live_reader *r, const struct live_view *v);
 
 /* @bufdir: NULL, the session's buffers; else an instance's */
@@ -117,10 +127,12 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
  * records no calls (nop), only events are taken.  @pids (set_ftrace_pid,
  * NULL: all) selects the threads, @ffilter and @fnotrace (the instance's
  * set_ftrace_filter and set_ftrace_notrace, NULL: none) the functions,
- * @ev_on (live_view.ev_on, NULL: all) the programs' events.  0 or -errno.
+ * @ev_on (live_view.ev_on, NULL: all) the programs' events, @ev_filter
+ * (live_view.ev_filter) the instance's event filters.  0 or -errno.
  */
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on);
+		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
+		  const struct ut_evfilter *const *ev_filter);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
 /* the instance's buffers in use, for buffer_total_size_kb */

@@ -256,6 +256,15 @@ struct tfs_inst {
 	 * union (the slots' UT_EVS_RECORD, ev_publish()).
 	 */
 	uint64_t ev_on[TFS_EV_WORDS];
+	/*
+	 * The directory's event filters (events/SYS/NAME/filter), by slot
+	 * (each layout of an event has its own program), and the system
+	 * filters' texts (events/SYS/filter).  Its views and its pump keep
+	 * the events they match; the programs run a filter when it is the
+	 * same for every directory that enables the event (evfilt_publish()).
+	 */
+	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
+	struct tfs_sysfilt *sysfilt;
 	struct tfs_inst *next;
 };
 
@@ -297,14 +306,11 @@ struct tfs_session {
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
 	/*
-	 * Filters and triggers of the events (session-wide: every directory's
-	 * files show the same), by slot: the filter's text and, after a
-	 * refused write, its error (events/SYS/NAME/filter); the triggers,
-	 * newest first (evtrig.c); how many enable/disable_event triggers
-	 * or function commands hold each event in soft mode.
+	 * Triggers of the events (session-wide: every directory's files
+	 * show the same), by slot, newest first (evfilt.c); how many
+	 * enable/disable_event triggers or function commands hold each
+	 * event in soft mode.
 	 */
-	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
-	struct tfs_sysfilt *sysfilt;
 	struct tfs_trig *evtrig[UT_EVREG_SLOTS];
 	uint16_t ev_soft[UT_EVREG_SLOTS];
 	/*
@@ -318,6 +324,7 @@ struct tfs_evfilt {
 	char *text;			/* NULL: none */
 	int bad;			/* the last write failed: `err` */
 	struct ut_evf_error err;
+	struct ut_evfilter *prog;	/* text compiled for the slot's layout, NULL: none */
 };
 
 struct tfs_sysfilt {
@@ -338,6 +345,15 @@ struct tfs_trig {
 };
 
 void evfilt_free_all(struct tfs_session *s);
+/* a directory's filters, at its rmdir (then evfilt_publish_all()) */
+void evfilt_free_inst(struct tfs_inst *in);
+/* the programs' filter of each event from the directories' (ev_publish()) */
+void evfilt_publish_all(struct tfs_session *s);
+/* the filters of @in for a view: [slot] a copy of its program, or NULL; NULL if none */
+struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr);
+void evfilt_copy_free(struct ut_evfilter **f, uint32_t nr);
+/* @in's programs by slot, NULL if it has none: valid under s->lock, until the next call */
+const struct ut_evfilter *const *evfilt_progs(struct tfs_inst *in);
 
 /* what a path names */
 enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT, D_STAT };
@@ -414,6 +430,8 @@ struct view_buf {
 	uint64_t cpu_since[TFS_MAX_CPUS];
 	uint64_t ev_on[TFS_EV_WORDS];
 	struct trace_lat_info lat;		/* view_max(): the maximum shown */
+	struct ut_evfilter **evf;	/* copies of the directory's filters (v.ev_filter) */
+	uint32_t nr_evf;
 };
 
 
@@ -486,6 +504,8 @@ struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
 void snap_empty(struct tfs_inst *in);
 int snap_take(struct tfs_session *s, struct tfs_inst *in);
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
+/* what view_make() allocated */
+void view_release(struct view_buf *vb);
 int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
 void trace_clear(struct tfs_session *s, struct tfs_inst *in);
 

@@ -114,6 +114,21 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 				vb->ev_on[i / 64] |= 1ull << (i % 64);
 		vb->v.ev_on = vb->ev_on;
 	}
+	/*
+	 * the top's event filters: the programs ran them unless another
+	 * directory enabling the event has another.  An instance's pump
+	 * filtered what it took.
+	 */
+	vb->nr_evf = s->nr_evd;
+	vb->evf = in == &s->top ? evfilt_copy(in, s->nr_evd) : NULL;
+	vb->v.ev_filter = (const struct ut_evfilter *const *)vb->evf;
+}
+
+void view_release(struct view_buf *vb)
+{
+	evfilt_copy_free(vb->evf, vb->nr_evf);
+	vb->evf = NULL;
+	vb->v.ev_filter = NULL;
 }
 
 /*
@@ -168,6 +183,7 @@ static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, stru
 		view_make(s, in, cpu, vb);
 		vb->v.cpu = cpu;
 		live_stats_view(s->dir, &vb->v, &st);
+		view_release(vb);
 		free(vb);
 	}
 	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
@@ -296,6 +312,7 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 			live_pipe_set_view(h->rd, &vb->v);
 			ret = live_pipe_read(h->rd, &out, &len);
 			pthread_mutex_unlock(&h->n.inst->pipe_lock);
+			view_release(vb);
 			free(vb);
 		}
 		if (ret) {
@@ -335,6 +352,7 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
 	struct view_buf vb;
+	int ret;
 
 	inst_pump(in);
 	view_make(h->s, in, h->n.cpu, &vb);
@@ -345,7 +363,9 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 	}
 	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
 	vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
-	return view_print(h->s, &vb, b);
+	ret = view_print(h->s, &vb, b);
+	view_release(&vb);
+	return ret;
 }
 
 /* O_TRUNC on trace or per_cpu/cpuN/trace clears it; a write does nothing, as the kernel's */
@@ -387,6 +407,7 @@ static int trace_pipe_open(struct tfs_handle *h, int flags)
 		in->pipes[k] = live_pipe_open(h->s->dir, &vb.v);
 	h->rd = in->pipes ? in->pipes[k] : NULL;
 	pthread_mutex_unlock(&in->pipe_lock);
+	view_release(&vb);
 	return h->rd ? 0 : -EIO;
 }
 
@@ -412,6 +433,7 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 			vb.v.since = in->snap_since;
 		}
 		ret = view_print(s, &vb, &t);
+		view_release(&vb);
 		/* as the kernel: a snapshot that holds no event shows the help */
 		if (!ret && !t.err && has_event_line(t.p, t.len)) {
 			sb_add(b, t.p, t.len);
