@@ -197,6 +197,7 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *evpids,
 		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter)
 {
@@ -206,6 +207,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	check_tracer(tracer);
 	check(on == 0 || on == 1, "pump on");
 	check_str(pids, 4096, "pump pids");
+	check_str(evpids, 4096, "pump evpids");
 	check_str(ffilter, 4096, "pump ffilter");
 	check_str(fnotrace, 4096, "pump fnotrace");
 	return 0;

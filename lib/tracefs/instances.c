@@ -265,7 +265,8 @@ static void top_state(struct tfs_session *s, int on)
 void inst_pump(struct tfs_inst *in)
 {
 	if (in->pump)
-		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->filter,
+		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->evpids,
+			      in->filter,
 			      in->notrace, in->ev_on, evfilt_progs(in));
 }
 

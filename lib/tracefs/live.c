@@ -195,7 +195,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		struct live_buf *b = &bufs[i];
 		struct ut_thread_info *ti;
 
-		if (!pid_selected(v->pids, b))
+		if (!buf_shown(v, b))
 			continue;
 		st[i] = f;
 		stage_buffer(&st[i], b);
@@ -213,7 +213,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		int i = order[k];
 		struct ut_page_src src;
 
-		if (!pid_selected(v->pids, &bufs[i]))
+		if (!buf_shown(v, &bufs[i]))
 			continue;
 		pages_src(&snaps[i], &src);
 		ut_merge_add(m, &d.threads[t++], &src, live_stages, &st[i], NULL);
@@ -367,6 +367,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	live_pipe_set_funcs(r, v->ffilter, v->fnotrace);
 	pipe_set_events(r, v->ev_on);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
+	r->v.evpids = v->evpids ? xstrdup(v->evpids) : NULL;
 	r->v.consumed = NULL;
 	r->v.ev_filter = NULL;		/* given by live_pipe_set_view() for the next read */
 	r->v.cpu_pages = NULL;
@@ -396,6 +397,7 @@ void live_pipe_close(struct live_reader *r)
 	free(r->options);
 	free(r->tracer);
 	free((char *)r->v.pids);
+	free((char *)r->v.evpids);
 	free(r->hide);
 	free(r->ffilter);
 	free(r->fnotrace);
@@ -432,7 +434,10 @@ void live_pipe_set_view(struct live_reader *r, const struct live_view *v)
 		r->options[i] = xstrdup(v->options[i]);
 	r->v.options = (const char *const *)r->options;
 	free((char *)r->v.pids);
+	free((char *)r->v.evpids);
 	r->v.pids = v->pids ? xstrdup(v->pids) : NULL;
+	r->v.evpids = v->evpids ? xstrdup(v->evpids) : NULL;
+	r->v.pids_calls = v->pids_calls;
 	r->v.since = v->since;
 	free(r->cpu_pages);
 	r->cpu_pages = NULL;
@@ -496,7 +501,7 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		st[i] = f;
 		stage_buffer(&st[i], b);
 		/* consumed, not shown: as if the thread had not been traced */
-		st[i].drop_all = !pid_selected(r->v.pids, b);
+		st[i].drop_all = !buf_shown(&r->v, b);
 		if (!st[i].drop_all) {
 			ti = &d.threads[d.nr_threads++];
 			*ti = b->ti;

@@ -28,6 +28,10 @@ struct live_view {
 					   not shown: `echo > trace` */
 	const char *pids;		/* set_ftrace_pid: blank-separated thread or process
 					   ids whose events are shown; NULL or "": all */
+	int pids_calls;			/* 1: @pids chooses whose calls are shown, @evpids
+					   whose events (the tracing directory's top);
+					   0: @pids chooses whole buffers */
+	const char *evpids;		/* set_event_pid, with pids_calls; NULL or "": all */
 	int clock;			/* trace_clock: enum trace_clock_id (0: local) */
 	const char *bufdir;		/* where the buffers are: NULL, the session's;
 					   an instance's directory (live_pump) */
@@ -125,13 +129,14 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
  * Take what the programs recorded since the last run: into the instance's
  * buffers if @on, else dropped.  @tracer: the instance's; with one that
  * records no calls (nop), only events are taken.  @pids (set_ftrace_pid,
- * NULL: all) selects the threads, @ffilter and @fnotrace (the instance's
+ * NULL: all) selects the threads whose calls are taken, @evpids
+ * (set_event_pid, NULL: all) those whose events are, @ffilter and @fnotrace (the instance's
  * set_ftrace_filter and set_ftrace_notrace, NULL: none) the functions,
  * @ev_on (live_view.ev_on, NULL: all) the programs' events, @ev_filter
  * (live_view.ev_filter) the instance's event filters.  0 or -errno.
  */
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
+		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);

@@ -92,6 +92,8 @@ void buf_thread(struct live_buf *b);
 struct ut_stream *stream_get(struct live_buf *b);
 /* set_ftrace_pid: is the buffer's thread (or its process) listed? */
 int pid_selected(const char *pids, const struct live_buf *b);
+/* does view @v show anything of buffer @b (its calls or its events)? */
+int buf_shown(const struct live_view *v, const struct live_buf *b);
 /* head and overrun read together */
 void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun);
 uint64_t oldest_seq(const struct rb_header *h, uint64_t head);
@@ -134,6 +136,8 @@ struct live_stage {
 	const struct ut_evfilter *const *ev_filter;	/* live_view.ev_filter */
 	int events_only;		/* calls are not taken (a pump for the nop tracer) */
 	int drop_all;			/* a thread set_ftrace_pid leaves out: consumed, not shown */
+	const char *pids, *evpids;	/* set_ftrace_pid and set_event_pid (NULL: all) */
+	int calls_off, events_off;	/* the buffer's calls, its events are not shown */
 	/* function selection: set_ftrace_filter, set_ftrace_notrace; NULL: none */
 	const char *ffilter, *fnotrace;
 	int as_func;			/* function tracer: calls become FUNC events, returns go */

@@ -236,7 +236,7 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
-		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
+		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter)
 {
 	struct live_view v = { .tracer = tracer, .cpu = -1, .since = p->since,
@@ -274,7 +274,10 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
 		st = f;
 		stage_buffer(&st, b);
-		if (on && pid_selected(pids, b)) {
+		/* set_ftrace_pid: the buffer's calls; set_event_pid: its events */
+		st.calls_off = !pid_selected(pids, b);
+		st.events_off = !pid_selected(evpids, b);
+		if (on && (!st.calls_off || !st.events_off)) {
 			if (!k->open) {
 				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
 							    p->dir, b->name);
@@ -395,7 +398,7 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 	if (srcdir)
 		snprintf(p->src, sizeof(p->src), "%s", srcdir);
 	p->markers = 1;
-	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL);
+	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL);
 	live_pump_close(p, 0);
 	if (ret)
 		remove_tree(dst);

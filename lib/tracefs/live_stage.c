@@ -9,7 +9,9 @@
  *             directory's tracing was off), a per-CPU clear point or the
  *             part of a CPU past its per_cpu buffer_size_kb (the cuts)
  *   cpu       per_cpu/cpuN files show that CPU's events
- *   pid       set_ftrace_pid: a whole buffer (stage_buffer())
+ *   pid       set_ftrace_pid: a buffer's calls; set_event_pid: its
+ *             events (stage_buffer()); a view without pids_calls: a
+ *             whole buffer
  *   events    the programs' events the directory enabled (ev_on) and
  *             its event filters match (ev_filter), the calls a nop pump
  *             does not take
@@ -67,6 +69,15 @@ int pid_selected(const char *pids, const struct live_buf *b)
 		p = end;
 	}
 	return 0;
+}
+
+int buf_shown(const struct live_view *v, const struct live_buf *b)
+{
+	if (!v)
+		return 1;
+	if (!v->pids_calls)
+		return pid_selected(v->pids, b);
+	return pid_selected(v->pids, b) || pid_selected(v->evpids, b);
 }
 
 void buf_thread(struct live_buf *b)
@@ -279,6 +290,8 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
+	f->pids = v && v->pids_calls ? v->pids : NULL;
+	f->evpids = v && v->pids_calls ? v->evpids : NULL;
 }
 
 struct ut_stream *stream_get(struct live_buf *b)
@@ -303,6 +316,8 @@ void stage_buffer(struct live_stage *f, struct live_buf *b)
 	f->entries = f->bytes = f->first_ts = 0;
 	f->have_first = 0;
 	f->drop_all = 0;
+	f->calls_off = !pid_selected(f->pids, b);
+	f->events_off = !pid_selected(f->evpids, b);
 	if (f->ffilter || f->fnotrace) {
 		f->fsel = fsel_get(b);
 	} else {
@@ -455,8 +470,8 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 	if (f->fsel)
 		pass = stage_select(f, s, ev);
 	if (ev->type == UT_EV_EVENT)
-		pass = stage_event(f, ev);
-	else if (f->events_only && ev_is_call(ev->type))
+		pass = !f->events_off && stage_event(f, ev);
+	else if ((f->events_only || f->calls_off) && (ev_is_call(ev->type) || ev->type == UT_EV_DEPTH))
 		pass = 0;
 	if (!pass || !stage_time(f, ev->ts) || !stage_cut(f, ev->cpu, s->raw) ||
 	    (f->cpu >= 0 && (uint32_t)f->cpu != ev->cpu))
@@ -528,7 +543,7 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 		struct rb_header *h = bufs[i].r.hdr;
 		uint64_t head, ovr;
 
-		if (bufs[i].gone || !pid_selected(v->pids, &bufs[i]))
+		if (bufs[i].gone || !buf_shown(v, &bufs[i]))
 			continue;
 		load_head(h, &head, &ovr);
 		for (uint64_t seq = oldest_seq(h, head); seq <= head; seq++) {

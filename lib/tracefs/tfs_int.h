@@ -421,7 +421,7 @@ struct view_buf {
 	struct live_view v;
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
-	char pids[UT_LIST_MAX];
+	char pids[UT_LIST_MAX], evpids[UT_LIST_MAX];
 	char words[TRACE_NR_OPTS + TRACER_MAX_OPTS][40];
 	const char *ptrs[TRACE_NR_OPTS + TRACER_MAX_OPTS + 1];
 	char tracer[32];

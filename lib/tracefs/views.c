@@ -87,6 +87,10 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	/* an instance's set_ftrace_pid chose what its buffers took */
 	snprintf(vb->pids, sizeof(vb->pids), "%s", in == &s->top ? in->pids : "");
 	vb->v.pids = vb->pids;
+	/* the top's calls by set_ftrace_pid, its events by set_event_pid */
+	snprintf(vb->evpids, sizeof(vb->evpids), "%s", in == &s->top ? in->evpids : "");
+	vb->v.evpids = vb->evpids;
+	vb->v.pids_calls = 1;
 	vb->v.clock = in->tr.clock_id;
 	vb->v.bufdir = in->pump ? in->bufdir : NULL;
 	/* a copy: the view is read after s->lock is dropped */
@@ -150,6 +154,7 @@ void view_max(struct tfs_session *s, struct view_buf *vb)
 	/* tid 0 is no thread: the view is empty */
 	snprintf(vb->pids, sizeof(vb->pids), "%d", r.tid);
 	vb->v.pids = vb->pids;
+	vb->v.pids_calls = 0;		/* that thread's buffer, whole */
 	/* the latency header's (latency-format): the times from the trace's first event */
 	memset(&vb->lat, 0, sizeof(vb->lat));
 	vb->lat.latency_ns = ticks_to_ns(s, r.latency);

@@ -200,11 +200,13 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 }
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
+		  const char *evpids,
 		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter)
 {
 	(void)tracer;
 	(void)ev_filter;
+	(void)evpids;
 	p->runs++;
 	p->last_on = on;
 	snprintf(p->pids, sizeof(p->pids), "%s", pids ? pids : "");
