@@ -795,6 +795,19 @@ static void heap_remove(struct ut_merge *m, int i)
 	heap_up(m, i);
 }
 
+/* cursor @c, the m->nr-th, joins the merge: its first events, its place in the heap */
+static void merge_push(struct ut_merge *m, struct cursor *c)
+{
+	c->index = m->nr;
+	m->nr++;
+	cursor_fill(c, 1);
+	if (c->nev) {
+		c->heap_pos = m->heap_n;
+		m->heap[m->heap_n++] = c;
+		heap_up(m, c->heap_pos);
+	}
+}
+
 /* the cursor's head event changed: fix its place, or drop it if done */
 static void heap_fix(struct ut_merge *m, struct cursor *c)
 {
@@ -852,14 +865,7 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 		}
 		c->d = d;
 		c->ti = ti;
-		c->index = m->nr;
-		m->nr++;
-		cursor_fill(c, 1);
-		if (c->nev) {
-			c->heap_pos = m->heap_n;
-			m->heap[m->heap_n++] = c;
-			heap_up(m, c->heap_pos);
-		}
+		merge_push(m, c);
 	}
 	return m;
 }
@@ -947,14 +953,7 @@ int ut_merge_add(struct ut_merge *m, struct ut_thread_info *ti, const struct ut_
 		return -1;
 	c = &m->cur[m->nr];
 	cursor_src_init(c, m->d, ti, src, stage, stage_arg, state);
-	c->index = m->nr;
-	m->nr++;
-	cursor_fill(c, 1);
-	if (c->nev) {
-		c->heap_pos = m->heap_n;
-		m->heap[m->heap_n++] = c;
-		heap_up(m, c->heap_pos);
-	}
+	merge_push(m, c);
 	return 0;
 }
 
