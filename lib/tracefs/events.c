@@ -292,10 +292,12 @@ static int set_event_open(struct tfs_handle *h, int flags)
 
 /*
  * set_event_pid: the threads whose events the directory records (their
- * thread or process id), every thread while empty.  As the kernel's: ids
- * are numbers >= 0, kept ascending without repeats, shown one a line; a
- * word that is not one (`!`, a sign, a comma) fails the whole write; an
- * open with O_TRUNC empties the list first.
+ * thread or process id), every thread while empty.  As the kernel's: a
+ * word is an unsigned number as C writes it (`+5`, `0x10`, `010`), taken
+ * modulo 2^32 and refused from 2^31 on; ids are kept ascending without
+ * repeats, shown one a line; a word that is not one (`!`, `-`, a comma,
+ * `08`) fails the whole write; an open with O_TRUNC empties the list
+ * first.
  */
 static int evpid_cmp(const void *a, const void *b)
 {
@@ -333,9 +335,13 @@ static int set_event_pid_write(struct tfs_handle *h, const char *buf, size_t siz
 		const char *w = i < ws.n ? ws.w[i] : old.w[i - ws.n];
 		char *end;
 
+		unsigned long long u;
+
 		errno = 0;
-		v[nv] = strtol(w, &end, 10);
-		if (w[0] < '0' || w[0] > '9' || *end || errno || v[nv] > INT32_MAX) {
+		u = strtoull(w, &end, 0);
+		v[nv] = (long)(uint32_t)u;
+		if (w[0] == '-' || (w[0] == '+' && (w[1] < '0' || w[1] > '9')) || end == w || *end ||
+		    errno || v[nv] > INT32_MAX) {
 			tfs_err(s, "Invalid pid", w);
 			ret = -EINVAL;
 		}
