@@ -294,7 +294,7 @@ static int set_event_open(struct tfs_handle *h, int flags)
  * set_event_pid: the threads whose events the directory records (their
  * thread or process id), every thread while empty.  As the kernel's: a
  * word is an unsigned number as C writes it (`+5`, `0x10`, `010`), taken
- * modulo 2^32 and refused from 2^31 on; ids are kept ascending without
+ * modulo 2^32; from 2^30 on (beyond any pid) EPERM; ids are kept ascending without
  * repeats, shown one a line; a word that is not one (`!`, `-`, a comma,
  * `08`) fails the whole write; an open with O_TRUNC empties the list
  * first.
@@ -341,9 +341,12 @@ static int set_event_pid_write(struct tfs_handle *h, const char *buf, size_t siz
 		u = strtoull(w, &end, 0);
 		v[nv] = (long)(uint32_t)u;
 		if (w[0] == '-' || (w[0] == '+' && (w[1] < '0' || w[1] > '9')) || end == w || *end ||
-		    errno || v[nv] > INT32_MAX) {
+		    errno) {
 			tfs_err(s, "Invalid pid", w);
 			ret = -EINVAL;
+		} else if (v[nv] >= 1L << 30) {
+			tfs_err(s, "Pid out of range", w);
+			ret = -EPERM;
 		}
 		nv++;
 	}

@@ -1046,12 +1046,14 @@ static void test_set_event_pid(void **state)
 	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "08"), -EINVAL);
 	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "0x"), -EINVAL);
 	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "-0"), -EINVAL);
-	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "2147483648"), -EINVAL);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "2147483648"), -EPERM);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "1073741824"), -EPERM);
+	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "99999999999"), -EPERM);
 	assert_int_equal(wr(f->s, "set_event_pid", O_APPEND, "99999999999999999999999"), -EINVAL);
 	assert_file(f->s, "set_event_pid", "0\n123\n456\n");
 	/* as C writes numbers, modulo 2^32 (what a 6.18 kernel answered) */
-	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "+5 0x10 010 4294967301"), 0);
-	assert_file(f->s, "set_event_pid", "5\n8\n16\n");
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "+5 0x10 010 4294967301 1073741823"), 0);
+	assert_file(f->s, "set_event_pid", "5\n8\n16\n1073741823\n");
 	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "0 123 456"), 0);
 	log = rd(f->s, "error_log", NULL);
 	assert_non_null(strstr(log, "Invalid pid"));
