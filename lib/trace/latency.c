@@ -101,11 +101,7 @@ void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
 	}
 	if (iter->merge && ut_merge_peek_same(iter->merge, &nx) > 0)
 		next = trace_clock_value(iter, &nx);
-	if (len < 8)
-		ut_seq_spaces(s, 8 - len);
-	ut_seq_putmem(s, comm, len);
-	ut_seq_putc(s, '-');
-	ut_seq_dec(s, ev->tid, -7);
+	ut_seq_comm_pid(s, comm, len, 8, ev->tid);
 	ut_seq_putc(s, ' ');
 	ut_seq_udec(s, ev->cpu, 3, ' ');
 	ut_seq_puts(s, ".....");

@@ -84,6 +84,8 @@ static inline void ut_seq_spaces(struct trace_seq *s, uint64_t n)
 }
 /* "%*lld": right-aligned in @width columns, or left-aligned if @width < 0 */
 void ut_seq_dec(struct trace_seq *s, int64_t v, int width);
+/* "%*.*s-%-7d": the @len bytes of @comm right-aligned in @width columns, then the pid */
+void ut_seq_comm_pid(struct trace_seq *s, const char *comm, size_t len, size_t width, int pid);
 /* "%*llu" (@pad ' ') or "%0*llu" (@pad '0') */
 void ut_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad);
 /* "%0*llx" */

@@ -364,6 +364,15 @@ void ut_seq_dec(struct trace_seq *s, int64_t v, int width)
 	put_num(s, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0, 10, width, ' ');
 }
 
+void ut_seq_comm_pid(struct trace_seq *s, const char *comm, size_t len, size_t width, int pid)
+{
+	if (len < width)
+		ut_seq_spaces(s, width - len);
+	ut_seq_putmem(s, comm, len);
+	ut_seq_putc(s, '-');
+	ut_seq_dec(s, pid, -7);
+}
+
 void ut_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad)
 {
 	put_num(s, v, 0, 10, width, pad);
@@ -560,11 +569,7 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 		return;
 	}
 	/* "%16s-%-7d " */
-	if (len < 16)
-		ut_seq_spaces(s, 16 - len);
-	ut_seq_putmem(s, comm, len);
-	ut_seq_putc(s, '-');
-	ut_seq_dec(s, ev->tid, -7);
+	ut_seq_comm_pid(s, comm, len, 16, ev->tid);
 	ut_seq_putc(s, ' ');
 	if (iter->iter_flags & TRACE_ITER_RECORD_TGID) {
 		ut_seq_putc(s, '(');		/* "(%7d) " */
