@@ -164,11 +164,26 @@ static int node_file(struct tfs_session *s, struct tfs_node *n, const char *c, s
 	return 1;
 }
 
+/*
+ * The next component of @p, in directory @n: 0 if the path ends there
+ * (@n is the directory), 1 if it is one of its files (in n->f), -ENOENT
+ */
+static int node_last_file(struct tfs_session *s, struct tfs_node *n, const char **p)
+{
+	const char *c;
+	size_t len = next_comp(p, &c);
+
+	if (!len)
+		return 0;
+	return node_file(s, n, c, len) ? 1 : -ENOENT;
+}
+
 /* resolve @path.  Context: s->lock held. */
 int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 {
 	const char *p = path ? path : "", *c;
 	size_t len;
+	int ret;
 
 	memset(n, 0, sizeof(*n));
 	n->cpu = -1;
@@ -223,11 +238,8 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 			return -ENOENT;
 		n->cpu = (int)cpu;
 		n->dir = D_CPU;
-		len = next_comp(&p, &c);
-		if (!len)
-			return 0;
-		if (!node_file(s, n, c, len))
-			return -ENOENT;
+		if ((ret = node_last_file(s, n, &p)) <= 0)
+			return ret;
 	} else if (comp_is(c, len, "events")) {
 		n->dir = D_EVENTS;
 		len = next_comp(&p, &c);
@@ -246,11 +258,8 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 			if (!n->ev)
 				return -ENOENT;
 			n->dir = D_EVENT;
-			len = next_comp(&p, &c);
-			if (!len)
-				return 0;
-			if (!node_file(s, n, c, len))
-				return -ENOENT;
+			if ((ret = node_last_file(s, n, &p)) <= 0)
+				return ret;
 		} else {
 			/* a system of the programs' events */
 			int i = ev_find(s, NULL, c, len);
@@ -269,11 +278,8 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 				n->slot = i;
 				n->ev = s->evd[i];
 				n->dir = D_EVENT;
-				len = next_comp(&p, &c);
-				if (!len)
-					return 0;
-				if (!node_file(s, n, c, len))
-					return -ENOENT;
+				if ((ret = node_last_file(s, n, &p)) <= 0)
+					return ret;
 			}
 		}
 	} else if (!node_file(s, n, c, len)) {
