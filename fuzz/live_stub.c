@@ -199,11 +199,16 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids,
 		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
-		  const struct ut_evfilter *const *ev_filter)
+		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl)
 {
 	(void)ev_on;
 	(void)ev_filter;
 	check(p != NULL, "pump");
+	/* an instance's pump: its trigger changes, in time order */
+	check(tl != NULL, "pump timeline");
+	check(tl->nr >= 0 && tl->nr <= UT_EVREG_DIRLOG && (tl->nr == 0 || tl->fires), "pump fires");
+	for (int i = 1; i < tl->nr; i++)
+		check(tl->fires[i - 1].ts <= tl->fires[i].ts, "pump fires in time order");
 	check_tracer(tracer);
 	check(on == 0 || on == 1, "pump on");
 	check_str(pids, 4096, "pump pids");

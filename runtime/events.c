@@ -59,14 +59,16 @@ static size_t nr_objs;
 
 /*
  * A live tracepoint was hit: its triggers run (whether it is recorded or
- * not), then it is written if a directory enables it or, in soft mode, a
- * trigger switched it on, and its filter (if any: one load of the slot's
- * filter word) passes it.
+ * not; before the write or after it, as the kernel's: evreg.h), and it
+ * is written if a directory enables it or, in the top's
+ * soft mode, a trigger switched it on, or an instance may keep it (its
+ * pump applies its own switches), and its filter (if any: one load of
+ * the slot's filter word) passes it.
  */
 static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
 {
 	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC), st;
-	unsigned int post = 0;
+	uint64_t post = 0;
 
 	ent->type = tp->id;
 	if (!reg || i >= UT_EVREG_SLOTS) {
@@ -75,9 +77,12 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 	}
 	st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
 	if (st & UT_EVS_TRIGGERS)
-		post = ut_triggers_run(reg, i, ent, size);
-	if ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED))
+		post = ut_triggers_run(reg, i, ent, size, 0);
+	if ((st & UT_EVS_OTHERS) ||
+	    ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED)))
 		ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));
+	if (st & UT_EVS_TRIG_AFTER)
+		post |= ut_triggers_run(reg, i, ent, size, 1);
 	if (post)
 		ut_triggers_post(post);
 }

@@ -429,11 +429,13 @@ void ut_page_start(struct rb_writer *w, uint64_t ts)
 }
 
 /* a variable-length record: header, u16 n, n addresses */
-static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
-			uint64_t ts)
+/* a STACK, TRACE or TRACE_DIR (@dir) record of @n addresses */
+static int ut_write_ips_dir(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
+			    uint64_t ts, uint16_t dir)
 {
-	uint32_t len = 6 + 6 * n, h;
-	uint16_t n16 = (uint16_t)n;
+	/* TRACE_DIR: its u16 counts bytes, the dir's two included (entries.h) */
+	uint32_t base = type == UT_REC_TRACE_DIR ? 8 : 6, len = base + 6 * n, h;
+	uint16_t n16 = (uint16_t)(type == UT_REC_TRACE_DIR ? len - 6 : n);
 	unsigned char *p;
 
 	p = rb_reserve(&t->w, len, &ts);
@@ -442,10 +444,18 @@ static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips
 	h = RB_HDR(type, ts - t->w.last_ts);
 	memcpy(p, &h, 4);
 	memcpy(p + 4, &n16, 2);
+	if (type == UT_REC_TRACE_DIR)
+		memcpy(p + 6, &dir, 2);
 	for (uint32_t i = 0; i < n; i++)
-		ut_put48(p + 6 + 6 * i, ips[i]);
+		ut_put48(p + base + 6 * i, ips[i]);
 	rb_commit(&t->w, len, ts, ut_rec_counts(type));
 	return 1;
+}
+
+static int ut_write_ips(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
+			uint64_t ts)
+{
+	return ut_write_ips_dir(t, type, ips, n, ts, 0);
 }
 
 /*
@@ -494,6 +504,17 @@ void ut_emit_stack(struct ut_thread *t)
  */
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts)
 {
+	ut_write_trace_dir(t, ips, n, ts, 0);
+}
+
+/**
+ * ut_write_trace_dir - a stacktrace trigger's record for directory @dir
+ * (entries.h's TRACE_DIR: 1 the top, d + 1 instance dirs[d]; 0: a TRACE
+ * record, which every directory shows)
+ */
+void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
+			uint32_t dir)
+{
 	if (n > UT_STACK_MAX)
 		return;
 	if (t->busy) {
@@ -502,7 +523,7 @@ void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint6
 	}
 	t->busy = UT_BUSY();
 	barrier();
-	ut_write_ips(t, UT_REC_TRACE, ips, n, ts);
+	ut_write_ips_dir(t, dir ? UT_REC_TRACE_DIR : UT_REC_TRACE, ips, n, ts, (uint16_t)dir);
 	ut_release(t);
 }
 

@@ -165,6 +165,8 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
 void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
 void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
+void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
+			uint32_t dir);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);
 
 /* events.c */
@@ -214,11 +216,15 @@ static inline uint32_t ut_shadow_ips(const struct ut_thread *t, uintptr_t *ips, 
 /* triggers.c */
 struct ut_evreg;
 struct ut_trace_entry;
-#define UT_TRIG_POST_STACK	1u	/* a stacktrace trigger fired: after the event */
-/* run slot @slot's triggers on its entry; what to do after the write */
-unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
-			     uint32_t size);
-void ut_triggers_post(unsigned int post);
+/*
+ * Run the triggers of slot @slot that run before the write (@after 0) or
+ * after it (1).  What to do after the write: the stacks that stacktrace
+ * triggers asked for, a bit per directory (bit 0: the top; bit d:
+ * instance dirs[d]).
+ */
+uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
+			 uint32_t size, int after);
+void ut_triggers_post(uint64_t post);
 
 /* enable (1) or disable (0) soft-mode event @target, spending a run of @count if it changes */
 int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count);

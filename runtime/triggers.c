@@ -4,13 +4,17 @@
  * mode of the events they enable or disable (usertrace/evreg.h).
  *
  * The tracing directory writes the triggers into the registry
- * (trigs[slot]); the program that hits the event runs them: traceon and
- * traceoff set tracing_on, as the traceon/traceoff function commands do;
- * snapshot asks the tracing directory for one (snapshot_req); stacktrace
- * writes a TRACE record after the event; enable_event and disable_event
- * flip the target's SOFT_DISABLED bit.  As in the kernel, traceon,
- * traceoff and the event switches spend a run of their count only when
- * they change something.
+ * (trigs[slot]); the program that hits the event runs them.  The top's:
+ * traceon and traceoff set tracing_on, as the traceon/traceoff function
+ * commands do; snapshot asks the tracing directory for one
+ * (snapshot_req); stacktrace writes a TRACE_DIR record for the top after
+ * the event; enable_event and disable_event flip the target's
+ * SOFT_DISABLED bit.  An instance's act on its own words (dirs[d]: its
+ * tracing_on, its soft switches, its snapshot requests), each change
+ * logged with its time for the instance's pump, and its stacktrace
+ * writes a TRACE_DIR record only that instance shows.  As in the kernel,
+ * traceon, traceoff and the event switches spend a run of their count
+ * only when they change something.
  *
  * Context: the thread that hit the tracepoint, outside any write.  No
  * locks, no allocation: the counts are atomics shared by every process.
@@ -43,10 +47,87 @@ int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volati
 	return 1;
 }
 
-unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
-			     uint32_t size)
+/* a change of instance @d's words, logged for its pump (evreg.h) */
+static void dir_log(struct ut_evreg_dir *d, uint32_t what, uint32_t target)
 {
-	unsigned int post = 0;
+	uint64_t pos = __atomic_fetch_add(&d->head, 1, __ATOMIC_ACQ_REL);
+	struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
+
+	f->ts = ut_clock();
+	f->what = what;
+	f->target = target;
+	__atomic_store_n(&f->seq, pos + 1, __ATOMIC_RELEASE);
+}
+
+/* instance @d's tracing_on to @on: 1 if this call changed it */
+static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
+{
+	uint32_t old = (uint32_t)!on;
+
+	if (__atomic_load_n(&d->on, __ATOMIC_RELAXED) != old || !ut_take_run(count))
+		return 0;
+	if (!__atomic_compare_exchange_n(&d->on, &old, (uint32_t)on, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		return 0;	/* another thread did it first: the run is spent, as a race in the kernel */
+	dir_log(d, on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
+	return 1;
+}
+
+/* an instance's soft switch of @target: 1 if this call changed it */
+static int dir_soft_switch(struct ut_evreg_dir *d, uint32_t target, int enable,
+			   volatile int64_t *count)
+{
+	uint64_t bit = 1ull << (target % 64);
+	volatile uint64_t *w = &d->soft_off[target / 64];
+	uint64_t v;
+
+	if (target >= UT_EVREG_SLOTS ||
+	    !(__atomic_load_n(&d->soft_mode[target / 64], __ATOMIC_RELAXED) & bit))
+		return 0;
+	v = __atomic_load_n(w, __ATOMIC_RELAXED);
+	if ((!(v & bit)) == enable || !ut_take_run(count))
+		return 0;
+	v = enable ? __atomic_fetch_and(w, ~bit, __ATOMIC_ACQ_REL) :
+		     __atomic_fetch_or(w, bit, __ATOMIC_ACQ_REL);
+	if ((!(v & bit)) == enable)
+		return 0;	/* another thread did it first */
+	dir_log(d, enable ? UT_TRIG_ENABLE_EVENT + 1 : UT_TRIG_DISABLE_EVENT + 1, target);
+	return 1;
+}
+
+/* instance @dir's trigger @t of command @cmd */
+static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *t, uint32_t cmd)
+{
+	struct ut_evreg_dir *d;
+
+	if (dir >= UT_EVREG_DIRS)
+		return 0;
+	d = &r->dirs[dir];
+	switch (cmd) {
+	case UT_TRIG_TRACEON:
+	case UT_TRIG_TRACEOFF:
+		dir_switch(d, cmd == UT_TRIG_TRACEON, &t->count);
+		break;
+	case UT_TRIG_SNAPSHOT:
+		if (ut_take_run(&t->count))
+			__atomic_fetch_add(&d->snapshot_req, 1, __ATOMIC_RELEASE);
+		break;
+	case UT_TRIG_STACKTRACE:
+		if (ut_take_run(&t->count))
+			return 1ull << dir;
+		break;
+	case UT_TRIG_ENABLE_EVENT:
+	case UT_TRIG_DISABLE_EVENT:
+		dir_soft_switch(d, t->target, cmd == UT_TRIG_ENABLE_EVENT, &t->count);
+		break;
+	}
+	return 0;
+}
+
+uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
+			 uint32_t size, int after)
+{
+	uint64_t post = 0;
 	int pid_set = 0;
 
 	if (slot >= UT_EVREG_SLOTS)
@@ -55,7 +136,7 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_
 		struct ut_evreg_trig *t = &r->trigs[slot][k];
 		uint32_t cmd = __atomic_load_n(&t->cmd, __ATOMIC_ACQUIRE);
 
-		if (!cmd)
+		if (!cmd || __atomic_load_n(&t->after, __ATOMIC_RELAXED) != after)
 			continue;
 		if (t->filter) {
 			struct ut_evf_ctx ctx = { 0, NULL, NULL };
@@ -74,6 +155,10 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_
 			if (!ut_evfilter_match(&p->f, ent, size, &ctx))
 				continue;
 		}
+		if (t->dir) {
+			post |= dir_run(r, t->dir, t, cmd - 1);
+			continue;
+		}
 		switch (cmd - 1) {
 		case UT_TRIG_TRACEON:
 			if (!ut_ctl->tracing_on && ut_take_run(&t->count))
@@ -89,7 +174,7 @@ unsigned int ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_
 			break;
 		case UT_TRIG_STACKTRACE:
 			if (ut_take_run(&t->count))
-				post |= UT_TRIG_POST_STACK;
+				post |= 1;
 			break;
 		case UT_TRIG_ENABLE_EVENT:
 		case UT_TRIG_DISABLE_EVENT:
@@ -147,15 +232,16 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
  * The stack of the thread at the tracepoint, as the kernel's stacktrace
  * trigger: the caller of the event's function first.  With
  * function_graph the return addresses of traced calls point at our
- * trampoline, so the shadow stack gives the traced calls instead.
+ * trampoline, so the shadow stack gives the traced calls instead.  One
+ * record for each directory whose trigger asked (@post, a bit each).
  */
-void ut_triggers_post(unsigned int post)
+void ut_triggers_post(uint64_t post)
 {
 	struct ut_thread *t = &ut_self;
 	uintptr_t ips[UT_STACK_MAX];
 	uint32_t n = 0;
 
-	if (!(post & UT_TRIG_POST_STACK) || t->state != UT_TS_READY)
+	if (!post || t->state != UT_TS_READY)
 		return;
 	if (ut_rec_mode == UT_MODE_GRAPH) {
 		n = ut_shadow_ips(t, ips, UT_STACK_MAX);
@@ -168,6 +254,9 @@ void ut_triggers_post(unsigned int post)
 		_Unwind_Backtrace(unwind_one, &c);
 		n = c.n;
 	}
-	if (n)
-		ut_write_trace(t, ips, n, ut_clock());
+	if (!n)
+		return;
+	for (uint32_t d = 0; d < UT_EVREG_DIRS; d++)
+		if (post >> d & 1)
+			ut_write_trace_dir(t, ips, n, ut_clock(), d + 1);
 }

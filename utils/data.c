@@ -373,6 +373,7 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 	ev->type = type;
 	ev->depth = 0;
 	ev->ip = ev->parent = ev->count = ev->duration = 0;
+	ev->dir = 0;
 	ev->data = NULL;
 	ev->data_len = 0;
 	ev->pid = c->ti->pid;
@@ -668,6 +669,26 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			ev->data = cursor_keep(c, r + 6, 6u * n, 0);
 			ev->data_len = 6u * n;
 			ev->count = n;
+			ev->depth = c->st.depth;
+			return 1;
+		}
+		case UT_REC_TRACE_DIR: {
+			uint16_t n, dir;
+
+			/* a stacktrace trigger's, for one directory (entries.h) */
+			memcpy(&n, r + 4, 2);
+			if (n < 2 || (n - 2) % 6) {
+				pr_err("%s: corrupt record in page %" PRIu64
+				       " (a stack trace of %u bytes)", c->ti->path, c->page - 1, n);
+				c->error = 1;
+				return -1;
+			}
+			memcpy(&dir, r + 6, 2);
+			cursor_ev(c, ev, UT_EV_TRACE, ts);
+			ev->data = cursor_keep(c, r + 8, n - 2u, 0);
+			ev->data_len = n - 2u;
+			ev->count = (n - 2u) / 6;
+			ev->dir = dir;
 			ev->depth = c->st.depth;
 			return 1;
 		}

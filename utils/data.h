@@ -58,6 +58,8 @@ struct ut_event {
 	uint64_t duration;	/* UT_EV_RETURN: ns from the entry to ts */
 	uint64_t image;
 	uint32_t id;		/* UT_EV_EVENT: the event id (common_type) */
+	uint32_t dir;		/* UT_EV_TRACE of a stacktrace trigger: the directory
+				 * it is for (entries.h's TRACE_DIR); 0: every one */
 	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE, UT_EV_EVENT */
 	uint32_t data_len;
 	struct ut_thread_info *thread;

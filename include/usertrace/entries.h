@@ -21,7 +21,7 @@
  *   counts  1: an event, counted in page->entries and in the lost and
  *           overrun numbers; 0: a record that describes the stream
  *
- * Types 12 to 14 are free.  A reader takes them as sized records with
+ * Types 13 and 14 are free.  A reader takes them as sized records with
  * unit 1 and skips them, so that a newer writer's record is not taken
  * for corruption by an older reader.  ENTRY and EXIT are also written by
  * the assembly fast path (arch/x86_64/entry.h, runtime/asm-offsets.h):
@@ -45,6 +45,11 @@
  *   EVENT          6+len  u16 len, an entry of len bytes (event.h): the
  *                         common fields, whose common_type is the event
  *                         id, then the event's fields; unaligned
+ *   TRACE_DIR      6+len  u16 len, u16 dir, (len - 2) / 6 ips, innermost
+ *                         first: a stacktrace trigger's stack for one
+ *                         directory of the tracing directory (1: the top,
+ *                         d + 1: instance d of the registry, evreg.h);
+ *                         sized as a free type, so older readers skip it
  */
 /*        NAME           type base unit  max    counts */
 UT_RECORD(ENTRY,           1,  10,  0,     0,     1)
@@ -58,3 +63,4 @@ UT_RECORD(DATA,            8,   6,  1, 65535,     1)
 UT_RECORD(RETURN,          9,  18,  0,     0,     1)
 UT_RECORD(TRACE,          10,   6,  6, UT_STACK_MAX, 1)
 UT_RECORD(EVENT,          11,   6,  1, UT_EVENT_MAX, 1)
+UT_RECORD(TRACE_DIR,      12,   6,  1, 2 + 6 * UT_STACK_MAX, 1)

@@ -40,7 +40,7 @@
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
-#define UT_EVREG_VERSION	2
+#define UT_EVREG_VERSION	3
 #define UT_EVREG_SLOTS		2048
 #define UT_EVREG_BLOB		(1u << 20)
 #define UT_EVREG_PATTERNS	4096
@@ -61,24 +61,77 @@
 #define UT_EVS_SOFT_DISABLED	4u
 #define UT_EVS_TRIGGERS		8u
 #define UT_EVS_FILTER_ERR	16u	/* its record -f filter does not compile for it */
-#define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS)
+/*
+ * OTHERS: an instance enables it or holds it in soft mode.  SOFT_MODE and
+ * SOFT_DISABLED are the top's; an instance's soft mode is its own
+ * (dirs[d].soft_mode, soft_off), so an event OTHERS marks is written
+ * whatever the top's switch says, and each directory keeps what its own
+ * switches chose (the top's views, an instance's pump).
+ */
+#define UT_EVS_OTHERS		32u
+/*
+ * TRIG_AFTER: some of its triggers run after the event is written (their
+ * `after`), as the kernel's: those of a directory that has a trigger with
+ * an `if` on it, and traceoff (the event that turns tracing off is
+ * recorded).  The others run before (a traceon's event is recorded).
+ */
+#define UT_EVS_TRIG_AFTER	64u
+#define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS | UT_EVS_OTHERS)
 
 /*
- * An event's triggers (events/SYS/EVENT/trigger): at most
- * UT_EVREG_TRIGS, one per place (lib/event/trigger.h).  The tracing
- * directory writes an entry whole while its cmd is 0, then publishes it
- * by setting cmd (release); it clears cmd to remove it.  The programs
- * read cmd (acquire), then the rest; `count` is shared by every process
- * (atomic decrements; -1: unlimited).
+ * An event's triggers (events/SYS/EVENT/trigger of every directory): at
+ * most UT_EVREG_TRIGS in all, one per place and directory
+ * (lib/event/trigger.h).  The tracing directory writes an entry whole
+ * while its cmd is 0, then publishes it by setting cmd (release); it
+ * clears cmd to remove it.  The programs read cmd (acquire), then the
+ * rest; `count` is shared by every process (atomic decrements; -1:
+ * unlimited).  `dir` 0 is the top's trigger, which acts on the programs
+ * (tracing_on, the slots' soft switches, snapshot_req); another is
+ * instance dirs[dir]'s, which acts on that directory's words below.
  */
-#define UT_EVREG_TRIGS		8
+#define UT_EVREG_TRIGS		16
 
 struct ut_evreg_trig {
 	volatile uint32_t cmd;		/* enum ut_trig_cmd + 1; 0: unused */
 	uint32_t target;		/* enable/disable_event: the target's slot */
 	volatile int64_t count;
 	uint32_t filter;		/* 0: none (the filter of an `if`, see filter.h) */
+	uint16_t dir;			/* 0: the top's; else its instance's dirs[] */
+	volatile uint16_t after;	/* runs after the write (UT_EVS_TRIG_AFTER) */
+};
+
+/*
+ * An instance's side of its triggers.  The tracing directory gives an
+ * instance a dirs[] entry (1.. UT_EVREG_DIRS - 1) when it first needs
+ * one; `on` and the soft bits are the instance's tracing_on and its
+ * events' soft switches, which its triggers flip (atomically: a trigger
+ * spends a run of its count only when it changes one).  Each change is
+ * logged with its time, so that the instance's pump, which copies the
+ * session's buffers some milliseconds later, keeps exactly what the
+ * directory would have recorded: a writer takes a position (head), fills
+ * the entry, then sets its seq to the position + 1 (release).  The log
+ * keeps the last UT_EVREG_DIRLOG changes; a reader that fell further
+ * behind uses the words as they are.
+ */
+#define UT_EVREG_DIRS		32
+#define UT_EVREG_DIRLOG		128
+#define UT_EVREG_WORDS		(UT_EVREG_SLOTS / 64)
+
+struct ut_evreg_fire {
+	volatile uint64_t seq;		/* its position + 1, once written */
+	uint64_t ts;			/* ut_clock() */
+	uint32_t what;			/* enum ut_trig_cmd + 1: TRACEON, TRACEOFF, ENABLE/DISABLE_EVENT */
+	uint32_t target;		/* ENABLE/DISABLE_EVENT: the slot */
+};
+
+struct ut_evreg_dir {
+	volatile uint32_t on;		/* the instance's tracing_on */
 	uint32_t pad;
+	volatile uint64_t snapshot_req;	/* its snapshot triggers that fired */
+	volatile uint64_t soft_mode[UT_EVREG_WORDS];	/* its events in soft mode */
+	volatile uint64_t soft_off[UT_EVREG_WORDS];	/* ... and switched off */
+	volatile uint64_t head;		/* changes logged */
+	struct ut_evreg_fire log[UT_EVREG_DIRLOG];
 };
 
 struct ut_evreg_slot {
@@ -109,8 +162,9 @@ struct ut_evreg {
 	char filters[UT_EVREG_FILTERS];	/* record -f: "PATTERN\0EXPR\0" pairs, then "\0" */
 	struct ut_evreg_slot slots[UT_EVREG_SLOTS];
 	struct ut_evreg_trig trigs[UT_EVREG_SLOTS][UT_EVREG_TRIGS];
-	/* snapshot triggers that fired: the tracing directory takes one per change */
+	/* the top's snapshot triggers that fired: the tracing directory takes one per change */
 	volatile uint64_t snapshot_req;
+	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: unused (the top's are above) */
 	char blob[UT_EVREG_BLOB];
 	struct ut_evreg_prog progs[UT_EVREG_PROGS];
 };

@@ -72,22 +72,40 @@ unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
 }
 
 /*
- * A snapshot trigger fired (the runtime counts its requests in the
- * registry): the top directory's snapshot, taken here within TFS_PUMP_MS
- * of the event.  Context: s->lock held.
+ * A snapshot trigger fired (the runtime counts the requests of the top
+ * and of each instance in the registry): the directory's snapshot, taken
+ * here within TFS_PUMP_MS of the event.  And an instance's traceon or
+ * traceoff trigger fired (its pump, just run, took its new state): the
+ * programs record while some directory needs it.  Context: s->lock held.
  */
-static void snap_requests(struct tfs_session *s)
+static void trig_requests(struct tfs_session *s)
 {
 	uint64_t req;
 
 	if (!s->evreg)
 		return;
 	req = __atomic_load_n(&s->evreg->snapshot_req, __ATOMIC_ACQUIRE);
-	if (req == s->snap_req_seen)
-		return;
-	s->snap_req_seen = req;
-	if (snap_take(s, &s->top))
-		tfs_err(s, "Cannot take the snapshot", "snapshot");
+	if (req != s->snap_req_seen) {
+		s->snap_req_seen = req;
+		if (snap_take(s, &s->top))
+			tfs_err(s, "Cannot take the snapshot", "snapshot");
+	}
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		if (!in->rd)
+			continue;
+		req = __atomic_load_n(&in->rd->snapshot_req, __ATOMIC_ACQUIRE);
+		if (req == in->snap_req_seen)
+			continue;
+		in->snap_req_seen = req;
+		if (snap_take(s, in)) {
+			struct tfs_inst *was = s->err_inst;
+
+			s->err_inst = in;	/* the instance's error_log */
+			tfs_err(s, "Cannot take the snapshot", "snapshot");
+			s->err_inst = was;
+		}
+	}
+	inst_trig_sync(s);
 }
 
 /*
@@ -105,7 +123,7 @@ static void *pump_main(void *arg)
 
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			inst_pump(in);
-		snap_requests(s);
+		trig_requests(s);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += TFS_PUMP_MS * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {

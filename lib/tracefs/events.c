@@ -118,12 +118,12 @@ int ev_publish(struct tfs_session *s)
 			__atomic_fetch_or(st, UT_EVS_RECORD, __ATOMIC_ACQ_REL);
 		else
 			__atomic_fetch_and(st, ~UT_EVS_RECORD, __ATOMIC_ACQ_REL);
-		/* in soft mode, enabling records it and disabling stops it */
-		ev_soft_enable(s, i, want);
 		changed = 1;
 	}
 	/* the programs' filters follow the directories that enable each event */
 	evfilt_publish_all(s);
+	/* and the soft modes (an instance enabling an event the top holds) */
+	changed |= soft_publish_all(s);
 	/* the session's buffers get events the top did not enable: its views drop them */
 	for (int i = 0; i < TFS_EV_WORDS; i++)
 		if (all[i] & ~s->top.ev_on[i])
@@ -178,6 +178,8 @@ int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const 
 		if (!n && in != &s->top)
 			inst_pump(in);
 		ev_bit_set(in->ev_on, i, on);
+		/* in soft mode, enabling records it and disabling stops it, as the kernel's */
+		ev_soft_enable(s, in, i, on);
 		n++;
 	}
 	return n;
@@ -408,7 +410,7 @@ static int enable_show(struct tfs_handle *h, struct sbuf *b)
 {
 	int rec;
 
-	if (h->n.inst == &h->s->top && ev_soft_state(h->s, (uint32_t)h->n.slot, &rec))
+	if (ev_soft_state(h->s, h->n.inst, (uint32_t)h->n.slot, &rec))
 		sb_printf(b, "%d*\n", rec);
 	else
 		sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));

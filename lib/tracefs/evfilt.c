@@ -16,11 +16,16 @@
  * its program per slot (tfs_inst.evfilt), its views and its pump keep the
  * events it matches (live_view.ev_filter), and the programs run the
  * filter when every directory that enables the event has the same
- * (evfilt_publish()), so that they record no more than needed.  Triggers
- * are the session's: an instance's trigger files show and change the
- * top's.  Several layouts of one event (two versions of a library) have
- * the text of the first one's filter, compiled for each, and share its
- * triggers.
+ * (evfilt_publish()), so that they record no more than needed.
+ *
+ * Triggers are a directory's own too.  They sit together in the
+ * registry's trigs[slot] (the programs run them all), each naming its
+ * directory: the top's act on what the programs record (tracing_on, the
+ * slots' soft switches), an instance's on the instance's words in the
+ * registry (dirs[d]), whose logged changes its pump applies at their
+ * times (inst_pump()).  Several layouts of one event (two versions of a
+ * library) have the text of the first one's filter, compiled for each,
+ * and share its triggers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -360,25 +365,116 @@ static int sys_filter_write(struct tfs_handle *h, const char *buf, size_t size)
 
 /* ---- triggers ---- */
 
+static void bit_put(volatile uint64_t *w, uint32_t i, int on)
+{
+	if (on)
+		__atomic_fetch_or(&w[i / 64], 1ull << (i % 64), __ATOMIC_ACQ_REL);
+	else
+		__atomic_fetch_and(&w[i / 64], ~(1ull << (i % 64)), __ATOMIC_ACQ_REL);
+}
+
 /*
- * The registry's state bits of @slot from the files: TRIGGERS while it
- * has triggers, SOFT_MODE while a trigger or command targets it
- * (SOFT_DISABLED then follows its enable unless a trigger switched it).
- * Returns 1 if a bit that makes tracepoints live changed.
+ * Instance @in's words in the registry (dirs[]), given at its first
+ * trigger: 0, or -ENOSPC when UT_EVREG_DIRS - 1 instances have them.
+ * Context: s->lock held.
+ */
+static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
+{
+	struct ut_evreg_dir *d;
+
+	if (in == &s->top || in->rdir)
+		return 0;
+	for (uint32_t i = 1; i < UT_EVREG_DIRS; i++) {
+		if (s->rdirs >> i & 1)
+			continue;
+		d = &s->evreg->dirs[i];
+		s->rdirs |= 1u << i;
+		in->rdir = i;
+		in->rd = d;
+		for (int w = 0; w < UT_EVREG_WORDS; w++) {
+			__atomic_store_n(&d->soft_mode[w], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&d->soft_off[w], 0, __ATOMIC_RELAXED);
+		}
+		memset(in->soft_off, 0, sizeof(in->soft_off));
+		__atomic_store_n(&d->on, (uint32_t)in->on, __ATOMIC_RELEASE);
+		/* what an earlier owner logged is not its own */
+		in->log_done = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE);
+		in->snap_req_seen = __atomic_load_n(&d->snapshot_req, __ATOMIC_ACQUIRE);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+/*
+ * Which triggers of @slot run after the write (each entry's `after`), as
+ * a 6.18 kernel's do: all of a directory that has one with an `if`
+ * (TRIGGER_COND), and traceoff always (the event that turns tracing off
+ * is recorded; a traceon's is only when it has no `if`).  Returns 1 if
+ * some do.
+ */
+static int trig_after(struct tfs_session *s, uint32_t slot)
+{
+	int any = 0;
+
+	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next) {
+		struct tfs_trig *tt = in->evtrig[slot];
+		int cond = 0;
+
+		for (int k = 0; tt && k < UT_EVREG_TRIGS; k++)
+			cond |= tt[k].used && tt[k].prog;
+		for (int k = 0; tt && k < UT_EVREG_TRIGS; k++) {
+			int after = cond || tt[k].spec.cmd == UT_TRIG_TRACEOFF;
+
+			if (!tt[k].used)
+				continue;
+			__atomic_store_n(&s->evreg->trigs[slot][tt[k].reg].after, (uint16_t)after,
+					 __ATOMIC_RELEASE);
+			any |= after;
+		}
+	}
+	return any;
+}
+
+/*
+ * The registry's bits of @slot from every directory's files: TRIGGERS
+ * while some directory has triggers on it; the top's SOFT_MODE while a
+ * trigger or command of the top targets it (SOFT_DISABLED then follows
+ * its enable unless a trigger switched it); OTHERS while an instance
+ * holds it in soft mode, or enables it while the top holds it; and each
+ * instance's soft_mode bit.  Returns 1 if a bit that makes tracepoints
+ * live changed.
  */
 static int soft_publish(struct tfs_session *s, uint32_t slot)
 {
 	volatile uint32_t *st = &s->evreg->slots[slot].state;
 	uint32_t old = __atomic_load_n(st, __ATOMIC_ACQUIRE), v = old;
-	int trig = 0;
+	int others = 0, inst_on = 0;
 
-	for (int k = 0; s->evtrig[slot] && k < UT_EVREG_TRIGS; k++)
-		trig |= s->evtrig[slot][k].used;
-	v = trig ? v | UT_EVS_TRIGGERS : v & ~UT_EVS_TRIGGERS;
-	if (s->ev_soft[slot] && !(old & UT_EVS_SOFT_MODE))
-		v |= UT_EVS_SOFT_MODE | (old & UT_EVS_RECORD ? 0 : UT_EVS_SOFT_DISABLED);
-	else if (!s->ev_soft[slot])
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		struct ut_evreg_dir *d = in->rd;
+
+		if (d && !!in->ev_soft[slot] != ev_bit((const uint64_t *)d->soft_mode, slot)) {
+			/* as the kernel's, soft mode starts from the event's enable */
+			int off = in->ev_soft[slot] && !ev_bit(in->ev_on, slot);
+
+			ev_bit_set(in->soft_off, slot, off);
+			bit_put(d->soft_off, slot, off);
+			bit_put(d->soft_mode, slot, in->ev_soft[slot] != 0);
+		}
+		others |= in->ev_soft[slot] != 0;
+		inst_on |= ev_bit(in->ev_on, slot);
+	}
+	others |= s->top.ev_soft[slot] && inst_on;
+	v = s->trig_reg[slot] ? v | UT_EVS_TRIGGERS : v & ~UT_EVS_TRIGGERS;
+	v = trig_after(s, slot) ? v | UT_EVS_TRIG_AFTER : v & ~UT_EVS_TRIG_AFTER;
+	v = others ? v | UT_EVS_OTHERS : v & ~UT_EVS_OTHERS;
+	if (s->top.ev_soft[slot] && !(old & UT_EVS_SOFT_MODE))
+		v |= UT_EVS_SOFT_MODE | (ev_bit(s->top.ev_on, slot) ? 0 : UT_EVS_SOFT_DISABLED);
+	else if (!s->top.ev_soft[slot])
 		v &= ~(UT_EVS_SOFT_MODE | UT_EVS_SOFT_DISABLED);
+	/* the programs record what the top's switches left out: its views choose */
+	if (others)
+		s->top_ev_wide = 1;
 	if (v == old)
 		return 0;
 	if (old & ~v)
@@ -388,10 +484,20 @@ static int soft_publish(struct tfs_session *s, uint32_t slot)
 	return (old & UT_EVS_LIVE) != (v & UT_EVS_LIVE);
 }
 
+/* every slot's bits (a directory's events or its instances changed) */
+int soft_publish_all(struct tfs_session *s)
+{
+	int apply = 0;
+
+	for (uint32_t i = 0; s->evreg && i < s->nr_evd && i < UT_EVREG_SLOTS; i++)
+		apply |= soft_publish(s, i);
+	return apply;
+}
+
 static int trig_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_session *s = h->s;
-	struct tfs_trig *tt = s->evtrig[h->n.slot];
+	struct tfs_trig *tt = h->n.inst->evtrig[h->n.slot];
 	uint64_t last = UINT64_MAX;
 	int any = 0;
 
@@ -417,16 +523,20 @@ static int trig_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static void trig_remove(struct tfs_session *s, uint32_t slot, struct tfs_trig *t)
+static void trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
+			struct tfs_trig *t)
 {
 	struct ut_evreg_trig *rt = &s->evreg->trigs[slot][t->reg];
 
 	__atomic_store_n(&rt->cmd, 0, __ATOMIC_RELEASE);
+	s->trig_reg[slot] &= (uint16_t)~(1u << t->reg);
 	if (t->prog)
 		ut_evreg_prog_free(s->evreg, t->prog);
+	if (t->spec.cmd == UT_TRIG_TRACEON && in->traceon_trigs)
+		in->traceon_trigs--;
 	if (t->spec.cmd == UT_TRIG_ENABLE_EVENT || t->spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		if (s->ev_soft[t->target])
-			s->ev_soft[t->target]--;
+		if (in->ev_soft[t->target])
+			in->ev_soft[t->target]--;
 		soft_publish(s, t->target);
 	}
 	free(t->filter);
@@ -438,18 +548,19 @@ static uint64_t trig_order;
 static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
 	uint32_t slot = (uint32_t)h->n.slot, target = 0;
 	struct tfs_trig *tt, *t = NULL;
 	struct ut_trig_spec spec;
 	struct ut_evfilter *prog = NULL;
 	char *text;
-	int ret, free_k = -1, apply;
+	int ret, free_k = -1, reg_k = -1, apply;
 
 	if (size >= UT_EVF_TEXT_MAX)
 		return -EINVAL;
-	if (!s->evtrig[slot] && !(s->evtrig[slot] = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
+	if (!in->evtrig[slot] && !(in->evtrig[slot] = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
 		return -ENOMEM;
-	tt = s->evtrig[slot];
+	tt = in->evtrig[slot];
 	text = strndup(buf, size);
 	if (!text)
 		return -ENOMEM;
@@ -469,12 +580,17 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 			t = &tt[k];
 		else if (!tt[k].used && free_k < 0)
 			free_k = k;
+		if (reg_k < 0 && !(s->trig_reg[slot] >> k & 1))
+			reg_k = k;
 	}
+	/* what the instance's buffers took until now was chosen by its triggers of before */
+	if (in != &s->top)
+		inst_pump(in);
 	if (spec.remove) {
 		apply = 0;
 		if (t) {
-			trig_remove(s, slot, t);
-			apply = soft_publish(s, slot);
+			trig_remove(s, in, slot, t);
+			apply = soft_publish(s, slot) | recording_update(s);
 		}
 		ret = apply ? TFS_WR_APPLY : 0;
 		goto out;
@@ -483,7 +599,7 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (t)
 		goto out;
 	ret = -ENOSPC;
-	if (free_k < 0)
+	if (free_k < 0 || reg_k < 0 || inst_rdir(s, in) < 0)
 		goto out;
 	t = &tt[free_k];
 	if (spec.filter) {
@@ -510,23 +626,31 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	t->spec = spec;
 	t->spec.filter = t->filter;
-	t->reg = free_k;
+	t->reg = reg_k;
 	t->target = target;
 	t->order = ++trig_order;
 	t->used = 1;
+	s->trig_reg[slot] |= (uint16_t)(1u << reg_k);
 	{
-		struct ut_evreg_trig *rt = &s->evreg->trigs[slot][free_k];
+		struct ut_evreg_trig *rt = &s->evreg->trigs[slot][reg_k];
 
 		rt->target = target;
 		rt->count = spec.count;
 		rt->filter = t->prog;
+		rt->dir = (uint16_t)in->rdir;
+		rt->after = spec.filter || spec.cmd == UT_TRIG_TRACEOFF;
 		__atomic_store_n(&rt->cmd, (uint32_t)spec.cmd + 1, __ATOMIC_RELEASE);
 	}
 	apply = 0;
 	if (spec.cmd == UT_TRIG_SNAPSHOT)
-		s->top.snap_alloc = 1;	/* as the kernel, which allocates it here */
+		in->snap_alloc = 1;	/* as the kernel, which allocates it here */
+	if (spec.cmd == UT_TRIG_TRACEON) {
+		/* an instance that is off: the programs record, its pump keeps what it turns on */
+		in->traceon_trigs++;
+		apply |= recording_update(s);
+	}
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		s->ev_soft[target]++;
+		in->ev_soft[target]++;
 		apply |= soft_publish(s, target);
 	}
 	apply |= soft_publish(s, slot);
@@ -539,41 +663,82 @@ out:
 
 /*
  * A function command's hold on the soft mode of @slot: +1 while an
- * enable_event/disable_event command targets it, -1 when it goes.
- * Returns 1 if the tracepoints' liveness changed.  Context: s->lock held.
+ * enable_event/disable_event command targets it, -1 when it goes (the
+ * commands are the top's).  Returns 1 if the tracepoints' liveness
+ * changed.  Context: s->lock held.
  */
 int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta)
 {
 	if (!s->evreg || slot >= UT_EVREG_SLOTS)
 		return 0;
 	if (delta > 0)
-		s->ev_soft[slot]++;
-	else if (s->ev_soft[slot])
-		s->ev_soft[slot]--;
+		s->top.ev_soft[slot]++;
+	else if (s->top.ev_soft[slot])
+		s->top.ev_soft[slot]--;
 	return soft_publish(s, slot);
 }
 
 /* the enable file of an event in soft mode: "0*" or "1*", as the kernel's */
-int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded)
+int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded)
 {
 	uint32_t st;
 
-	if (!s->evreg || !s->ev_soft[slot])
+	if (!s->evreg || !in->ev_soft[slot])
 		return 0;
+	if (in != &s->top) {
+		inst_pump(in);	/* its triggers' changes until now */
+		*recorded = !ev_bit(in->soft_off, slot);
+		return 1;
+	}
 	st = __atomic_load_n(&s->evreg->slots[slot].state, __ATOMIC_ACQUIRE);
 	*recorded = !(st & UT_EVS_SOFT_DISABLED);
 	return 1;
 }
 
 /* the user's enable of an event in soft mode switches its recording, as the kernel's */
-void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on)
+void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on)
 {
-	if (!s->evreg || !s->ev_soft[slot])
+	struct ut_evreg_dir *d = in->rd;
+
+	if (!s->evreg || !in->ev_soft[slot])
 		return;
-	if (on)
-		__atomic_fetch_and(&s->evreg->slots[slot].state, ~UT_EVS_SOFT_DISABLED, __ATOMIC_ACQ_REL);
-	else
-		__atomic_fetch_or(&s->evreg->slots[slot].state, UT_EVS_SOFT_DISABLED, __ATOMIC_ACQ_REL);
+	if (in == &s->top) {
+		if (on)
+			__atomic_fetch_and(&s->evreg->slots[slot].state, ~UT_EVS_SOFT_DISABLED,
+					   __ATOMIC_ACQ_REL);
+		else
+			__atomic_fetch_or(&s->evreg->slots[slot].state, UT_EVS_SOFT_DISABLED,
+					  __ATOMIC_ACQ_REL);
+		return;
+	}
+	if (!d)
+		return;
+	/* the change is the pump's from now: what came before goes with the old state */
+	inst_pump(in);
+	ev_bit_set(in->soft_off, slot, !on);
+	bit_put(d->soft_off, slot, !on);
+}
+
+/*
+ * An instance's triggers at its rmdir: out of the registry, with the
+ * soft mode they held; then its registry words are free.  Context:
+ * s->lock held.
+ */
+void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
+{
+	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
+		for (int k = 0; in->evtrig[i] && k < UT_EVREG_TRIGS; k++)
+			if (in->evtrig[i][k].used)
+				trig_remove(s, in, i, &in->evtrig[i][k]);
+		if (in->evtrig[i] && s->evreg)
+			soft_publish(s, i);
+		free(in->evtrig[i]);
+		in->evtrig[i] = NULL;
+	}
+	if (in->rdir)
+		s->rdirs &= ~(1u << in->rdir);
+	in->rdir = 0;
+	in->rd = NULL;
 }
 
 void evfilt_free_inst(struct tfs_inst *in)
@@ -599,9 +764,10 @@ void evfilt_free_all(struct tfs_session *s)
 {
 	evfilt_free_inst(&s->top);
 	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
-		for (int k = 0; s->evtrig[i] && k < UT_EVREG_TRIGS; k++)
-			free(s->evtrig[i][k].filter);
-		free(s->evtrig[i]);
+		for (int k = 0; s->top.evtrig[i] && k < UT_EVREG_TRIGS; k++)
+			free(s->top.evtrig[i][k].filter);
+		free(s->top.evtrig[i]);
+		s->top.evtrig[i] = NULL;
 	}
 }
 

@@ -89,10 +89,30 @@ static int inst_traces(struct tfs_inst *in)
 	return in->on && tracer_mode(tfs_tracer_name(in)) > 0;
 }
 
-/* does the directory make the programs record now: calls, or events it enabled? */
+/*
+ * does the directory make the programs record now: calls, or events it
+ * enabled?  An instance that is off but has a traceon trigger does: the
+ * trigger turns it on at once, its pump keeps what follows.
+ */
 static int inst_records(struct tfs_inst *in)
 {
-	return inst_traces(in) || (in->on && ev_any(in));
+	return (in->on || in->traceon_trigs) && (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in));
+}
+
+/*
+ * The instances' triggers turned some on or off: the programs record
+ * while the top or an instance needs it.  Context: s->lock held.
+ */
+void inst_trig_sync(struct tfs_session *s)
+{
+	uint32_t want;
+
+	top_sync(s);
+	want = (uint32_t)(s->top.on || insts_recording(s));
+	if (want != s->on_stored) {
+		s->on_stored = want;
+		__atomic_store_n(&s->ctl->tracing_on, want, __ATOMIC_RELEASE);
+	}
 }
 
 /*
@@ -261,13 +281,93 @@ static void top_state(struct tfs_session *s, int on)
 	}
 }
 
-/* an instance takes what the programs recorded until now.  Context: s->lock held. */
+static int fire_by_time(const void *a, const void *b)
+{
+	const struct live_fire *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * What instance @in's triggers changed since its pump last ran, from its
+ * words' log in the registry, into @fires (by time); the log's position
+ * after them in *@done.  Returns how many, or -1 if the log ran over
+ * changes not yet applied (then the words as they are now stand).
+ */
+static int inst_fires(struct tfs_inst *in, struct live_fire *fires, uint64_t *done)
+{
+	struct ut_evreg_dir *d = in->rd;
+	uint64_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE), pos = in->log_done;
+	int n = 0, lost = 0;
+
+	if (head - pos > UT_EVREG_DIRLOG) {
+		pos = head - UT_EVREG_DIRLOG;
+		lost = 1;
+	}
+	for (; pos < head; pos++) {
+		const struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
+		uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+
+		if (seq < pos + 1)
+			break;		/* still being written: the next run takes it */
+		if (seq > pos + 1) {
+			lost = 1;	/* written over */
+			continue;
+		}
+		fires[n].ts = f->ts;
+		fires[n].what = f->what;
+		fires[n].target = f->target;
+		n++;
+	}
+	*done = pos;
+	qsort(fires, (size_t)n, sizeof(*fires), fire_by_time);
+	return lost ? -1 : n;
+}
+
+/*
+ * An instance takes what the programs recorded until now, as its
+ * triggers had it at each record's time (live_timeline), then takes
+ * their changes as its state: tracing_on, the soft switches.  Context:
+ * s->lock held.
+ */
 void inst_pump(struct tfs_inst *in)
 {
-	if (in->pump)
-		live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in), in->pids, in->evpids,
-			      in->filter,
-			      in->notrace, in->ev_on, evfilt_progs(in));
+	struct live_fire fires[UT_EVREG_DIRLOG];
+	uint64_t soft_mode[TFS_EV_WORDS], done = 0;
+	struct live_timeline tl = { .trace_dir = in->rdir ? in->rdir + 1 : 0, .on = in->on };
+	int n = 0;
+
+	if (!in->pump)
+		return;
+	if (in->rd) {
+		n = inst_fires(in, fires, &done);
+		for (int w = 0; w < TFS_EV_WORDS; w++)
+			soft_mode[w] = __atomic_load_n(&in->rd->soft_mode[w], __ATOMIC_ACQUIRE);
+		tl.soft_mode = soft_mode;
+		tl.soft_off = in->soft_off;
+		tl.fires = fires;
+		tl.nr = n > 0 ? n : 0;
+	}
+	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, in->pids, in->evpids,
+		      in->filter, in->notrace, in->ev_on, evfilt_progs(in), &tl);
+	if (!in->rd)
+		return;
+	in->log_done = done;
+	if (n < 0) {
+		in->on = (int)__atomic_load_n(&in->rd->on, __ATOMIC_ACQUIRE);
+		for (int w = 0; w < TFS_EV_WORDS; w++)
+			in->soft_off[w] = __atomic_load_n(&in->rd->soft_off[w], __ATOMIC_ACQUIRE);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		uint32_t cmd = fires[i].what - 1;
+
+		if (cmd == UT_TRIG_TRACEON || cmd == UT_TRIG_TRACEOFF)
+			in->on = cmd == UT_TRIG_TRACEON;
+		else if ((cmd == UT_TRIG_ENABLE_EVENT || cmd == UT_TRIG_DISABLE_EVENT) &&
+			 fires[i].target < UT_EVREG_SLOTS)
+			ev_bit_set(in->soft_off, fires[i].target, cmd == UT_TRIG_DISABLE_EVENT);
+	}
 }
 
 void inst_init(struct tfs_inst *in)
@@ -397,6 +497,8 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	if (n.inst->refs)
 		goto out;
 	top_sync(s);
+	/* its triggers go first: the soft modes they held are recomputed without them */
+	evtrig_free_inst(s, n.inst);
 	for (pp = &s->insts; (in = *pp); pp = &in->next) {
 		if (in == n.inst) {
 			*pp = in->next;

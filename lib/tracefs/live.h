@@ -67,9 +67,34 @@ struct live_view {
 	 * NULL: no filter.
 	 */
 	const struct ut_evfilter *const *ev_filter;
+	/*
+	 * the stacks of stacktrace triggers shown: those of this directory
+	 * (the record's tag, entries.h TRACE_DIR: 1 the top); 0: none
+	 */
+	uint32_t trace_dir;
 };
 
 #define LIVE_EV_WORDS	(UT_EVREG_SLOTS / 64)
+
+/*
+ * What an instance's triggers changed since its pump last ran (the
+ * registry's log of its words, evreg.h), for the pump to apply each at
+ * its time: the state before, and the changes in time order.
+ */
+struct live_fire {
+	uint64_t ts;			/* raw clock, as the records' */
+	uint32_t what;			/* enum ut_trig_cmd + 1 */
+	uint32_t target;		/* ENABLE/DISABLE_EVENT: the slot */
+};
+
+struct live_timeline {
+	uint32_t trace_dir;		/* its stacktrace triggers' tag (live_view.trace_dir) */
+	int on;				/* tracing_on before the first change */
+	const uint64_t *soft_mode;	/* events in soft mode (LIVE_EV_WORDS), NULL: none */
+	const uint64_t *soft_off;	/* ... switched off before the first change */
+	const struct live_fire *fires;
+	int nr;
+};
 
 struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
 	uint64_t entries;		/* events in the buffers now */
@@ -133,11 +158,13 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
  * (set_event_pid, NULL: all) those whose events are, @ffilter and @fnotrace (the instance's
  * set_ftrace_filter and set_ftrace_notrace, NULL: none) the functions,
  * @ev_on (live_view.ev_on, NULL: all) the programs' events, @ev_filter
- * (live_view.ev_filter) the instance's event filters.  0 or -errno.
+ * (live_view.ev_filter) the instance's event filters, @tl what its
+ * triggers changed meanwhile (NULL: the top's buffers, as they are).
+ * 0 or -errno.
  */
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
-		  const struct ut_evfilter *const *ev_filter);
+		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
 /* the instance's buffers in use, for buffer_total_size_kb */

@@ -149,6 +149,11 @@ struct live_stage {
 	uint64_t entries, bytes, first_ts;
 	int have_first;
 	struct pump_sink *sink;		/* set: the events go to an instance's ring */
+	uint32_t trace_dir;		/* live_view.trace_dir */
+	/* an instance's trigger changes (a pump), and their state at the buffer's events so far */
+	const struct live_timeline *tl;
+	int tl_next, tl_on;
+	uint64_t tl_soft[LIVE_EV_WORDS];
 };
 
 /* the stages of view @v (NULL: none) for buffer @b (NULL: set later) */

@@ -176,6 +176,14 @@ int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_st
 		ut_put48(fr, ev->ip);
 		ut_put48(fr + 6, ev->parent);
 		ring_put(w, UT_REC_FUNC, ts, fr, 12);
+	} else if (type == UT_REC_TRACE_DIR) {
+		/* the directory's own stacktrace trigger: a TRACE in its ring */
+		unsigned char tr[2 + 6 * UT_STACK_MAX];
+		uint16_t n = (uint16_t)ev->count;
+
+		memcpy(tr, &n, 2);
+		memcpy(tr + 2, ev->data, 6u * n);
+		ring_put(w, UT_REC_TRACE, ts, tr, 2 + 6u * n);
 	} else {
 		ring_put(w, type, ts, s->rec + 4, s->rec_len - 4);
 	}
@@ -237,11 +245,12 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
-		  const struct ut_evfilter *const *ev_filter)
+		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl)
 {
+	/* without a timeline, the top's buffers as they are: its stacktrace triggers' */
 	struct live_view v = { .tracer = tracer, .cpu = -1, .since = p->since,
 			       .ffilter = ffilter, .fnotrace = fnotrace, .ev_on = ev_on,
-			       .ev_filter = ev_filter };
+			       .ev_filter = ev_filter, .trace_dir = tl ? tl->trace_dir : 1 };
 	struct live_cache *c;
 	struct live_stage f;
 	int ret = 0, n;
@@ -251,6 +260,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	if (!c)
 		goto out;
 	stage_init(&f, c, &v);
+	f.tl = tl;
 	/* a tracer that records no calls takes the events only */
 	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
 	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
@@ -398,7 +408,7 @@ int live_snapshot(const char *session_dir, const char *srcdir, const char *dst, 
 	if (srcdir)
 		snprintf(p->src, sizeof(p->src), "%s", srcdir);
 	p->markers = 1;
-	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL);
+	ret = live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 	live_pump_close(p, 0);
 	if (ret)
 		remove_tree(dst);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "lib/event/filter.h"
+#include "lib/event/trigger.h"
 #include "lib/filter/list.h"
 #include "lib/tracefs/live_int.h"
 #include "usertrace/record.h"
@@ -292,6 +293,7 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->ev_filter = v ? v->ev_filter : NULL;
 	f->pids = v && v->pids_calls ? v->pids : NULL;
 	f->evpids = v && v->pids_calls ? v->evpids : NULL;
+	f->trace_dir = v ? v->trace_dir : 0;
 }
 
 struct ut_stream *stream_get(struct live_buf *b)
@@ -316,6 +318,12 @@ void stage_buffer(struct live_stage *f, struct live_buf *b)
 	f->entries = f->bytes = f->first_ts = 0;
 	f->have_first = 0;
 	f->drop_all = 0;
+	if (f->tl) {
+		f->tl_next = 0;
+		f->tl_on = f->tl->on;
+		if (f->tl->soft_off)
+			memcpy(f->tl_soft, f->tl->soft_off, sizeof(f->tl_soft));
+	}
 	f->calls_off = !pid_selected(f->pids, b);
 	f->events_off = !pid_selected(f->evpids, b);
 	if (f->ffilter || f->fnotrace) {
@@ -428,6 +436,41 @@ static int stage_select(struct live_stage *f, const struct ut_stream *s, struct 
 	}
 }
 
+static void ev_word_put(uint64_t *w, uint32_t i, int on)
+{
+	if (on)
+		w[i / 64] |= 1ull << (i % 64);
+	else
+		w[i / 64] &= ~(1ull << (i % 64));
+}
+
+/*
+ * An instance's trigger changes up to the record at raw time @raw: its
+ * tracing_on and soft switches then.  Returns tracing_on.
+ */
+static int stage_timeline(struct live_stage *f, uint64_t raw)
+{
+	const struct live_timeline *tl = f->tl;
+
+	for (; f->tl_next < tl->nr && tl->fires[f->tl_next].ts <= raw; f->tl_next++) {
+		const struct live_fire *x = &tl->fires[f->tl_next];
+		uint32_t t = x->target;
+
+		switch (x->what - 1) {
+		case UT_TRIG_TRACEON:
+		case UT_TRIG_TRACEOFF:
+			f->tl_on = x->what - 1 == UT_TRIG_TRACEON;
+			break;
+		case UT_TRIG_ENABLE_EVENT:
+		case UT_TRIG_DISABLE_EVENT:
+			if (t < UT_EVREG_SLOTS)
+				ev_word_put(f->tl_soft, t, x->what - 1 == UT_TRIG_DISABLE_EVENT);
+			break;
+		}
+	}
+	return f->tl_on;
+}
+
 /* is @ev one of the programs' events the view shows? */
 static int stage_event(const struct live_stage *f, const struct ut_event *ev)
 {
@@ -438,8 +481,13 @@ static int stage_event(const struct live_stage *f, const struct ut_event *ev)
 	slot = ev->id - UT_EVENT_ID_DYNAMIC;
 	if (slot >= UT_EVREG_SLOTS)
 		return !f->ev_on;
-	if (f->ev_on && !(f->ev_on[slot / 64] >> (slot % 64) & 1))
+	if (f->tl && f->tl->soft_mode && (f->tl->soft_mode[slot / 64] >> (slot % 64) & 1)) {
+		/* in the instance's soft mode: its switch says */
+		if (f->tl_soft[slot / 64] >> (slot % 64) & 1)
+			return 0;
+	} else if (f->ev_on && !(f->ev_on[slot / 64] >> (slot % 64) & 1)) {
 		return 0;
+	}
 	if (f->ev_filter && f->ev_filter[slot]) {
 		/* the directory's filter on the entry, as the kernel's before it records */
 		struct ut_evf_ctx ctx = { .cpu = (int)ev->cpu,
@@ -467,8 +515,16 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 			f->fsel->known = 0;
 		return 0;
 	}
+	if (f->tl && !stage_timeline(f, s->raw) && ev->type != UT_EV_LOST) {
+		/* the instance's triggers turned it off: consumed, not kept */
+		if (f->fsel)
+			f->fsel->known = 0;
+		return 0;
+	}
 	if (f->fsel)
 		pass = stage_select(f, s, ev);
+	if (ev->type == UT_EV_TRACE && ev->dir && ev->dir != f->trace_dir)
+		pass = 0;	/* another directory's stacktrace trigger */
 	if (ev->type == UT_EV_EVENT)
 		pass = !f->events_off && stage_event(f, ev);
 	else if ((f->events_only || f->calls_off) && (ev_is_call(ev->type) || ev->type == UT_EV_DEPTH))

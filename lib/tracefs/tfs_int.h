@@ -265,6 +265,24 @@ struct tfs_inst {
 	 */
 	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
 	struct tfs_sysfilt *sysfilt;
+	/*
+	 * The directory's event triggers, by slot, newest first (evfilt.c),
+	 * and how many enable/disable_event triggers (and, in the top,
+	 * function commands) hold each event in soft mode.
+	 */
+	struct tfs_trig *evtrig[UT_EVREG_SLOTS];
+	uint16_t ev_soft[UT_EVREG_SLOTS];
+	int traceon_trigs;		/* its traceon triggers: it may turn on any time */
+	/*
+	 * An instance's words in the registry (dirs[rdir], 0: none yet),
+	 * which its triggers change: the changes its pump applied (the log's
+	 * position), and the soft switches as they left them.
+	 */
+	uint32_t rdir;
+	struct ut_evreg_dir *rd;
+	uint64_t log_done;
+	uint64_t soft_off[TFS_EV_WORDS];
+	uint64_t snap_req_seen;
 	struct tfs_inst *next;
 };
 
@@ -306,13 +324,11 @@ struct tfs_session {
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
 	/*
-	 * Triggers of the events (session-wide: every directory's files
-	 * show the same), by slot, newest first (evfilt.c); how many
-	 * enable/disable_event triggers or function commands hold each
-	 * event in soft mode.
+	 * The registry's trigger entries in use, a bit each (trigs[slot][k],
+	 * every directory's), and its instance words (dirs[d]) given out.
 	 */
-	struct tfs_trig *evtrig[UT_EVREG_SLOTS];
-	uint16_t ev_soft[UT_EVREG_SLOTS];
+	uint16_t trig_reg[UT_EVREG_SLOTS];
+	uint32_t rdirs;
 	/*
 	 * a write changed what the programs record (the registry's enable
 	 * bits, the tracer) before it failed: apply it
@@ -481,9 +497,13 @@ int word_index(struct tfs_session *s, const char *buf, size_t size,
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
 void tfs_err_raw(struct tfs_session *s, const char *text);
 /* evfilt.c: soft mode */
-int ev_soft_state(struct tfs_session *s, uint32_t slot, int *recorded);
-void ev_soft_enable(struct tfs_session *s, uint32_t slot, int on);
+int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
+void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
 int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
+/* every slot's trigger and soft-mode bits in the registry; 1: liveness changed */
+int soft_publish_all(struct tfs_session *s);
+/* an instance's triggers and registry words, at its rmdir */
+void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in);
 void errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */
@@ -496,6 +516,7 @@ int recording_update(struct tfs_session *s);
 int lists_update(struct tfs_session *s);
 void top_set_on(struct tfs_session *s, int on);
 void inst_pump(struct tfs_inst *in);
+void inst_trig_sync(struct tfs_session *s);
 void inst_init(struct tfs_inst *in);
 void inst_free(struct tfs_inst *in, int remove);
 struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);

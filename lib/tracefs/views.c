@@ -91,6 +91,8 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	snprintf(vb->evpids, sizeof(vb->evpids), "%s", in == &s->top ? in->evpids : "");
 	vb->v.evpids = vb->evpids;
 	vb->v.pids_calls = 1;
+	/* the top shows its stacktrace triggers' stacks; an instance's pump took its own */
+	vb->v.trace_dir = in == &s->top ? 1 : 0;
 	vb->v.clock = in->tr.clock_id;
 	vb->v.bufdir = in->pump ? in->bufdir : NULL;
 	/* a copy: the view is read after s->lock is dropped */
@@ -112,10 +114,18 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	vb->v.ev_on = NULL;
 	if (in == &s->top && s->top_ev_wide) {
 		memcpy(vb->ev_on, in->ev_on, sizeof(vb->ev_on));
-		/* and the events in soft mode: their triggers chose what was recorded */
-		for (uint32_t i = 0; i < s->nr_evd && i < UT_EVREG_SLOTS; i++)
-			if (s->ev_soft[i])
+		/*
+		 * and the events in soft mode: their triggers chose what was
+		 * recorded.  Unless an instance had the programs record them
+		 * all the same (OTHERS): then the top's switch as it is now.
+		 */
+		for (uint32_t i = 0; i < s->nr_evd && i < UT_EVREG_SLOTS; i++) {
+			uint32_t st = __atomic_load_n(&s->evreg->slots[i].state, __ATOMIC_ACQUIRE);
+
+			if (s->top.ev_soft[i] &&
+			    (!(st & UT_EVS_OTHERS) || !(st & UT_EVS_SOFT_DISABLED)))
 				vb->ev_on[i / 64] |= 1ull << (i % 64);
+		}
 		vb->v.ev_on = vb->ev_on;
 	}
 	/*

@@ -564,7 +564,7 @@ static void test_pump(void **state)
 	p = live_pump_open(session, dir, 4, 0);
 	assert_non_null(p);
 	write_graph(&t);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_string_equal(out, graph_text);
@@ -573,7 +573,7 @@ static void test_pump(void **state)
 	/* off: what comes is dropped, what was taken stays */
 	rec(&t, UT_REC_ENTRY_PARENT, 0x402000, 0x400500, T0 + 20000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 21000);
-	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x402000"), 0);
 	assert_int_equal(count(out, "0x401300();"), 1);
@@ -581,14 +581,14 @@ static void test_pump(void **state)
 	/* on again, for another thread only: pid 100 is not taken */
 	rec(&t, UT_REC_ENTRY_PARENT, 0x403000, 0x400500, T0 + 30000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 31000);
-	assert_int_equal(live_pump_run(p, NULL, 1, "7", NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, "7", NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x403000"), 0);
 	free(out);
 	/* the session's buffer wraps (2 pages); the instance's 4 pages keep more */
 	for (int n = 0; n < 3 * 253; n++)
 		rec(&t, UT_REC_FUNC, 0x500000 + (uint64_t)n, 0x400000, T0 + 40000 + 1000 * (uint64_t)n);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	/* the instance holds what the session holds, and the 8 events before */
 	assert_int_equal(live_stats(session, NULL, -1, &st), 0);
 	sess = st.entries;
@@ -604,7 +604,7 @@ static void test_pump(void **state)
 	/* resize: new rings from now on, the old ones stay readable */
 	live_pump_resize(p, 8);
 	rec(&t, UT_REC_FUNC, 0x600000, 0x400000, T0 + 2000000);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "0x00600000 <-"), 1);
 	assert_int_equal(count(out, "0x00401300 <-"), 1);
@@ -711,7 +711,7 @@ static void test_events(void **state)
 	p = live_pump_open(session, dir, 4, 0);
 	assert_non_null(p);
 	on[0] = 1;
-	assert_int_equal(live_pump_run(p, "nop", 1, NULL, NULL, NULL, NULL, on, NULL), 0);
+	assert_int_equal(live_pump_run(p, "nop", 1, NULL, NULL, NULL, NULL, on, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	assert_int_equal(count(out, "request: id="), 2);
@@ -738,14 +738,14 @@ static void test_pump_off_on(void **state)
 	p = live_pump_open(session, dir, 4, 0);
 	assert_non_null(p);
 	rec(&t, UT_REC_ENTRY_PARENT, 0x401000, 0x400500, T0);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	rec(&t, UT_REC_ENTRY, 0x401100, 0, T0 + 1000);
-	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	rec(&t, UT_REC_ENTRY, 0x401200, 0, T0 + 2000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 2500);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 3000);
 	rec(&t, UT_REC_EXIT, 0, 0, T0 + 9000);
-	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(live_pump_run(p, NULL, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL), 0);
 	v.bufdir = dir;
 	assert_int_equal(live_trace(session, &v, &out, &len), 0);
 	/* 0x401100 was entered while off: its callee is one deeper, its brace named */

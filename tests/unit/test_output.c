@@ -1265,7 +1265,7 @@ static void test_data_corrupt(void **state)
 }
 
 /*
- * A record of a free type (12..14, entries.h) is skipped: data from a
+ * A record of a free type (13, 14, entries.h) is skipped: data from a
  * newer writer reads without it.  Type 0, or a free type whose length
  * runs past the page's commit, is corrupt.
  */
@@ -1277,9 +1277,9 @@ static void test_data_free_type(void **state)
 		uint16_t n;
 		int cut;
 	} cases[] = {
-		{ "free-12", 12, 3, 0 },
+		{ "free-13", 13, 3, 0 },
 		{ "free-14", 14, 0, 0 },
-		{ "free-12-big", 12, 200, 0 },
+		{ "free-13-big", 13, 200, 0 },
 		{ "free-13-cut", 13, 3, 1 },
 		{ "type-0", 0, 3, 0 },
 	};
@@ -1315,6 +1315,55 @@ static void test_data_free_type(void **state)
 		}
 		decoded_free(&dec);
 	}
+}
+
+/*
+ * A stacktrace trigger's stack for one directory (TRACE_DIR): a TRACE
+ * event that names its directory.  A length that is not the directory's
+ * two bytes and whole ips is corrupt.
+ */
+static void test_data_trace_dir(void **state)
+{
+	unsigned char p[2 + 2 + 12];
+	uint16_t n = 2 + 12, dir = 3;
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	memcpy(p, &n, 2);
+	memcpy(p + 2, &dir, 2);
+	ut_put48(p + 4, 0x402010);
+	ut_put48(p + 10, 0x401020);
+	pb_init(&b, 3000000);
+	pb_depth(&b, 0);
+	pb_ip(&b, UT_REC_ENTRY, 0, 0x401000);
+	pb_rec(&b, UT_REC_TRACE_DIR, 3, p, sizeof(p));
+	pb_rec(&b, UT_REC_EXIT, 6, NULL, 0);
+	decode_dir(&dec, write_dir("trace-dir", &b));
+	assert_string_equal(dec.err, "");
+	assert_int_equal(dec.n, 3);
+	assert_int_equal(dec.ev[1].type, UT_EV_TRACE);
+	assert_int_equal(dec.ev[1].dir, 3);
+	assert_int_equal(dec.ev[1].depth, 1);
+	assert_int_equal(ut_event_trace_len(&dec.ev[1]), 2);
+	assert_int_equal(ut_event_trace_ip(&dec.ev[1], 0), 0x402010);
+	assert_int_equal(ut_event_trace_ip(&dec.ev[1], 1), 0x401020);
+	/* the other records name no directory */
+	assert_int_equal(dec.ev[0].dir, 0);
+	decoded_free(&dec);
+
+	/* 7 bytes: not the dir and whole ips */
+	n = 7;
+	memcpy(p, &n, 2);
+	pb_init(&b, 3000000);
+	pb_depth(&b, 0);
+	pb_ip(&b, UT_REC_ENTRY, 0, 0x401000);
+	pb_rec(&b, UT_REC_TRACE_DIR, 3, p, 2 + 7);
+	decode_dir(&dec, write_dir("trace-dir-bad", &b));
+	assert_int_equal(dec.ret, -1);
+	assert_int_equal(dec.n, 1);
+	assert_non_null(strstr(dec.err, "a stack trace of 7 bytes"));
+	decoded_free(&dec);
 }
 
 /*
@@ -1473,6 +1522,7 @@ int main(void)
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
 		cmocka_unit_test(test_data_free_type),
+		cmocka_unit_test(test_data_trace_dir),
 		cmocka_unit_test(test_data_clock),
 		cmocka_unit_test(test_data_depth_bound),
 		cmocka_unit_test(test_options),

@@ -1024,7 +1024,7 @@ static void test_iter_corrupt(void **state)
 	/* type 0 is reserved */
 	assert_int_equal(iter_page(d, 4, &nrec), -1);
 	/* a free type (entries.h) is sized: read when its count fits, else corrupt */
-	for (uint32_t type = UT_REC_TRACE + 1; type < RB_TYPE_TIME_EXTEND; type++) {
+	for (uint32_t type = UT_REC_TRACE_DIR + 1; type < RB_TYPE_TIME_EXTEND; type++) {
 		h = RB_HDR(type, 1);
 		memcpy(d, &h, 4);
 		n = 2;

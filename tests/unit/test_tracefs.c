@@ -202,10 +202,11 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids,
 		  const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
-		  const struct ut_evfilter *const *ev_filter)
+		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl)
 {
 	(void)tracer;
 	(void)ev_filter;
+	(void)tl;
 	(void)evpids;
 	p->runs++;
 	p->last_on = on;
