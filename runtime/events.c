@@ -70,6 +70,12 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 	uint32_t i = (uint32_t)(tp->id - UT_EVENT_ID_DYNAMIC), st;
 	uint64_t post = 0;
 
+	/*
+	 * the runtime's own work (its control thread applying settings, a
+	 * setup): not the program's events, and its triggers do not fire
+	 */
+	if (unlikely(ut_self.state == UT_TS_DISABLED || ut_self.state == UT_TS_INTERNAL))
+		return;
 	ent->type = tp->id;
 	if (!reg || i >= UT_EVREG_SLOTS) {
 		ut_write_event(ent, size, 0);

@@ -1,10 +1,13 @@
 /* prog.c - the program the tracing-directory scenarios trace: calls
- * top() -> mid() -> leaf() every millisecond until the file argv[1] exists. */
+ * top() -> mid() -> leaf() and allocates a block every millisecond until
+ * the file argv[1] exists. */
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #define noinline __attribute__((noinline))
 
 volatile int sink;
+void *volatile block;
 
 noinline int leaf(int x) { sink++; return x + 1; }
 noinline int mid(int x) { return leaf(x) + leaf(x + 1); }
@@ -16,6 +19,8 @@ int main(int argc, char **argv)
 
 	while (argc < 2 || access(argv[1], F_OK) != 0) {
 		sink += top(1);
+		block = malloc(100);
+		free(block);
 		nanosleep(&ms, NULL);
 	}
 	return 0;
