@@ -63,6 +63,12 @@ uint64_t live_now(const char *session_dir)
 	return __atomic_add_fetch(&now, 1, __ATOMIC_RELAXED);
 }
 
+uint64_t live_ns(const char *session_dir, uint64_t raw)
+{
+	check_str(session_dir, 4096, "session dir");
+	return raw;
+}
+
 int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
 {
 	check_str(session_dir, 4096, "session dir");

@@ -157,19 +157,22 @@ void ut_events_init(const char *session)
 
 /* ---- the program API (usertrace/tracing.h) ---- */
 
+/* as the traceon/traceoff commands: the tracing directory reads it back (top_sync()) */
 static void api_tracing_on(void)
 {
-	__atomic_store_n(&ut_ctl->tracing_on, 1, __ATOMIC_RELEASE);
+	ut_top_switch(reg, 1, NULL);
 }
 
-/* as a traceoff command: the tracing directory reads it back (top_sync()) */
 static void api_tracing_off(void)
 {
-	__atomic_store_n(&ut_ctl->tracing_on, 0, __ATOMIC_RELEASE);
+	ut_top_switch(reg, 0, NULL);
 }
 
+/* the top's state, as the kernel's tracing_is_on() */
 static int api_tracing_is_on(void)
 {
+	if (reg && __atomic_load_n(&reg->insts_on, __ATOMIC_ACQUIRE))
+		return __atomic_load_n(&reg->dirs[0].on, __ATOMIC_ACQUIRE) != 0;
 	return __atomic_load_n(&ut_ctl->tracing_on, __ATOMIC_ACQUIRE) != 0;
 }
 

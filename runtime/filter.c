@@ -594,13 +594,10 @@ static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const s
 			continue;
 		switch (c->type) {
 		case UT_CMD_TRACEON:
-			/* the count goes down only when the state changes */
-			if (!ut_ctl->tracing_on && cmd_take(c))
-				ut_ctl->tracing_on = 1;
-			break;
 		case UT_CMD_TRACEOFF:
-			if (ut_ctl->tracing_on && cmd_take(c))
-				ut_ctl->tracing_on = 0;
+			/* the count goes down only when the state changes */
+			ut_top_switch(ut_events_reg(), c->type == UT_CMD_TRACEON,
+				      c->shared ? c->shared : &c->count);
 			break;
 		case UT_CMD_STACKTRACE:
 			if (ut_ctl->tracing_on && cmd_take(c))

@@ -226,6 +226,8 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 			 uint32_t size, int after);
 void ut_triggers_post(uint64_t post);
 
+/* the top directory's tracing_on to @on, spending a run of @count (NULL: none) if it changes */
+int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count);
 /* enable (1) or disable (0) soft-mode event @target, spending a run of @count if it changes */
 int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count);
 

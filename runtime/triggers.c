@@ -5,8 +5,8 @@
  *
  * The tracing directory writes the triggers into the registry
  * (trigs[slot]); the program that hits the event runs them.  The top's:
- * traceon and traceoff set tracing_on, as the traceon/traceoff function
- * commands do; snapshot asks the tracing directory for one
+ * traceon and traceoff switch the top's tracing_on (ut_top_switch()), as
+ * the traceon/traceoff function commands do; snapshot asks the tracing directory for one
  * (snapshot_req); stacktrace writes a TRACE_DIR record for the top after
  * the event; enable_event and disable_event flip the target's
  * SOFT_DISABLED bit.  An instance's act on its own words (dirs[d]: its
@@ -64,12 +64,33 @@ static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
 {
 	uint32_t old = (uint32_t)!on;
 
-	if (__atomic_load_n(&d->on, __ATOMIC_RELAXED) != old || !ut_take_run(count))
+	if (__atomic_load_n(&d->on, __ATOMIC_RELAXED) != old || (count && !ut_take_run(count)))
 		return 0;
 	if (!__atomic_compare_exchange_n(&d->on, &old, (uint32_t)on, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_RELAXED))
 		return 0;	/* another thread did it first: the run is spent, as a race in the kernel */
 	dir_log(d, on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
+	return 1;
+}
+
+/**
+ * ut_top_switch - the top directory's tracing_on to @on (a traceon or
+ * traceoff trigger or function command, spending a run of @count, NULL:
+ * none; the program's tracing_on()/tracing_off())
+ *
+ * The programs' word, unless an instance records too (insts_on): then
+ * they go on recording for it, and the top's word in the registry
+ * changes, logged with the time, so that the top's views hide what it
+ * did not take.  Returns 1 if this call changed the state.
+ */
+int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
+{
+	if (r && __atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE))
+		return dir_switch(&r->dirs[0], on, count);
+	if ((__atomic_load_n(&ut_ctl->tracing_on, __ATOMIC_ACQUIRE) != 0) == on ||
+	    (count && !ut_take_run(count)))
+		return 0;
+	__atomic_store_n(&ut_ctl->tracing_on, (uint32_t)on, __ATOMIC_RELEASE);
 	return 1;
 }
 
@@ -161,12 +182,8 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 		}
 		switch (cmd - 1) {
 		case UT_TRIG_TRACEON:
-			if (!ut_ctl->tracing_on && ut_take_run(&t->count))
-				__atomic_store_n(&ut_ctl->tracing_on, 1, __ATOMIC_RELEASE);
-			break;
 		case UT_TRIG_TRACEOFF:
-			if (ut_ctl->tracing_on && ut_take_run(&t->count))
-				__atomic_store_n(&ut_ctl->tracing_on, 0, __ATOMIC_RELEASE);
+			ut_top_switch(r, cmd - 1 == UT_TRIG_TRACEON, &t->count);
 			break;
 		case UT_TRIG_SNAPSHOT:
 			if (ut_take_run(&t->count))

@@ -734,6 +734,7 @@ static inline __attribute__((always_inline)) void cursor_fill_t(struct cursor *c
 								  const int live)
 {
 	while (c->nev < want && !c->done) {
+		unsigned int keep = c->keep_next;
 		int ret = live ? cursor_decode_src(c, &c->ev[c->nev]) :
 				 cursor_decode_file(c, &c->ev[c->nev]);
 
@@ -743,8 +744,11 @@ static inline __attribute__((always_inline)) void cursor_fill_t(struct cursor *c
 				c->error = 1;
 			break;
 		}
-		if (live && c->stage && !c->stage(c->stage_arg, &c->st, &c->ev[c->nev]))
+		if (live && c->stage && !c->stage(c->stage_arg, &c->st, &c->ev[c->nev])) {
+			/* a hidden event's payload slot is free again: the held ones keep theirs */
+			c->keep_next = keep;
 			continue;
+		}
 		c->nev++;
 	}
 }

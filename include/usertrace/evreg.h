@@ -164,7 +164,16 @@ struct ut_evreg {
 	struct ut_evreg_trig trigs[UT_EVREG_SLOTS][UT_EVREG_TRIGS];
 	/* the top's snapshot triggers that fired: the tracing directory takes one per change */
 	volatile uint64_t snapshot_req;
-	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: unused (the top's are above) */
+	/*
+	 * An instance makes the programs record (the tracing directory keeps
+	 * it): then the top's traceon/traceoff (its triggers, the function
+	 * commands, the programs' tracing_on()/tracing_off()) switch the top's
+	 * words, dirs[0].on with its log, not the programs' tracing_on, and
+	 * the top's views hide what it did not take (ut_top_switch()).
+	 */
+	volatile uint32_t insts_on;
+	uint32_t pad2;
+	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: the top's on and log (insts_on) */
 	char blob[UT_EVREG_BLOB];
 	struct ut_evreg_prog progs[UT_EVREG_PROGS];
 };

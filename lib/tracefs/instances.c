@@ -17,6 +17,10 @@
 static int inst_records(struct tfs_inst *in);
 static int rec_filter_update(struct tfs_session *s);
 static void top_state(struct tfs_session *s, int on);
+static void top_state_at(struct tfs_session *s, int on, uint64_t ns);
+static void top_log_sync(struct tfs_session *s);
+static void programs_on(struct tfs_session *s, int force);
+static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires);
 
 /* does an instance need the programs to record?  Context: s->lock held. */
 static int insts_recording(struct tfs_session *s)
@@ -37,8 +41,10 @@ static int insts_recording(struct tfs_session *s)
 
 void top_sync(struct tfs_session *s)
 {
-	uint32_t v = __atomic_load_n(&s->ctl->tracing_on, __ATOMIC_ACQUIRE);
+	uint32_t v;
 
+	top_log_sync(s);
+	v = __atomic_load_n(&s->ctl->tracing_on, __ATOMIC_ACQUIRE);
 	if (v != s->on_stored) {
 		s->on_stored = v;
 		top_state(s, v != 0);
@@ -74,8 +80,7 @@ int recording_update(struct tfs_session *s)
 	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
 		set |= tracer_bit(tfs_tracer_name(in));
-	s->on_stored = (uint32_t)(s->top.on || insts_recording(s));
-	__atomic_store_n(&c->tracing_on, s->on_stored, __ATOMIC_RELEASE);
+	programs_on(s, 1);
 	changed = c->active_tracers != set;
 	c->active_tracers = set;
 	changed |= rec_filter_update(s);
@@ -105,11 +110,34 @@ static int inst_records(struct tfs_inst *in)
  */
 void inst_trig_sync(struct tfs_session *s)
 {
+	top_sync(s);
+	programs_on(s, 0);
+}
+
+/*
+ * What the programs record: the control page's tracing_on while the top
+ * or an instance needs it (@force: stored even if it seems unchanged),
+ * and the registry's insts_on while an instance does, so that the top's
+ * switches in the programs then leave the programs recording (the top's
+ * log, top_log_sync()).  Context: s->lock held.
+ */
+static void programs_on(struct tfs_session *s, int force)
+{
+	struct ut_evreg *r = s->evreg;
+	int insts = insts_recording(s);
 	uint32_t want;
 
-	top_sync(s);
-	want = (uint32_t)(s->top.on || insts_recording(s));
-	if (want != s->on_stored) {
+	if (r && insts && !__atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE)) {
+		/* the top's word starts from its state; its old log is not news */
+		__atomic_store_n(&r->dirs[0].on, (uint32_t)s->top.on, __ATOMIC_RELEASE);
+		s->top_log_done = __atomic_load_n(&r->dirs[0].head, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&r->insts_on, 1, __ATOMIC_RELEASE);
+	} else if (r && !insts && __atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&r->insts_on, 0, __ATOMIC_RELEASE);
+		top_log_sync(s);	/* what the top's switches did meanwhile */
+	}
+	want = (uint32_t)(s->top.on || insts);
+	if (force || want != s->on_stored) {
 		s->on_stored = want;
 		__atomic_store_n(&s->ctl->tracing_on, want, __ATOMIC_RELEASE);
 	}
@@ -254,17 +282,51 @@ void top_set_on(struct tfs_session *s, int on)
 {
 	top_sync(s);
 	top_state(s, on);
+	/* the programs switch the top from the state the user left */
+	if (s->evreg)
+		__atomic_store_n(&s->evreg->dirs[0].on, (uint32_t)on, __ATOMIC_RELEASE);
+}
+
+/*
+ * The top's switches that the programs logged while an instance made
+ * them record (insts_on): its hide ranges from their times.  Context:
+ * s->lock held.
+ */
+static void top_log_sync(struct tfs_session *s)
+{
+	struct live_fire fires[UT_EVREG_DIRLOG];
+	struct ut_evreg_dir *d;
+	int n;
+
+	if (!s->evreg)
+		return;
+	d = &s->evreg->dirs[0];
+	if (__atomic_load_n(&d->head, __ATOMIC_ACQUIRE) == s->top_log_done)
+		return;
+	n = dir_fires(d, &s->top_log_done, fires);
+	if (n < 0) {
+		top_state(s, (int)__atomic_load_n(&d->on, __ATOMIC_ACQUIRE));
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (fires[i].what - 1 == UT_TRIG_TRACEON || fires[i].what - 1 == UT_TRIG_TRACEOFF)
+			top_state_at(s, fires[i].what - 1 == UT_TRIG_TRACEON,
+				     live_ns(s->dir, fires[i].ts));
 }
 
 static void top_state(struct tfs_session *s, int on)
 {
+	top_state_at(s, on, live_now(s->dir));
+}
+
+/* the top's tracing_on changed at @now: its views hide what follows an off */
+static void top_state_at(struct tfs_session *s, int on, uint64_t now)
+{
 	struct tfs_inst *t = &s->top;
-	uint64_t now;
 
 	if (t->on == on)
 		return;
 	t->on = on;
-	now = live_now(s->dir);
 	if (!on) {
 		if (t->nr_hide == TFS_HIDE_MAX) {
 			/* no room: what is older than the oldest range goes too */
@@ -289,15 +351,14 @@ static int fire_by_time(const void *a, const void *b)
 }
 
 /*
- * What instance @in's triggers changed since its pump last ran, from its
- * words' log in the registry, into @fires (by time); the log's position
- * after them in *@done.  Returns how many, or -1 if the log ran over
- * changes not yet applied (then the words as they are now stand).
+ * What the triggers changed in @d's words since position *@pos_io of its
+ * log, into @fires (by time); *@pos_io moves past them.  Returns how
+ * many, or -1 if the log ran over changes not yet applied (then the
+ * words as they are now stand).
  */
-static int inst_fires(struct tfs_inst *in, struct live_fire *fires, uint64_t *done)
+static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires)
 {
-	struct ut_evreg_dir *d = in->rd;
-	uint64_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE), pos = in->log_done;
+	uint64_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE), pos = *pos_io;
 	int n = 0, lost = 0;
 
 	if (head - pos > UT_EVREG_DIRLOG) {
@@ -319,7 +380,7 @@ static int inst_fires(struct tfs_inst *in, struct live_fire *fires, uint64_t *do
 		fires[n].target = f->target;
 		n++;
 	}
-	*done = pos;
+	*pos_io = pos;
 	qsort(fires, (size_t)n, sizeof(*fires), fire_by_time);
 	return lost ? -1 : n;
 }
@@ -333,14 +394,14 @@ static int inst_fires(struct tfs_inst *in, struct live_fire *fires, uint64_t *do
 void inst_pump(struct tfs_inst *in)
 {
 	struct live_fire fires[UT_EVREG_DIRLOG];
-	uint64_t soft_mode[TFS_EV_WORDS], done = 0;
+	uint64_t soft_mode[TFS_EV_WORDS], done = in->log_done;
 	struct live_timeline tl = { .trace_dir = in->rdir ? in->rdir + 1 : 0, .on = in->on };
 	int n = 0;
 
 	if (!in->pump)
 		return;
 	if (in->rd) {
-		n = inst_fires(in, fires, &done);
+		n = dir_fires(in->rd, &done, fires);
 		for (int w = 0; w < TFS_EV_WORDS; w++)
 			soft_mode[w] = __atomic_load_n(&in->rd->soft_mode[w], __ATOMIC_ACQUIRE);
 		tl.soft_mode = soft_mode;

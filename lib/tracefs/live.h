@@ -107,6 +107,8 @@ struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
 
 /* the session's current time, in the unit of live_view.since */
 uint64_t live_now(const char *session_dir);
+/* a time of the programs' clock (ut_clock(), the records') in live_now() units */
+uint64_t live_ns(const char *session_dir, uint64_t raw);
 
 /* the whole `trace` file, malloc'ed in *out (header included); -errno */
 int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len);

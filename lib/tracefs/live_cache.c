@@ -250,6 +250,19 @@ uint64_t cache_now(const struct live_cache *c)
 	return c->cal.clock == UT_CLOCK_TSC ? ut_data_ns(&c->cal, ut_rdtsc()) : ut_mono_ns();
 }
 
+uint64_t live_ns(const char *session_dir, uint64_t raw)
+{
+	struct live_cache *c;
+	uint64_t ns;
+	int err;
+
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &err);
+	ns = c ? ut_data_ns(&c->cal, raw) : raw;
+	pthread_mutex_unlock(&live_lock);
+	return ns;
+}
+
 uint64_t live_now(const char *session_dir)
 {
 	struct live_cache *c;

@@ -329,6 +329,7 @@ struct tfs_session {
 	 */
 	uint16_t trig_reg[UT_EVREG_SLOTS];
 	uint32_t rdirs;
+	uint64_t top_log_done;		/* the top's log (registry dirs[0]) applied */
 	/*
 	 * a write changed what the programs record (the registry's enable
 	 * bits, the tracer) before it failed: apply it

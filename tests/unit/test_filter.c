@@ -67,6 +67,16 @@ uint64_t ut_clock_mono(void)
 static struct ut_evreg *test_reg;
 static char switches[256];
 
+/* the top's switch as runtime/triggers.c makes it when no instance records */
+int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
+{
+	(void)r;
+	if ((ut_ctl->tracing_on != 0) == on || (count && !ut_take_run(count)))
+		return 0;
+	ut_ctl->tracing_on = (uint32_t)on;
+	return 1;
+}
+
 struct ut_evreg *ut_events_reg(void)
 {
 	return test_reg;

@@ -57,6 +57,12 @@ uint64_t live_now(const char *session_dir)
 	return ++fake_now;
 }
 
+uint64_t live_ns(const char *session_dir, uint64_t raw)
+{
+	(void)session_dir;
+	return raw;
+}
+
 int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len)
 {
 	(void)session_dir;
