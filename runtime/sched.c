@@ -17,10 +17,15 @@
  *                        start function or calls pthread_exit
  *                        (interpose.c); the process calls exit (the
  *                        runtime's atexit handler, after the program's),
- *                        _exit or _Exit.  Death by a signal records none
+ *                        _exit or _Exit.  A child that died of a signal:
+ *                        written for its threads when waitpid, wait,
+ *                        wait4 or waitid returns it (ut_sched_reaped(),
+ *                        lib/event/reap.c), else by the recorder
  *   task_rename          prctl(PR_SET_NAME), and pthread_setname_np on
  *                        the calling thread (another thread's name is
- *                        written through /proc and not seen)
+ *                        written through /proc and not seen); and at
+ *                        start-up in a new image, from the name the old
+ *                        one left (ut_sched_exec_save(), exec.c)
  *
  * Each hook costs one load and one branch not taken while its event is
  * off (trace_<event>_enabled()); what the event needs beyond the call's

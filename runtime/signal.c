@@ -12,13 +12,18 @@
  *       back).  SA_RESETHAND, SA_NODEFER, SA_ONSTACK, masks and SA_RESTART
  *       go to the kernel unchanged; SA_SIGINFO is added, and the
  *       program's handler is called with the arguments it asked for.
- *   kill, raise, tgkill, pthread_kill, sigqueue
+ *   kill, killpg, raise, tgkill, pthread_kill, sigqueue
  *       signal_generate when the event is on: all signals are blocked
  *       around the call (raw system calls), so that the event is written
  *       after the send succeeded and before the signal, sent to this
  *       thread or process, reaches a handler.  SIGKILL and SIGSTOP cannot
  *       be blocked: their event comes before the send.  A signal to a
- *       process group (kill with pid <= 0) records none.
+ *       process group (kill with pid 0 or < -1, killpg) records one event
+ *       per process of the group the caller may signal, newest first
+ *       (/proc read with getdents64: kill is async-signal-safe); kill(-1)
+ *       records none.  The result of each is the kernel's, from the
+ *       target's masks in /proc read before the send.  On an alternate
+ *       stack with less than UT_SIG_ROOM left, the send records none.
  *
  * signal_deliver is written by sig_handler() before it calls the
  * program's handler; a handler on an alternate stack with less than
