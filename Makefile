@@ -32,7 +32,9 @@ RINGBUF_SRC := lib/ringbuf/ringbuf.c
 # descriptors, format files and the registry of events (lib/event); and
 # the events' printer, the one file that uses libtraceevent (with lib/trace)
 TEP_SRC     := lib/event/evtab.c
-EVENT_SRC   := $(filter-out $(TEP_SRC),$(sort $(wildcard lib/event/*.c)))
+# reap.c writes into ring buffers: the recorder and the runtime only
+REAP_SRC    := lib/event/reap.c
+EVENT_SRC   := $(filter-out $(TEP_SRC) $(REAP_SRC),$(sort $(wildcard lib/event/*.c)))
 TEP_CFLAGS  := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 # the output part of each tracer of include/usertrace/tracers.def
@@ -46,13 +48,13 @@ RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
 	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
 	       lib/event/filter.c $(RT_TRACER_SRC) \
-	       lib/event/builtin.c runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
+	       lib/event/builtin.c $(REAP_SRC) runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
 	       runtime/filter.c runtime/control.c runtime/max.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
-	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
+	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))

@@ -47,6 +47,7 @@
 #include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
+#include "lib/event/reap.h"
 #include "usertrace/evreg.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
@@ -89,6 +90,7 @@ struct stream {
 	struct ut_dat_ext ext;
 	unsigned char *stage;	/* pages not yet written */
 	uint32_t staged, stage_cap, stage_entries;
+	int prio;		/* the thread's prio when its buffer was found */
 	struct stream *next;
 };
 
@@ -161,6 +163,7 @@ static int prepare_output(const char *dir, int *kept_old)
 
 struct recorder {
 	const char *session;
+	struct ut_evreg *events;
 	const char *outdir;
 	struct ut_session_ctl *ctl;
 	struct stream *streams;
@@ -390,6 +393,12 @@ static struct stream *stream_new(struct recorder *rec, const char *key)
 	struct stream *st = xcalloc(1, sizeof(*st));
 
 	snprintf(st->key, sizeof(st->key), "%s", key);
+	{
+		char *dot;
+		long tid = (dot = strchr(key, '.')) ? strtol(dot + 1, NULL, 10) : 0;
+
+		st->prio = ut_reap_prio((pid_t)atoi(key), (pid_t)tid);
+	}
 	snprintf(st->path, sizeof(st->path), "%s/%s.dat", rec->outdir, key);
 	st->out.fd = open(st->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (st->out.fd < 0 || ftruncate(st->out.fd, RB_PAGE_SIZE) < 0 ||
@@ -640,6 +649,41 @@ static int stream_is_dead(const struct stream *st, pid_t pid)
 	return !st->done && (pid ? p == pid : kill(p, 0) < 0 && errno == ESRCH);
 }
 
+/*
+ * The threads of the dead streams @l that did not write their end (the
+ * process died of a signal, or exit() or exec ended them): their
+ * sched_process_exit, at the time the death was seen, one process at a
+ * time (lib/event/reap.c).
+ */
+static void reap_threads(struct recorder *rec, struct save_list *l)
+{
+	struct ut_reap_thread *t = xcalloc((size_t)l->n + 1, sizeof(*t));
+	int on = __atomic_load_n(&rec->ctl->tracing_on, __ATOMIC_ACQUIRE) != 0;
+
+	for (int i = 0; i < l->n; i++) {
+		pid_t pid = (pid_t)atoi(l->st[i]->key);
+		int n = 0, seen = 0;
+
+		for (int k = 0; k < i && !seen; k++)
+			seen = (pid_t)atoi(l->st[k]->key) == pid;
+		if (seen)
+			continue;
+		for (int k = i; k < l->n; k++) {
+			struct buffer *b = l->st[k]->bufs;
+
+			if ((pid_t)atoi(l->st[k]->key) != pid || !b)
+				continue;
+			while (b->next_gen)
+				b = b->next_gen;
+			t[n].h = b->r.hdr;
+			t[n].prio = l->st[k]->prio;
+			n++;
+		}
+		ut_reap_exit(rec->events, on, t, n, rec->ctl->clock == UT_CLOCK_TSC ? ut_rdtsc : ut_mono_ns);
+	}
+	free(t);
+}
+
 static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 {
 	struct save_list l = { .rec = rec };
@@ -660,8 +704,10 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 	for (st = rec->streams; st; st = st->next)
 		if (stream_is_dead(st, pid))
 			l.st[l.n++] = st;
-	if (l.n)
+	if (l.n) {
+		reap_threads(rec, &l);
 		save_streams(rec, sv, &l);
+	}
 	free(l.st);
 }
 
@@ -1361,6 +1407,7 @@ int record_run(const struct record_opts *o, int *status)
 	strcpy(ctl->commands, o->cmds);
 	ctl->grow_limit = o->drop || o->overwrite ? 0 : shm_room(session, o->grow_limit);
 	rec.session = session;
+	rec.events = sess.events;
 	rec.outdir = o->outdir;
 	rec.ctl = ctl;
 	rec.compress = o->compress;
@@ -1412,6 +1459,20 @@ int record_run(const struct record_opts *o, int *status)
 	sig_ctl = NULL;
 	set_ending(&rec);
 	scan_buffers(&rec);
+	/* every process is gone: also those whose pid was taken again meanwhile */
+	{
+		struct save_list l = { .rec = &rec };
+		int n = 0;
+
+		for (struct stream *st = rec.streams; st; st = st->next)
+			n++;
+		l.st = xcalloc((size_t)n + 1, sizeof(*l.st));
+		for (struct stream *st = rec.streams; st; st = st->next)
+			if (!st->done)
+				l.st[l.n++] = st;
+		reap_threads(&rec, &l);
+		free(l.st);
+	}
 	drain_all(&rec, &sv, 1);
 	cw_wait(rec.cw);
 	for (struct stream *st = rec.streams; st; st = st->next)

@@ -145,6 +145,19 @@ pid_t session_start(const struct session *s, char **argv, const char *lib,
 			 old ? old : "");
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(UT_SESSION_ENV, s->dir, 1);
+		/* the name before the exec, for the program's task_rename (runtime/sched.c) */
+		{
+			char path[PATH_MAX], comm[16] = "";
+			int fd;
+
+			snprintf(path, sizeof(path), "%s/comm.%d", s->dir, (int)getpid());
+			prctl(PR_GET_NAME, comm, 0, 0, 0);
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (fd >= 0 && write(fd, comm, strnlen(comm, 15)) < 0)
+				unlink(path);
+			if (fd >= 0)
+				close(fd);
+		}
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(errpipe[1], &err, sizeof(err)) < 0)

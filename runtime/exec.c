@@ -27,6 +27,7 @@
 
 #include "runtime/runtime.h"
 #include "usertrace/events/sched.h"
+#include "usertrace/events/task.h"
 #include "usertrace/session.h"
 
 #define UT_ENV_MAX	4096
@@ -161,6 +162,26 @@ static char *const *ut_env_fix(char *const *envp, size_t n, char **vec, char *bu
 }
 
 /*
+ * EXEC(call): the exec, after the calling thread's name is saved for the
+ * new image's task_rename (sched.c) while the event is on, and its buffer
+ * marked as ended (the thread goes on in the new image: no
+ * sched_process_exit for it in this one); an exec that returns failed.
+ */
+#define EXEC(call)							\
+	({								\
+		int save_ = unlikely(trace_task_rename_enabled()), ret_;	\
+		int mark_ = ut_sched_exec_mark(1);			\
+		if (save_)						\
+			ut_sched_exec_save();				\
+		ret_ = (call);						\
+		if (save_)						\
+			ut_sched_exec_failed();				\
+		if (mark_)						\
+			ut_sched_exec_mark(0);				\
+		ret_;							\
+	})
+
+/*
  * FIX_ENV(envp): a variable-length array for the copy lives in the
  * caller's frame, so the result is valid until the caller returns.
  */
@@ -176,7 +197,7 @@ static int ut_execve(const char *path, char *const argv[], char *const envp[])
 
 	if (!RESOLVE(execve))
 		return errno = ENOSYS, -1;
-	return real_execve(path, argv, env_);
+	return EXEC(real_execve(path, argv, env_));
 }
 
 static int ut_execvpe(const char *file, char *const argv[], char *const envp[])
@@ -185,7 +206,7 @@ static int ut_execvpe(const char *file, char *const argv[], char *const envp[])
 
 	if (!RESOLVE(execvpe))
 		return errno = ENOSYS, -1;
-	return real_execvpe(file, argv, env_);
+	return EXEC(real_execvpe(file, argv, env_));
 }
 
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
@@ -214,7 +235,7 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 
 	if (!RESOLVE(fexecve))
 		return errno = ENOSYS, -1;
-	return real_fexecve(fd, argv, env_);
+	return EXEC(real_fexecve(fd, argv, env_));
 }
 
 EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
@@ -224,7 +245,7 @@ EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const
 
 	if (!RESOLVE(execveat))
 		return errno = ENOSYS, -1;
-	return real_execveat(dirfd, path, argv, env_, flags);
+	return EXEC(real_execveat(dirfd, path, argv, env_, flags));
 }
 
 /* the list after @arg up to its NULL: how many, at most UT_ARGS_MAX + 1 */

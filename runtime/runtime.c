@@ -31,6 +31,7 @@
 #include "runtime/runtime.h"
 #include "runtime/tracer.h"
 #include "usertrace/events/sched.h"
+#include "usertrace/events/task.h"
 #include "usertrace/tracers.h"
 
 
@@ -520,6 +521,8 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_events_init(ut_session);
 	ut_dyn_scan();
 	ut_startup_check();
+	/* as the kernel's exec: task_rename, then sched_process_exec */
+	ut_sched_exec_rename();
 	if (unlikely(trace_sched_process_exec_enabled()))
 		ut_sched_exec();
 	if (ut_ctl->flags & UT_CTL_LIVE)

@@ -268,6 +268,10 @@ void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, 
 void ut_sched_fork(pid_t child);
 void ut_sched_exit(int group);
 void ut_sched_exec(void);
+void ut_sched_exec_save(void);
+int ut_sched_exec_mark(int on);
+void ut_sched_exec_failed(void);
+void ut_sched_exec_rename(void);
 void ut_sched_resolve(void);
 
 /* kmem.c: allocations of the runtime itself, never events */

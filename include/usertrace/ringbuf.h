@@ -71,6 +71,13 @@ enum rb_mode {
 /* rb_header.flags */
 #define RB_HDR_GROWN	1u	/* made by grow(): its size is charged to a budget */
 #define RB_HDR_MOVED	2u	/* closed because the writer went on in another buffer */
+/*
+ * The thread's end is in the buffer: its own exit path wrote it (ENDED),
+ * or, once its process was gone, another process did (REAPED: the one
+ * that set it first, with rb_writer_adopt(), then CLOSED).
+ */
+#define RB_HDR_ENDED	4u
+#define RB_HDR_REAPED	8u
 
 enum rb_state {
 	RB_STATE_ACTIVE = 1,
@@ -122,6 +129,9 @@ static inline size_t rb_file_size(uint32_t nr_pages)
 	return (size_t)RB_PAGE_SIZE * ((size_t)nr_pages + 1);
 }
 
+/* the length of the record at @rec, 0 if invalid or longer than @avail */
+typedef uint32_t (*rb_len_fn)(const unsigned char *rec, uint32_t avail);
+
 /*
  * Writer side.  Lives in the writer thread's TLS; never shared.
  */
@@ -172,6 +182,14 @@ unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts);
 void rb_writer_close(struct rb_writer *w);
 /* start the next page now (e.g. to mark lost records where they were lost); -1 if full */
 int rb_writer_next_page(struct rb_writer *w, uint64_t ts);
+/*
+ * Go on writing @h, whose writer is gone (its process died): after the
+ * last committed record of its head page, whose records @len measures.
+ * No hooks (wake, grow, renew); a full buffer drops as usual.  Returns
+ * 0, or -1 if the head page cannot be read (a writer stopped while
+ * starting it, or a corrupt page).
+ */
+int rb_writer_adopt(struct rb_writer *w, struct rb_header *h, rb_len_fn len);
 
 /*
  * rb_reserve - reserve @len bytes for a record at time *@ts.
@@ -211,7 +229,6 @@ static inline void rb_commit(struct rb_writer *w, uint32_t len, uint64_t ts, int
 /*
  * Reader side.
  */
-typedef uint32_t (*rb_len_fn)(const unsigned char *rec, uint32_t avail);
 
 struct rb_reader {
 	struct rb_header *hdr;

@@ -16,6 +16,8 @@
  *   maps.<pid>.<img>.<n>    /proc/<pid>/maps at start-up and after dlopen
  *                           (then with a first line "# time <clock>": the
  *                           dlopen's start, see usertrace-data(5))
+ *   comm.<pid>              the thread's name before an exec, for the new
+ *                           image's task_rename (read and removed there)
  *
  * The control page is created by the recorder before the program starts
  * and only read by the runtime, except for the wake-up word.

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
 
 #include "lib/event/builtin.h"
 
@@ -55,6 +56,19 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);
+
+uint32_t ut_builtin_exit_entry(void *buf, const char *comm, int pid, int prio, int group_dead)
+{
+	struct ut_raw_sched_process_exit *e = buf;
+
+	memset(e, 0, sizeof(*e));
+	e->ent.pid = pid;
+	__builtin_strncpy(e->comm, comm, 15);
+	e->pid = pid;
+	e->prio = prio;
+	e->group_dead = group_dead != 0;
+	return (uint32_t)sizeof(*e);
+}
 
 int ut_builtin_register(struct ut_evreg *r)
 {

@@ -22,4 +22,12 @@ extern const unsigned ut_builtin_nr;
  */
 int ut_builtin_register(struct ut_evreg *r);
 
+/*
+ * The entry of sched:sched_process_exit (the layout trace_sched_process_exit()
+ * writes) into @buf (UT_EVENT_MAX bytes), common_type 0 and common_pid
+ * @pid: for a thread whose end another process writes (lib/event/reap.c).
+ * Returns its size.
+ */
+uint32_t ut_builtin_exit_entry(void *buf, const char *comm, int pid, int prio, int group_dead);
+
 #endif /* UT_LIB_EVENT_BUILTIN_H */

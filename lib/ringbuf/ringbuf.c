@@ -261,6 +261,33 @@ int rb_writer_next_page(struct rb_writer *w, uint64_t ts)
 	return rb_next_page(w, ts);
 }
 
+int rb_writer_adopt(struct rb_writer *w, struct rb_header *h, rb_len_fn len)
+{
+	uint64_t head = rb_load_acq64(&h->head);
+	struct rb_page *p = rb_page_slot(h, head);
+	struct rb_iter it;
+	const unsigned char *rec;
+	uint32_t l;
+	uint64_t ts;
+	int r;
+
+	if (rb_load_acq64(&p->seq) != head || p->commit > RB_DATA_SIZE)
+		return -1;
+	memset(w, 0, sizeof(*w));
+	w->hdr = h;
+	w->page = p;
+	w->cpu = p->cpu;
+	w->populated = ~0u;
+	rb_iter_init(&it, p, len);
+	while ((r = rb_iter_next(&it, &rec, &l, &ts)) > 0)
+		;
+	if (r < 0)
+		return -1;
+	/* the time of the last record, or of a time extend after it */
+	w->last_ts = it.ts;
+	return 0;
+}
+
 /* the writer is done: the thread exits */
 void rb_writer_close(struct rb_writer *w)
 {

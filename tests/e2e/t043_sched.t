@@ -1,4 +1,4 @@
-# description: sched:* and task:* (built-in): exec, renames, a thread's creation (a fork event before it runs) and end, fork, the child's exec and exit, as the kernel's events
+# description: sched:* and task:* (built-in): exec (the rename of the kernel's exec first, from the name before it: the recorder's for the first program), renames, a thread's creation (a fork event before it runs) and end, fork, the child's exec and exit, as the kernel's events
 src=s-sched.c
 flags="pg"
 ropts="-e 'sched:*' -e 'task:*'"
@@ -7,12 +7,14 @@ filter='s/filename=[^ ]*\//filename=/; s/\(pid\|old_pid\|child_pid\)=[0-9]*/\1=N
 ---
 # tracer: nop
 #
+task_rename: pid=N oldcomm=usertrace newcomm=s-sched oom_score_adj=0
 sched_process_exec: filename=s-sched pid=N old_pid=N
 task_rename: pid=N oldcomm=s-sched newcomm=parent oom_score_adj=0
 sched_process_fork: comm=parent pid=N child_comm=parent child_pid=N
 task_rename: pid=N oldcomm=parent newcomm=worker oom_score_adj=0
 sched_process_exit: comm=worker pid=N prio=120 group_dead=false
 sched_process_fork: comm=parent pid=N child_comm=parent child_pid=N
+task_rename: pid=N oldcomm=parent newcomm=s-sched oom_score_adj=0
 sched_process_exec: filename=s-sched pid=N old_pid=N
 task_rename: pid=N oldcomm=s-sched newcomm=child oom_score_adj=0
 sched_process_exit: comm=child pid=N prio=120 group_dead=true
