@@ -816,7 +816,9 @@ static int pred_match(const struct ut_evfilter *f, const struct ut_evf_pred *p,
 	case UT_EVF_K_CPU:
 		return ctx && cpu_match(p, ctx->cpu);
 	case UT_EVF_K_STR:
-		return str_match(f, p, (const char *)e + p->offset, p->size, p->size) ^ p->not;
+		/* a flexible char[] (ftrace:print's buf): to the entry's end */
+		len = p->size ? p->size : size - p->offset;
+		return str_match(f, p, (const char *)e + p->offset, len, len) ^ p->not;
 	case UT_EVF_K_STRLOC:
 	case UT_EVF_K_STRRELLOC:
 		if (p->size < 4)

@@ -259,9 +259,12 @@ static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 	return 0;
 }
 
-static int write_marker(struct tfs_inst *in, const char *buf, size_t size)
+/* the text into the directory's marker ring, then its print triggers */
+static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size)
 {
-	return live_marker_write(in->marker, buf, size);
+	int ret = live_marker_write(in->marker, buf, size);
+
+	return ret < 0 ? ret : print_triggers(s, in, buf, size);
 }
 
 static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
@@ -426,7 +429,7 @@ static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
 	/* a buffer that is off takes no marker */
 	if (!inst_on(h->s, in))
 		return -EBADF;
-	return write_marker(in, buf, size);
+	return write_marker(h->s, in, buf, size);
 }
 
 const struct tfs_file tfs_buffers_files[] = {

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/tracefs/tfs_int.h"
 
@@ -494,16 +495,19 @@ int soft_publish_all(struct tfs_session *s)
 	return apply;
 }
 
-static int trig_show(struct tfs_handle *h, struct sbuf *b)
+/*
+ * A trigger file's text: @tt's triggers newest first, as the kernel lists
+ * them, with their runs left (the registry's for a program event's
+ * @slot; -1: ftrace:print's own), or @avail when there is none.
+ */
+static void trig_list(struct tfs_session *s, struct sbuf *b, const struct tfs_trig *tt, int slot,
+		      const char *avail)
 {
-	struct tfs_session *s = h->s;
-	struct tfs_trig *tt = h->n.inst->evtrig[h->n.slot];
 	uint64_t last = UINT64_MAX;
 	int any = 0;
 
-	/* newest first, as the kernel lists them */
 	for (;;) {
-		struct tfs_trig *best = NULL;
+		const struct tfs_trig *best = NULL;
 		char line[UT_EVF_TEXT_MAX + 256];
 		int64_t count;
 
@@ -513,13 +517,19 @@ static int trig_show(struct tfs_handle *h, struct sbuf *b)
 		if (!best)
 			break;
 		last = best->order;
-		count = __atomic_load_n(&s->evreg->trigs[h->n.slot][best->reg].count, __ATOMIC_RELAXED);
+		count = slot < 0 ? best->count :
+			__atomic_load_n(&s->evreg->trigs[slot][best->reg].count, __ATOMIC_RELAXED);
 		ut_trig_show(&best->spec, count, best->filter, line, sizeof(line));
 		sb_puts(b, line);
 		any = 1;
 	}
 	if (!any)
-		sb_puts(b, UT_TRIG_AVAILABLE);
+		sb_puts(b, avail);
+}
+
+static int trig_show(struct tfs_handle *h, struct sbuf *b)
+{
+	trig_list(h->s, b, h->n.inst->evtrig[h->n.slot], h->n.slot, UT_TRIG_AVAILABLE);
 	return 0;
 }
 
@@ -661,6 +671,202 @@ out:
 	return ret;
 }
 
+/* ---- ftrace:print's triggers (trace_marker) ---- */
+
+/*
+ * The kernel's print event has triggers: a trace_marker write fires them
+ * in its directory, after the text is recorded.  Here the daemon writes
+ * the markers, so it runs them itself: traceon, traceoff, snapshot and
+ * the event switches of its directory.  stacktrace is not offered: the
+ * kernel's is the stack of the write in the kernel, and the daemon has
+ * none of the writer's.
+ */
+#define PRINT_TRIG_AVAILABLE \
+	"# Available triggers:\n" \
+	"# traceon traceoff snapshot enable_event disable_event\n"
+
+static int ptrig_show(struct tfs_handle *h, struct sbuf *b)
+{
+	trig_list(h->s, b, h->n.inst->ptrig, -1, PRINT_TRIG_AVAILABLE);
+	return 0;
+}
+
+static void ptrig_remove(struct tfs_session *s, struct tfs_inst *in, struct tfs_trig *t)
+{
+	if (t->spec.cmd == UT_TRIG_ENABLE_EVENT || t->spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		if (in->ev_soft[t->target])
+			in->ev_soft[t->target]--;
+		soft_publish(s, t->target);
+	}
+	free(t->local);
+	free(t->filter);
+	memset(t, 0, sizeof(*t));
+}
+
+static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	struct tfs_trig *t = NULL;
+	struct ut_trig_spec spec;
+	uint32_t target = 0;
+	char *text;
+	int ret, free_k = -1, apply = 0;
+
+	if (size >= UT_EVF_TEXT_MAX)
+		return -EINVAL;
+	if (!in->ptrig && !(in->ptrig = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
+		return -ENOMEM;
+	text = strndup(buf, size);
+	if (!text)
+		return -ENOMEM;
+	ret = ut_trig_parse(text, &spec);
+	if (!ret && spec.cmd == UT_TRIG_STACKTRACE)
+		ret = -EINVAL;
+	if (ret)
+		goto out;
+	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		int i = ev_find(s, spec.system, spec.event, strlen(spec.event));
+
+		ret = -EINVAL;
+		if (i < 0 || !s->evreg)
+			goto out;
+		target = (uint32_t)i;
+	}
+	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
+		if (in->ptrig[k].used && ut_trig_same_place(&in->ptrig[k].spec, &spec))
+			t = &in->ptrig[k];
+		else if (!in->ptrig[k].used && free_k < 0)
+			free_k = k;
+	}
+	if (spec.remove) {
+		if (t) {
+			ptrig_remove(s, in, t);
+			apply = 1;
+		}
+		ret = apply ? TFS_WR_APPLY : 0;
+		goto out;
+	}
+	ret = -EEXIST;
+	if (t)
+		goto out;
+	ret = -ENOSPC;
+	if (free_k < 0)
+		goto out;
+	t = &in->ptrig[free_k];
+	if (spec.filter) {
+		struct ut_evf_error err = { 0, 0, 0 };
+
+		ret = -ENOMEM;
+		t->local = malloc(sizeof(*t->local));
+		if (!t->local)
+			goto out;
+		ret = ut_evfilter_compile(t->local, spec.filter, h->n.ev, &err);
+		if (ret < 0) {
+			if (err.ret)
+				filter_errlog(s, spec.filter, &err);
+			free(t->local);
+			t->local = NULL;
+			goto out;
+		}
+		t->filter = strdup(spec.filter);
+	}
+	t->spec = spec;
+	t->spec.filter = t->filter;
+	t->target = target;
+	t->count = spec.count;
+	t->order = ++trig_order;
+	t->used = 1;
+	ret = 0;
+	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
+		in->ev_soft[t->target]++;
+		ret = soft_publish(s, t->target) ? TFS_WR_APPLY : 0;
+	}
+out:
+	free(text);
+	return ret;
+}
+
+/* the directory's tracing_on from a print trigger: 1 if it changed */
+static int print_switch(struct tfs_session *s, struct tfs_inst *in, int on)
+{
+	if (inst_on(s, in) == on)
+		return 0;
+	if (in == &s->top) {
+		top_set_on(s, on);
+	} else {
+		inst_pump(in);
+		in->on = on;
+		if (in->rd)
+			__atomic_store_n(&in->rd->on, (uint32_t)on, __ATOMIC_RELEASE);
+	}
+	return 1;
+}
+
+int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len)
+{
+	struct {
+		struct ut_trace_entry ent;
+		uint64_t ip;
+		char buf[LIVE_MARKER_MAX + 1];
+	} e;
+	int apply = 0, snap = 0;
+
+	if (!in->ptrig)
+		return 0;
+	/* the entry as the kernel's filter sees it: the text without its newline */
+	memset(&e, 0, sizeof(e));
+	e.ent.type = UT_EVENT_ID_PRINT;
+	e.ent.pid = (int32_t)getpid();
+	if (len > LIVE_MARKER_MAX)
+		len = LIVE_MARKER_MAX;
+	memcpy(e.buf, text, len);
+	if (len && e.buf[len - 1] == '\n')
+		e.buf[len - 1] = 0;
+	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
+		struct tfs_trig *t = &in->ptrig[k];
+		int on, changed = 0;
+
+		if (!t->used || !t->count)
+			continue;
+		if (t->local) {
+			struct ut_evf_ctx ctx = { 0, NULL, NULL };
+
+			if (!ut_evfilter_match(t->local, &e, (uint32_t)(offsetof(__typeof__(e), buf) + len + 1),
+					       &ctx))
+				continue;
+		}
+		switch (t->spec.cmd) {
+		case UT_TRIG_TRACEON:
+		case UT_TRIG_TRACEOFF:
+			changed = print_switch(s, in, t->spec.cmd == UT_TRIG_TRACEON);
+			apply |= changed;
+			break;
+		case UT_TRIG_SNAPSHOT:
+			changed = snap = 1;
+			break;
+		case UT_TRIG_ENABLE_EVENT:
+		case UT_TRIG_DISABLE_EVENT:
+			on = t->spec.cmd == UT_TRIG_ENABLE_EVENT;
+			if (ev_soft_state(s, in, t->target, &changed) && changed != on) {
+				ev_soft_enable(s, in, t->target, on);
+				changed = 1;
+			} else {
+				changed = 0;
+			}
+			break;
+		default:
+			break;
+		}
+		/* as the kernel's: a run is spent when the trigger did something */
+		if (changed && t->count > 0)
+			t->count--;
+	}
+	if (snap && snap_take(s, in))
+		tfs_err(s, "Cannot take the snapshot", "snapshot");
+	return apply ? recording_update(s) : 0;
+}
+
 /*
  * A function command's hold on the soft mode of @slot: +1 while an
  * enable_event/disable_event command targets it, -1 when it goes (the
@@ -735,6 +941,11 @@ void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
 		free(in->evtrig[i]);
 		in->evtrig[i] = NULL;
 	}
+	for (int k = 0; in->ptrig && k < UT_EVREG_TRIGS; k++)
+		if (in->ptrig[k].used)
+			ptrig_remove(s, in, &in->ptrig[k]);
+	free(in->ptrig);
+	in->ptrig = NULL;
 	if (in->rdir)
 		s->rdirs &= ~(1u << in->rdir);
 	in->rdir = 0;
@@ -769,11 +980,18 @@ void evfilt_free_all(struct tfs_session *s)
 		free(s->top.evtrig[i]);
 		s->top.evtrig[i] = NULL;
 	}
+	for (int k = 0; s->top.ptrig && k < UT_EVREG_TRIGS; k++) {
+		free(s->top.ptrig[k].local);
+		free(s->top.ptrig[k].filter);
+	}
+	free(s->top.ptrig);
+	s->top.ptrig = NULL;
 }
 
 const struct tfs_file tfs_evfilt_files[] = {
 	TFS_FILE("filter", 0640, W_EVSYS, .show = sys_filter_show, .write = sys_filter_write),
 	TFS_FILE("filter", 0640, W_EVENT, .show = filter_show, .write = filter_write),
 	TFS_FILE("trigger", 0640, W_EVENT, .show = trig_show, .write = trig_write),
+	TFS_FILE("trigger", 0640, W_FTPRINT, .show = ptrig_show, .write = ptrig_write),
 	TFS_FILES_END
 };

@@ -128,7 +128,9 @@ static unsigned dir_where(struct tfs_session *s, const struct tfs_node *n)
 	case D_EVSYS:
 		return n->evsys ? W_EVSYS : 0;	/* events/ftrace/ holds only events */
 	case D_EVENT:
-		return n->slot >= 0 ? W_EVENT : W_FTEVENT;
+		if (n->slot >= 0)
+			return W_EVENT;
+		return W_FTEVENT | (n->ev && n->ev->id == UT_EVENT_ID_PRINT ? W_FTPRINT : 0);
 	default:
 		return 0;
 	}

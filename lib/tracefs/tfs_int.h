@@ -136,6 +136,7 @@
 #define W_FTEVENT	0x40	/* events/ftrace/NAME/ (usertrace/ftrace.def) */
 #define W_OPTIONS	0x80	/* options/NAME, one per trace option: the name is the option's */
 #define W_STAT		0x100	/* trace_stat/NAME, one per stat tracer (lib/trace/stat.h) */
+#define W_FTPRINT	0x200	/* events/ftrace/print/: trace_marker's event, which has triggers */
 
 /* what a write handler returns when it succeeded */
 #define TFS_WR_DONE	0	/* nothing more to do */
@@ -271,6 +272,7 @@ struct tfs_inst {
 	 * function commands) hold each event in soft mode.
 	 */
 	struct tfs_trig *evtrig[UT_EVREG_SLOTS];
+	struct tfs_trig *ptrig;		/* events/ftrace/print/trigger (UT_EVREG_TRIGS) */
 	uint16_t ev_soft[UT_EVREG_SLOTS];
 	int traceon_trigs;		/* its traceon triggers: it may turn on any time */
 	/*
@@ -359,6 +361,9 @@ struct tfs_trig {
 	uint32_t target;		/* enable/disable_event: its slot */
 	uint64_t order;			/* newest first */
 	int used;
+	/* ftrace:print's (run by the daemon at a trace_marker write): its own */
+	struct ut_evfilter *local;
+	int64_t count;
 };
 
 void evfilt_free_all(struct tfs_session *s);
@@ -505,6 +510,8 @@ int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
 int soft_publish_all(struct tfs_session *s);
 /* an instance's triggers and registry words, at its rmdir */
 void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in);
+/* a trace_marker write of @len bytes at @text was recorded in @in: its print triggers; TFS_WR_* */
+int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len);
 void errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */

@@ -880,6 +880,38 @@ static void test_registry(void **state)
 	munmap(r, sizeof(*r));
 }
 
+/*
+ * A flexible char[] at the entry's end (ftrace:print's buf, whose size
+ * the format gives as 0): a string to the end of the entry, as the
+ * kernel's print trigger filter reads it.
+ */
+static void test_flex_string(void **state)
+{
+	static const struct ut_event_field fields[] = {
+		{ "unsigned long", "ip", 8, 8, 0, UT_FIELD_SCALAR, 0 },
+		{ "char[]", "buf", 16, 0, 1, UT_FIELD_ARRAY, 0 },
+	};
+	static const struct ut_event_desc print = {
+		UT_TP_ABI, 5, 16, "ftrace", "print", "\"%s\", REC->buf", fields, 2, 0,
+	};
+	struct ut_evf_error err = { 0, 0, 0 };
+	struct ut_evfilter prog;
+	unsigned char e[64];
+
+	(void)state;
+	memset(e, 0, sizeof(e));
+	strcpy((char *)e + 16, "please stop now");
+	assert_int_equal(ut_evfilter_compile(&prog, "buf ~ \"*stop*\"", &print, &err), 0);
+	assert_true(ut_evfilter_match(&prog, e, 16 + 16, NULL));
+	assert_false(ut_evfilter_match(&prog, e, 16 + 7, NULL));	/* cut before "stop" */
+	strcpy((char *)e + 16, "go on");
+	assert_false(ut_evfilter_match(&prog, e, 16 + 6, NULL));
+	assert_int_equal(ut_evfilter_compile(&prog, "buf == \"go on\"", &print, &err), 0);
+	assert_true(ut_evfilter_match(&prog, e, 16 + 6, NULL));
+	/* no text at all */
+	assert_false(ut_evfilter_match(&prog, e, 16, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -892,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_system),
 		cmocka_unit_test(test_alone),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_flex_string),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
