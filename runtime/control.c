@@ -84,7 +84,8 @@ static void *control_thread(void *arg)
 {
 	uint32_t applied = (uint32_t)(uintptr_t)arg;
 
-	ut_self.state = UT_TS_DISABLED;
+	/* the runtime's own thread: never traced, its allocations fire no event */
+	ut_self.state = UT_TS_INTERNAL;
 	ut_ctl->procs[slot].tid = (int32_t)syscall(SYS_gettid);
 	for (;;) {
 		uint32_t g = __atomic_load_n(&ut_ctl->gen, __ATOMIC_ACQUIRE);

@@ -72,9 +72,11 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 
 	/*
 	 * the runtime's own work (its control thread applying settings, a
-	 * setup): not the program's events, and its triggers do not fire
+	 * setup): not the program's events, and its triggers do not fire.
+	 * A thread that cannot record (DISABLED) still runs them, as the
+	 * kernel's triggers fire when the write fails.
 	 */
-	if (unlikely(ut_self.state == UT_TS_DISABLED || ut_self.state == UT_TS_INTERNAL))
+	if (unlikely(ut_self.state == UT_TS_INTERNAL))
 		return;
 	ent->type = tp->id;
 	if (!reg || i >= UT_EVREG_SLOTS) {
@@ -82,8 +84,11 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 		return;
 	}
 	st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
-	if (st & UT_EVS_TRIGGERS)
+	if (st & UT_EVS_TRIGGERS) {
 		post = ut_triggers_run(reg, i, ent, size, 0);
+		/* a trigger may have switched this very event */
+		st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
+	}
 	if ((st & UT_EVS_OTHERS) ||
 	    ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED)))
 		ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));

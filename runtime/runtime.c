@@ -341,13 +341,15 @@ int ut_thread_setup(struct ut_thread *t)
 		t->state = UT_TS_DISABLED;
 		return -1;
 	}
-	t->state = UT_TS_DISABLED;	/* recursion guard while we set up */
+	t->state = UT_TS_INTERNAL;	/* recursion guard while we set up: its allocations are ours */
 	if (!t->frames) {
 		void *m = mmap(NULL, UT_SHADOW_BYTES,
 			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-		if (m == MAP_FAILED)
+		if (m == MAP_FAILED) {
+			t->state = UT_TS_DISABLED;
 			return -1;
+		}
 		t->frames = m;
 		t->depth = 0;
 	}
@@ -355,6 +357,7 @@ int ut_thread_setup(struct ut_thread *t)
 	err = rb_create(path, ut_ctl->nr_pages, ut_ctl->buf_mode, &h);
 	if (err) {
 		ut_log("cannot create %s: %s", path, strerror(-err));
+		t->state = UT_TS_DISABLED;
 		return -1;
 	}
 	h->pid = pid;

@@ -50,10 +50,19 @@ int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volati
 /* a change of instance @d's words, logged for its pump (evreg.h) */
 static void dir_log(struct ut_evreg_dir *d, uint32_t what, uint32_t target)
 {
+	/*
+	 * the time first: a pump that read the head before this change took
+	 * its time limit before that, so the records after the change are
+	 * past its limit (evreg.h)
+	 */
+	uint64_t ts = ut_clock();
 	uint64_t pos = __atomic_fetch_add(&d->head, 1, __ATOMIC_ACQ_REL);
 	struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
 
-	f->ts = ut_clock();
+	/* a seqlock: 0 while the entry is written, so a reader sees a torn one */
+	__atomic_store_n(&f->seq, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	f->ts = ts;
 	f->what = what;
 	f->target = target;
 	__atomic_store_n(&f->seq, pos + 1, __ATOMIC_RELEASE);

@@ -71,9 +71,11 @@
 #define UT_EVS_OTHERS		32u
 /*
  * TRIG_AFTER: some of its triggers run after the event is written (their
- * `after`), as the kernel's: those of a directory that has a trigger with
- * an `if` on it, and traceoff (the event that turns tracing off is
- * recorded).  The others run before (a traceon's event is recorded).
+ * `after`), as the kernel's with TRIGGER_COND: traceon, traceoff,
+ * stacktrace and snapshot of a directory that has a trigger with an `if`
+ * or a traceoff or stacktrace on it.  The others run before the program
+ * decides whether to write it (a traceon's event is recorded; a
+ * disable_event of the event itself drops it).
  */
 #define UT_EVS_TRIG_AFTER	64u
 #define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS | UT_EVS_OTHERS)
@@ -108,13 +110,15 @@ struct ut_evreg_trig {
  * spends a run of its count only when it changes one).  Each change is
  * logged with its time, so that the instance's pump, which copies the
  * session's buffers some milliseconds later, keeps exactly what the
- * directory would have recorded: a writer takes a position (head), fills
- * the entry, then sets its seq to the position + 1 (release).  The log
- * keeps the last UT_EVREG_DIRLOG changes; a reader that fell further
- * behind uses the words as they are.
+ * directory would have recorded: a writer takes a position (head), sets
+ * the entry's seq to 0, fills it, then sets seq to the position + 1
+ * (release); a reader copies the entry between two reads of seq.  The
+ * log keeps the last UT_EVREG_DIRLOG changes; when more came between two
+ * runs of the pump, it applies those left, the state before them taken
+ * from what they changed.
  */
 #define UT_EVREG_DIRS		32
-#define UT_EVREG_DIRLOG		128
+#define UT_EVREG_DIRLOG		1024
 #define UT_EVREG_WORDS		(UT_EVREG_SLOTS / 64)
 
 struct ut_evreg_fire {

@@ -113,19 +113,35 @@ static void trig_requests(struct tfs_session *s)
  * the programs' buffers (overwrite mode) do not run over it first.
  * Reading an instance's files pumps too.
  */
+/* has an instance's log of trigger changes filled a quarter since its pump last read it? */
+static int inst_log_filling(const struct tfs_inst *in)
+{
+	return in->rd && __atomic_load_n(&in->rd->head, __ATOMIC_ACQUIRE) - in->log_done >
+			 UT_EVREG_DIRLOG / 4;
+}
+
 static void *pump_main(void *arg)
 {
 	struct tfs_session *s = arg;
+	unsigned tick = 0;
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->closing) {
 		struct timespec ts;
 
+		/*
+		 * Every TFS_PUMP_MS, and in between (every tenth of it) for an
+		 * instance whose triggers switch fast, before its log of
+		 * changes runs over (evreg.h).
+		 */
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
-			inst_pump(in);
-		trig_requests(s);
+			if (tick % 10 == 0 || inst_log_filling(in))
+				inst_pump(in);
+		if (tick % 10 == 0)
+			trig_requests(s);
+		tick++;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += TFS_PUMP_MS * 1000000L;
+		ts.tv_nsec += TFS_PUMP_MS * 100000L;
 		if (ts.tv_nsec >= 1000000000L) {
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;

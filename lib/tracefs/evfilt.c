@@ -78,9 +78,10 @@ static int same_text(const char *a, const char *b)
 
 /*
  * The filter the programs run on @slot: the one of the directories that
- * enable it when they all have the same (or one directory does), else
- * none, each directory's views and pump filtering for themselves.  With
- * no directory enabling it (soft mode), the top's.
+ * may keep it (they enable it, or hold it in soft mode) when they all
+ * have the same (or one directory does), else none, each directory's
+ * views and pump filtering for themselves.  With no directory keeping
+ * it, the top's.
  */
 static void evfilt_publish(struct tfs_session *s, uint32_t slot)
 {
@@ -89,10 +90,10 @@ static void evfilt_publish(struct tfs_session *s, uint32_t slot)
 
 	if (!s->evreg)
 		return;
-	if (ev_bit(s->top.ev_on, slot))
+	if (ev_bit(s->top.ev_on, slot) || s->top.ev_soft[slot])
 		pick = &s->top;
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!ev_bit(in->ev_on, slot))
+		if (!ev_bit(in->ev_on, slot) && !in->ev_soft[slot])
 			continue;
 		if (!pick)
 			pick = in;
@@ -406,12 +407,22 @@ static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 	return -ENOSPC;
 }
 
+/* the kernel's post-trigger commands (EVENT_CMD_FL_POST_TRIGGER) */
+static int trig_post(enum ut_trig_cmd cmd)
+{
+	return cmd == UT_TRIG_TRACEOFF || cmd == UT_TRIG_STACKTRACE;
+}
+
 /*
  * Which triggers of @slot run after the write (each entry's `after`), as
- * a 6.18 kernel's do: all of a directory that has one with an `if`
- * (TRIGGER_COND), and traceoff always (the event that turns tracing off
- * is recorded; a traceon's is only when it has no `if`).  Returns 1 if
- * some do.
+ * a 6.18 kernel's do.  A directory whose triggers include one with an
+ * `if` or a post-trigger command (traceoff, stacktrace) is TRIGGER_COND:
+ * its triggers run with the written entry, the event switches before
+ * the event is dropped as soft-disabled or not, traceon, traceoff,
+ * stacktrace and snapshot once it is recorded (the event that turns
+ * tracing off is; the one that turns it on is not).  Another directory's
+ * run before the event is recorded (a traceon's event is).  Returns 1
+ * if some run after.
  */
 static int trig_after(struct tfs_session *s, uint32_t slot)
 {
@@ -422,9 +433,10 @@ static int trig_after(struct tfs_session *s, uint32_t slot)
 		int cond = 0;
 
 		for (int k = 0; tt && k < UT_EVREG_TRIGS; k++)
-			cond |= tt[k].used && tt[k].prog;
+			cond |= tt[k].used && (tt[k].prog || trig_post(tt[k].spec.cmd));
 		for (int k = 0; tt && k < UT_EVREG_TRIGS; k++) {
-			int after = cond || tt[k].spec.cmd == UT_TRIG_TRACEOFF;
+			int after = cond && tt[k].spec.cmd != UT_TRIG_ENABLE_EVENT &&
+				    tt[k].spec.cmd != UT_TRIG_DISABLE_EVENT;
 
 			if (!tt[k].used)
 				continue;
@@ -476,12 +488,15 @@ static int soft_publish(struct tfs_session *s, uint32_t slot)
 	/* the programs record what the top's switches left out: its views choose */
 	if (others)
 		s->top_ev_wide = 1;
+	/* the filter the programs run follows who may keep it */
+	evfilt_publish(s, slot);
 	if (v == old)
 		return 0;
+	/* only the bits that changed here: a program may flip SOFT_DISABLED meanwhile */
 	if (old & ~v)
-		__atomic_fetch_and(st, v, __ATOMIC_ACQ_REL);
+		__atomic_fetch_and(st, ~(old & ~v), __ATOMIC_ACQ_REL);
 	if (v & ~old)
-		__atomic_fetch_or(st, v, __ATOMIC_ACQ_REL);
+		__atomic_fetch_or(st, v & ~old, __ATOMIC_ACQ_REL);
 	return (old & UT_EVS_LIVE) != (v & UT_EVS_LIVE);
 }
 
@@ -648,7 +663,8 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 		rt->count = spec.count;
 		rt->filter = t->prog;
 		rt->dir = (uint16_t)in->rdir;
-		rt->after = spec.filter || spec.cmd == UT_TRIG_TRACEOFF;
+		rt->after = (spec.filter || trig_post(spec.cmd)) && spec.cmd != UT_TRIG_ENABLE_EVENT &&
+			    spec.cmd != UT_TRIG_DISABLE_EVENT;
 		__atomic_store_n(&rt->cmd, (uint32_t)spec.cmd + 1, __ATOMIC_RELEASE);
 	}
 	apply = 0;
@@ -971,21 +987,27 @@ void evfilt_free_inst(struct tfs_inst *in)
 	}
 }
 
+/* the memory of a directory's triggers, the session closing (the registry goes too) */
+void evtrig_free_mem(struct tfs_inst *in)
+{
+	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
+		for (int k = 0; in->evtrig[i] && k < UT_EVREG_TRIGS; k++)
+			free(in->evtrig[i][k].filter);
+		free(in->evtrig[i]);
+		in->evtrig[i] = NULL;
+	}
+	for (int k = 0; in->ptrig && k < UT_EVREG_TRIGS; k++) {
+		free(in->ptrig[k].local);
+		free(in->ptrig[k].filter);
+	}
+	free(in->ptrig);
+	in->ptrig = NULL;
+}
+
 void evfilt_free_all(struct tfs_session *s)
 {
 	evfilt_free_inst(&s->top);
-	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
-		for (int k = 0; s->top.evtrig[i] && k < UT_EVREG_TRIGS; k++)
-			free(s->top.evtrig[i][k].filter);
-		free(s->top.evtrig[i]);
-		s->top.evtrig[i] = NULL;
-	}
-	for (int k = 0; s->top.ptrig && k < UT_EVREG_TRIGS; k++) {
-		free(s->top.ptrig[k].local);
-		free(s->top.ptrig[k].filter);
-	}
-	free(s->top.ptrig);
-	s->top.ptrig = NULL;
+	evtrig_free_mem(&s->top);
 }
 
 const struct tfs_file tfs_evfilt_files[] = {

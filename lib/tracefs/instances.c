@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,10 @@ static void top_state(struct tfs_session *s, int on);
 static void top_state_at(struct tfs_session *s, int on, uint64_t ns);
 static void top_log_sync(struct tfs_session *s);
 static void programs_on(struct tfs_session *s, int force);
-static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires);
+static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires, int *lost,
+		     int *drained);
+static int fire_on(const struct live_fire *f);
+static int fire_by_time(const void *a, const void *b);
 
 /* does an instance need the programs to record?  Context: s->lock held. */
 static int insts_recording(struct tfs_session *s)
@@ -296,22 +300,21 @@ static void top_log_sync(struct tfs_session *s)
 {
 	struct live_fire fires[UT_EVREG_DIRLOG];
 	struct ut_evreg_dir *d;
-	int n;
+	int n, lost, drained;
 
 	if (!s->evreg)
 		return;
 	d = &s->evreg->dirs[0];
 	if (__atomic_load_n(&d->head, __ATOMIC_ACQUIRE) == s->top_log_done)
 		return;
-	n = dir_fires(d, &s->top_log_done, fires);
-	if (n < 0) {
-		top_state(s, (int)__atomic_load_n(&d->on, __ATOMIC_ACQUIRE));
-		return;
-	}
+	n = dir_fires(d, &s->top_log_done, fires, &lost, &drained);
+	qsort(fires, (size_t)n, sizeof(*fires), fire_by_time);
 	for (int i = 0; i < n; i++)
-		if (fires[i].what - 1 == UT_TRIG_TRACEON || fires[i].what - 1 == UT_TRIG_TRACEOFF)
+		if (fire_on(&fires[i]))
 			top_state_at(s, fires[i].what - 1 == UT_TRIG_TRACEON,
 				     live_ns(s->dir, fires[i].ts));
+	if (drained > 0)
+		top_state(s, (int)__atomic_load_n(&d->on, __ATOMIC_ACQUIRE));
 }
 
 static void top_state(struct tfs_session *s, int on)
@@ -352,82 +355,145 @@ static int fire_by_time(const void *a, const void *b)
 
 /*
  * What the triggers changed in @d's words since position *@pos_io of its
- * log, into @fires (by time); *@pos_io moves past them.  Returns how
- * many, or -1 if the log ran over changes not yet applied (then the
- * words as they are now stand).
+ * log, into @fires (UT_EVREG_DIRLOG, in log order); *@pos_io moves past them.
+ * Returns how many; *@lost is set if the log ran over changes not yet
+ * read; *@drained is 1 if every change logged so far was read, -1 if one
+ * is still being written (*@pos_io: its position).
  */
-static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires)
+static int dir_fires(struct ut_evreg_dir *d, uint64_t *pos_io, struct live_fire *fires, int *lost,
+		     int *drained)
 {
 	uint64_t head = __atomic_load_n(&d->head, __ATOMIC_ACQUIRE), pos = *pos_io;
-	int n = 0, lost = 0;
+	int n = 0;
 
+	*lost = 0;
+	*drained = 0;
 	if (head - pos > UT_EVREG_DIRLOG) {
 		pos = head - UT_EVREG_DIRLOG;
-		lost = 1;
+		*lost = 1;
 	}
 	for (; pos < head; pos++) {
 		const struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
 		uint64_t seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
 
-		if (seq < pos + 1)
-			break;		/* still being written: the next run takes it */
-		if (seq > pos + 1) {
-			lost = 1;	/* written over */
-			continue;
+		/* being written: a few moments for the writer */
+		for (int spin = 0; (seq == 0 || seq < pos + 1) && spin < 1000; spin++) {
+			sched_yield();
+			seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+		}
+		if (seq == 0 || seq < pos + 1) {
+			*drained = -1;	/* still: the next run takes it */
+			break;
 		}
 		fires[n].ts = f->ts;
 		fires[n].what = f->what;
 		fires[n].target = f->target;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (seq > pos + 1 || __atomic_load_n(&f->seq, __ATOMIC_RELAXED) != seq) {
+			*lost = 1;	/* written over */
+			continue;
+		}
 		n++;
 	}
 	*pos_io = pos;
-	qsort(fires, (size_t)n, sizeof(*fires), fire_by_time);
-	return lost ? -1 : n;
+	if (*drained != -1)
+		*drained = pos == head;
+	return n;
+}
+
+static int fire_on(const struct live_fire *f)
+{
+	return f->what - 1 == UT_TRIG_TRACEON || f->what - 1 == UT_TRIG_TRACEOFF;
+}
+
+static int fire_soft(const struct live_fire *f)
+{
+	return (f->what - 1 == UT_TRIG_ENABLE_EVENT || f->what - 1 == UT_TRIG_DISABLE_EVENT) &&
+	       f->target < UT_EVREG_SLOTS;
 }
 
 /*
  * An instance takes what the programs recorded until now, as its
  * triggers had it at each record's time (live_timeline), then takes
- * their changes as its state: tracing_on, the soft switches.  Context:
- * s->lock held.
+ * their changes as its state: tracing_on, the soft switches.  When the
+ * log ran over, the state before the changes left is what the first of
+ * each undid.  Context: s->lock held.
  */
 void inst_pump(struct tfs_inst *in)
 {
-	struct live_fire fires[UT_EVREG_DIRLOG];
-	uint64_t soft_mode[TFS_EV_WORDS], done = in->log_done;
+	struct live_fire fires[2 * UT_EVREG_DIRLOG];
+	uint64_t soft_mode[TFS_EV_WORDS], soft0[TFS_EV_WORDS], seen[TFS_EV_WORDS], done = in->log_done;
 	struct live_timeline tl = { .trace_dir = in->rdir ? in->rdir + 1 : 0, .on = in->on };
-	int n = 0;
+	int n = 0, lost = 0, drained = 0, on_seen = 0, applied;
 
 	if (!in->pump)
 		return;
 	if (in->rd) {
-		n = dir_fires(in->rd, &done, fires);
+		/* the changes until now: the records after stay for the next run */
+		tl.until = live_pump_now(in->pump);
+		/* those of the last run that came after its records, then the new ones */
+		memcpy(fires, in->carry, sizeof(*fires) * (size_t)in->nr_carry);
+		n = in->nr_carry + dir_fires(in->rd, &done, fires + in->nr_carry, &lost, &drained);
+		qsort(fires, (size_t)n, sizeof(*fires), fire_by_time);
+		/*
+		 * a change still being written (its writer was stopped in the
+		 * middle): the records wait for it, but not for ever (its
+		 * writer may have been killed)
+		 */
+		if (drained < 0 && (done != in->stuck_pos || ++in->stuck_runs < TFS_STUCK_RUNS)) {
+			if (done != in->stuck_pos) {
+				in->stuck_pos = done;
+				in->stuck_runs = 0;
+			}
+			tl.until = 1;
+		} else if (drained < 0) {
+			done++;		/* given up: counted as lost */
+			in->stuck_runs = 0;
+		}
 		for (int w = 0; w < TFS_EV_WORDS; w++)
 			soft_mode[w] = __atomic_load_n(&in->rd->soft_mode[w], __ATOMIC_ACQUIRE);
+		memcpy(soft0, in->soft_off, sizeof(soft0));
+		memset(seen, 0, sizeof(seen));
+		for (int i = 0; lost && i < n; i++) {
+			if (fire_on(&fires[i]) && !on_seen) {
+				on_seen = 1;
+				tl.on = fires[i].what - 1 != UT_TRIG_TRACEON;
+			} else if (fire_soft(&fires[i]) && !ev_bit(seen, fires[i].target)) {
+				ev_bit_set(seen, fires[i].target, 1);
+				ev_bit_set(soft0, fires[i].target,
+					   fires[i].what - 1 == UT_TRIG_ENABLE_EVENT);
+			}
+		}
 		tl.soft_mode = soft_mode;
-		tl.soft_off = in->soft_off;
+		tl.soft_off = soft0;
 		tl.fires = fires;
-		tl.nr = n > 0 ? n : 0;
+		tl.nr = n;
 	}
 	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, in->pids, in->evpids,
 		      in->filter, in->notrace, in->ev_on, evfilt_progs(in), &tl);
 	if (!in->rd)
 		return;
 	in->log_done = done;
-	if (n < 0) {
+	/* the changes before the records' limit are the state; the later wait with them */
+	for (applied = 0; applied < n && fires[applied].ts < tl.until; applied++) {
+		const struct live_fire *f = &fires[applied];
+
+		if (fire_on(f))
+			in->on = f->what - 1 == UT_TRIG_TRACEON;
+		else if (fire_soft(f))
+			ev_bit_set(in->soft_off, f->target, f->what - 1 == UT_TRIG_DISABLE_EVENT);
+	}
+	in->nr_carry = n - applied < UT_EVREG_DIRLOG ? n - applied : UT_EVREG_DIRLOG;
+	memcpy(in->carry, fires + n - in->nr_carry, sizeof(*fires) * (size_t)in->nr_carry);
+	if (drained > 0 && !n) {
+		/*
+		 * quiet, every change read: the words are the state (two
+		 * changes that raced are logged in an order of their own)
+		 */
 		in->on = (int)__atomic_load_n(&in->rd->on, __ATOMIC_ACQUIRE);
 		for (int w = 0; w < TFS_EV_WORDS; w++)
-			in->soft_off[w] = __atomic_load_n(&in->rd->soft_off[w], __ATOMIC_ACQUIRE);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		uint32_t cmd = fires[i].what - 1;
-
-		if (cmd == UT_TRIG_TRACEON || cmd == UT_TRIG_TRACEOFF)
-			in->on = cmd == UT_TRIG_TRACEON;
-		else if ((cmd == UT_TRIG_ENABLE_EVENT || cmd == UT_TRIG_DISABLE_EVENT) &&
-			 fires[i].target < UT_EVREG_SLOTS)
-			ev_bit_set(in->soft_off, fires[i].target, cmd == UT_TRIG_DISABLE_EVENT);
+			in->soft_off[w] = __atomic_load_n(&in->rd->soft_off[w], __ATOMIC_ACQUIRE) &
+					  soft_mode[w];
 	}
 }
 
@@ -457,8 +523,11 @@ void inst_free(struct tfs_inst *in, int remove)
 	pthread_mutex_destroy(&in->pipe_lock);
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
-	if (in->name[0])
-		evfilt_free_inst(in);	/* the top's go with the session (evfilt_free_all()) */
+	if (in->name[0]) {
+		/* the top's go with the session (evfilt_free_all()) */
+		evfilt_free_inst(in);
+		evtrig_free_mem(in);
+	}
 }
 
 struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)

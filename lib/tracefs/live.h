@@ -89,6 +89,12 @@ struct live_fire {
 
 struct live_timeline {
 	uint32_t trace_dir;		/* its stacktrace triggers' tag (live_view.trace_dir) */
+	/*
+	 * the programs' clock when the changes were read: the records from
+	 * then on stay in the buffers for the next run, whose changes may
+	 * come before them (0: none)
+	 */
+	uint64_t until;
 	int on;				/* tracing_on before the first change */
 	const uint64_t *soft_mode;	/* events in soft mode (LIVE_EV_WORDS), NULL: none */
 	const uint64_t *soft_off;	/* ... switched off before the first change */
@@ -109,6 +115,8 @@ struct live_stats {			/* per_cpu/cpuN/stats, buffer_size_kb... */
 uint64_t live_now(const char *session_dir);
 /* a time of the programs' clock (ut_clock(), the records') in live_now() units */
 uint64_t live_ns(const char *session_dir, uint64_t raw);
+/* the programs' clock now, in its own units (the records') */
+uint64_t live_raw_now(const char *session_dir);
 
 /* the whole `trace` file, malloc'ed in *out (header included); -errno */
 int live_trace(const char *session_dir, const struct live_view *v, char **out, size_t *len);
@@ -167,6 +175,8 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl);
+/* the programs' clock now (live_raw_now()) for the session of @p */
+uint64_t live_pump_now(struct live_pump *p);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages);
 /* the instance's buffers in use, for buffer_total_size_kb */

@@ -263,6 +263,18 @@ uint64_t live_ns(const char *session_dir, uint64_t raw)
 	return ns;
 }
 
+uint64_t live_raw_now(const char *session_dir)
+{
+	struct live_cache *c;
+	int err, tsc;
+
+	pthread_mutex_lock(&live_lock);
+	c = cache_get(session_dir, &err);
+	tsc = c && c->cal.clock == UT_CLOCK_TSC;
+	pthread_mutex_unlock(&live_lock);
+	return tsc ? ut_rdtsc() : ut_mono_ns();
+}
+
 uint64_t live_now(const char *session_dir)
 {
 	struct live_cache *c;

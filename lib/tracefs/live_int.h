@@ -113,6 +113,7 @@ struct live_pipe_src {
 	struct live_buf *b;
 	uint64_t seq, head;
 	int first;
+	uint64_t limit;			/* records at or past this raw time stay for the next read; 0: none */
 	union {
 		struct rb_page p;
 		unsigned char bytes[RB_PAGE_SIZE];

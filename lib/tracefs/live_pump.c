@@ -307,6 +307,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 			st.drop_all = 1;
 		}
 		pipe_src(&ps, b, &src);
+		ps.limit = tl ? tl->until : 0;
 		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, stream_get(b));
 		while (ut_cursor_next(cur, &ev) > 0)
 			;
@@ -327,6 +328,11 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 out:
 	pthread_mutex_unlock(&live_lock);
 	return ret;
+}
+
+uint64_t live_pump_now(struct live_pump *p)
+{
+	return live_raw_now(p->session);
 }
 
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages)

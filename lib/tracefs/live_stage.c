@@ -255,6 +255,34 @@ static const struct rb_page *pipe_next(void *arg, struct ut_stream *s, uint32_t 
 	b->cnt[ps->seq % nr] = ps->page.p.entries;
 	if (ps->seq == b->rseq)
 		*skip = b->roff;
+	if (ps->limit) {
+		/* the records from the limit on stay: the read ends before the first */
+		uint32_t cut = ps->page.p.commit, len;
+		const unsigned char *r;
+		struct rb_iter it;
+		uint64_t ts;
+
+		rb_iter_init(&it, &ps->page.p, ut_rec_len);
+		for (;;) {
+			uint32_t at = it.off;
+
+			if (rb_iter_next(&it, &r, &len, &ts) <= 0)
+				break;
+			if (ts >= ps->limit) {
+				cut = at;
+				break;
+			}
+		}
+		if (cut < ps->page.p.commit) {
+			if (ps->seq == b->rseq && cut < b->roff)
+				cut = b->roff;
+			ps->page.p.commit = cut;
+			b->rseq = ps->seq;
+			b->roff = cut;
+			ps->seq = ps->head + 1;
+			return &ps->page.p;
+		}
+	}
 	if (ps->seq < ps->head) {
 		b->rseq = ps->seq + 1;
 		b->roff = 0;
@@ -271,6 +299,7 @@ void pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *
 	ps->b = b;
 	ps->first = 1;
 	ps->seq = ps->head = 0;
+	ps->limit = 0;
 	src->next = pipe_next;
 	src->arg = ps;
 }

@@ -105,6 +105,7 @@
 #define TFS_MAX_CPUS	1024
 #define TFS_HIDE_MAX	32
 #define TFS_PUMP_MS	50	/* instances take what the programs record this often */
+#define TFS_STUCK_RUNS	100	/* pump runs an instance waits for a trigger change half written */
 #define TFS_EV_WORDS	(UT_EVREG_SLOTS / 64)	/* a bit per slot of the event registry */
 
 /*
@@ -283,6 +284,11 @@ struct tfs_inst {
 	uint32_t rdir;
 	struct ut_evreg_dir *rd;
 	uint64_t log_done;
+	uint64_t stuck_pos;		/* a change being written for stuck_runs pump runs */
+	int stuck_runs;
+	/* changes read after the records its pump took last: applied next run */
+	struct live_fire carry[UT_EVREG_DIRLOG];
+	int nr_carry;
 	uint64_t soft_off[TFS_EV_WORDS];
 	uint64_t snap_req_seen;
 	struct tfs_inst *next;
@@ -510,6 +516,7 @@ int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
 int soft_publish_all(struct tfs_session *s);
 /* an instance's triggers and registry words, at its rmdir */
 void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in);
+void evtrig_free_mem(struct tfs_inst *in);
 /* a trace_marker write of @len bytes at @text was recorded in @in: its print triggers; TFS_WR_* */
 int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len);
 void errlog_clear(struct tfs_inst *in);

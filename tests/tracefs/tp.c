@@ -2,9 +2,10 @@
  * written by hand as tracepoint.h will make them (a descriptor, a struct
  * ut_tracepoint, a pointer to it in section __ut_tracepoints_ptrs).  The
  * event scenarios (test.d/8[45]*.tc) start it in the traced program's
- * session; it hits both tracepoints every millisecond until the file
- * argv[1] exists. */
+ * session; it hits both tracepoints every millisecond (TP_BURST times in
+ * a row, if set) until the file argv[1] exists. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,7 +57,7 @@ static int recording(struct ut_tracepoint *tp)
 int main(int argc, char **argv)
 {
 	struct timespec ms = { 0, 1000000 };
-	int id = 0;
+	int id = 0, b = 0, burst = getenv("TP_BURST") ? atoi(getenv("TP_BURST")) : 1;
 
 	while (argc < 2 || access(argv[1], F_OK) != 0) {
 		id++;
@@ -75,7 +76,10 @@ int main(int argc, char **argv)
 			r.status = 200;
 			tp_response.ops->write(&tp_response, &r.ent, sizeof(r));
 		}
-		nanosleep(&ms, NULL);
+		if (++b >= burst) {
+			b = 0;
+			nanosleep(&ms, NULL);
+		}
 	}
 	return 0;
 }
