@@ -121,6 +121,8 @@ static void *pump_main(void *arg)
 	while (!s->closing) {
 		struct timespec ts;
 
+		/* the -fork options first: an instance takes a new child's first events */
+		pids_follow(s);
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			inst_pump(in);
 		trig_requests(s);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -47,7 +48,8 @@ static int last_nr_hide;
 static uint64_t last_hide[2];
 static int last_have_ev;		/* the view had an event set */
 static uint64_t last_ev_on0;		/* its first word */
-static char last_pids[64];		/* the view's set_ftrace_pid */
+static char last_pids[256];		/* the view's set_ftrace_pid */
+static char last_evpids[256];		/* and set_event_pid */
 static const char *live_text;		/* what `trace` reads; NULL: a header alone */
 static struct trace_lat_info last_lat;	/* the view's maximum; tid -1: none */
 
@@ -70,6 +72,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
 	snprintf(last_pids, sizeof(last_pids), "%s", v->pids ? v->pids : "");
+	snprintf(last_evpids, sizeof(last_evpids), "%s", v->evpids ? v->evpids : "");
 	if (v->lat)
 		last_lat = *v->lat;
 	else
@@ -433,6 +436,20 @@ static int wr(struct tfs_session *s, const char *path, int flags, const char *te
 	return 0;
 }
 
+/* a write of @len bytes (NUL bytes too) into @path opened with @flags */
+static int wr_n(struct tfs_session *s, const char *path, int flags, const char *text, size_t len)
+{
+	struct tfs_handle *h;
+	ssize_t n;
+	int ret = tfs_open(s, path, O_WRONLY | flags, &h);
+
+	if (ret)
+		return ret;
+	n = tfs_write(h, text, len, 0);
+	tfs_release(h);
+	return n < 0 ? (int)n : 0;
+}
+
 #define assert_file(s, path, text) do {				\
 	char *_t = rd(s, path, NULL);				\
 	assert_non_null(_t);					\
@@ -753,7 +770,7 @@ static void test_instances(void **state)
 	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "64"), 0);
 	assert_int_equal(wr(f->s, "instances/foo/set_ftrace_pid", O_TRUNC, "42"), 0);
 	assert_file(f->s, "instances/foo/set_ftrace_pid", "42\n");
-	assert_file(f->s, "set_ftrace_pid", "");
+	assert_file(f->s, "set_ftrace_pid", "no pid\n");
 	free(rd(f->s, "instances/foo/trace", NULL));
 	assert_string_equal(pump->pids, "42");
 	/* its own clock and options */
@@ -788,7 +805,11 @@ static void test_rec_filter(void **state)
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "6 5"), 0);
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
 	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	/* as the kernel's: the open emptied it, the write failed */
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "x"), -EINVAL);
+	assert_int_equal(f->ctl->nr_rec_pids, 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_APPEND, "x"), -EINVAL);
 	assert_int_equal(f->ctl->nr_rec_pids, 2);
 	/* an instance that records every thread: every thread records */
 	assert_int_equal(tfs_mkdir(f->s, "instances/i"), 0);
@@ -1075,6 +1096,219 @@ static void test_set_event_pid(void **state)
 	assert_file(f->s, "instances/ep/set_event_pid", "9\n");
 	assert_file(f->s, "set_event_pid", "");
 	assert_int_equal(tfs_rmdir(f->s, "instances/ep"), 0);
+}
+
+/*
+ * The four pid files, one parser as the kernel's trace_pid_write() (what
+ * a 6.18 kernel answered for set_event_notrace_pid): the same answers
+ * from each, in the top and in an instance
+ */
+static void test_pid_files(void **state)
+{
+	static const char *const files[] = {
+		"set_ftrace_pid", "set_ftrace_notrace_pid", "set_event_pid", "set_event_notrace_pid",
+		"instances/pf/set_ftrace_pid", "instances/pf/set_ftrace_notrace_pid",
+		"instances/pf/set_event_pid", "instances/pf/set_event_notrace_pid",
+	};
+	struct fix *f = *state;
+	char word[160];
+
+	assert_int_equal(tfs_mkdir(f->s, "instances/pf"), 0);
+	for (int i = 0; i < 8; i++) {
+		const char *p = files[i];
+		/* as the kernel's: the function lists say so when empty */
+		const char *none = strstr(p, "ftrace") ? "no pid\n" : "";
+
+		assert_file(f->s, p, none);
+		assert_int_equal(wr(f->s, p, O_TRUNC, "456 123\n456"), 0);
+		assert_file(f->s, p, "123\n456\n");
+		/* NUL bytes and every blank part words */
+		assert_int_equal(wr_n(f->s, p, O_APPEND, "11\0" "12\t13\v14\f15\r16", 19), 0);
+		assert_file(f->s, p, "11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* nothing, or blanks only: no change (the kernel keeps the list) */
+		assert_int_equal(wr_n(f->s, p, O_APPEND, "", 0), 0);
+		assert_int_equal(wr(f->s, p, O_APPEND, " \n"), 0);
+		assert_file(f->s, p, "11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* the first bad word fails the whole write, which changes nothing */
+		assert_int_equal(wr(f->s, p, O_APPEND, "7 x"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "!123"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "-5"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "+"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "1,2"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "08"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "0x"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "99999999999999999999999"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "8 1073741824 x"), -EPERM);
+		assert_int_equal(wr(f->s, p, O_APPEND, "x 1073741824"), -EINVAL);
+		/* a word of 127 bytes is read, one of 128 is too long */
+		snprintf(word, sizeof(word), "0x%0124d5", 0);
+		assert_int_equal(strlen(word), 127);
+		assert_int_equal(wr(f->s, p, O_APPEND, word), 0);
+		snprintf(word, sizeof(word), "0x%0125d5", 0);
+		assert_int_equal(wr(f->s, p, O_APPEND, word), -EINVAL);
+		assert_file(f->s, p, "5\n11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* C's numbers modulo 2^32 */
+		assert_int_equal(wr(f->s, p, O_TRUNC, "+5 0x10 010 4294967301 0 1073741823"), 0);
+		assert_file(f->s, p, "0\n5\n8\n16\n1073741823\n");
+		/* O_TRUNC empties it at the open, appending or not, whatever the write does */
+		assert_int_equal(wr(f->s, p, O_TRUNC, "abc"), -EINVAL);
+		assert_file(f->s, p, none);
+		assert_int_equal(wr(f->s, p, O_APPEND, "3"), 0);
+		assert_int_equal(wr(f->s, p, O_TRUNC | O_APPEND, "4"), 0);
+		assert_file(f->s, p, "4\n");
+		assert_int_equal(tfs_truncate(f->s, p), 0);
+		assert_file(f->s, p, none);
+	}
+	assert_int_equal(tfs_rmdir(f->s, "instances/pf"), 0);
+}
+
+/*
+ * The notrace lists: the programs leave out whom every recording
+ * directory excludes, the views whom theirs does
+ */
+static void test_notrace_pid(void **state)
+{
+	struct fix *f = *state;
+	struct ut_session_ctl *c = f->ctl;
+
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, "7 3"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(c->rec_nopids[0], 3);
+	assert_int_equal(c->rec_nopids[1], 7);
+	assert_int_equal(c->nr_rec_pids, 0);
+	assert_int_equal(c->nr_ev_nopids, 0);
+	assert_int_equal(wr(f->s, "set_event_notrace_pid", O_TRUNC, "9"), 0);
+	assert_int_equal(c->nr_ev_nopids, 1);
+	assert_int_equal(c->ev_nopids[0], 9);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "3 4"), 0);
+	assert_int_equal(c->nr_rec_pids, 2);
+	/* the views: the pid list, then what the notrace list hides */
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_pids, "3 4 !3 !7");
+	assert_string_equal(last_evpids, "!9");
+	/* a recording instance that excludes only 7: 3 is recorded for it */
+	assert_int_equal(tfs_mkdir(f->s, "instances/n"), 0);
+	assert_int_equal(wr(f->s, "instances/n/set_ftrace_notrace_pid", O_TRUNC, "7"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);	/* it does not record yet */
+	assert_int_equal(wr(f->s, "instances/n/current_tracer", O_TRUNC, "function"), 0);
+	assert_int_equal(c->nr_rec_nopids, 1);
+	assert_int_equal(c->rec_nopids[0], 7);
+	assert_int_equal(c->nr_rec_pids, 0);	/* its empty set_ftrace_pid wants all */
+	free(rd(f->s, "instances/n/trace", NULL));
+	assert_string_equal(last_pump->pids, "!7");
+	/* one excluding nothing: nobody is left out */
+	assert_int_equal(wr(f->s, "instances/n/set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(c->nr_rec_nopids, 0);
+	assert_int_equal(tfs_rmdir(f->s, "instances/n"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_event_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(c->nr_rec_nopids + c->nr_rec_pids + c->nr_ev_nopids, 0);
+}
+
+/* a program's fork log entry: thread @ptid of @ppid made @child */
+static void fork_log(struct ut_session_ctl *c, int32_t ptid, int32_t ppid, int32_t child)
+{
+	uint32_t n = c->forklog_head++;
+
+	c->forklog[n % UT_FORKLOG].ptid = ptid;
+	c->forklog[n % UT_FORKLOG].ppid = ppid;
+	c->forklog[n % UT_FORKLOG].child = child;
+	c->forklog[n % UT_FORKLOG].seq = n + 1;
+}
+
+/* function-fork, event-fork: children join their parent's lists, ended threads leave them */
+static void test_pid_fork(void **state)
+{
+	struct fix *f = *state;
+	struct ut_session_ctl *c = f->ctl;
+	char path[128], want[64];
+	pid_t dead = fork();
+	int fd;
+
+	if (!dead)
+		_exit(0);
+	assert_true(dead > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	assert_file(f->s, "options/function-fork", "0\n");
+	assert_file(f->s, "options/event-fork", "0\n");
+	/* off: a fork of a listed thread changes nothing */
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "100"), 0);
+	assert_int_equal(c->nr_follow, 0);
+	fork_log(c, 100, 100, 101);
+	assert_file(f->s, "set_ftrace_pid", "100\n");
+	assert_int_equal(c->forklog_done, c->forklog_head);
+	/* on: the programs learn whose forks to tell */
+	assert_int_equal(wr(f->s, "options/function-fork", O_TRUNC, "1"), 0);
+	assert_int_equal(c->nr_follow, 1);
+	assert_int_equal(c->follow[0].id, 100);
+	assert_int_equal(c->follow[0].what, UT_FOLLOW_FUNC);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, "200"), 0);
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "300"), 0);
+	assert_int_equal(c->nr_follow, 2);	/* event-fork is off */
+	/* a child of a listed thread (or of its process) joins its list */
+	fork_log(c, 100, 100, 102);
+	fork_log(c, 150, 100, 103);	/* a thread of process 100 */
+	fork_log(c, 200, 200, 201);
+	fork_log(c, 300, 300, 301);	/* set_event_pid: event-fork is off */
+	fork_log(c, 999, 999, 998);	/* nobody's */
+	assert_file(f->s, "set_ftrace_pid", "100\n102\n103\n");
+	assert_file(f->s, "set_ftrace_notrace_pid", "200\n201\n");
+	assert_file(f->s, "set_event_pid", "300\n");
+	assert_int_equal(c->forklog_done, c->forklog_head);
+	assert_int_equal(c->nr_rec_pids, 3);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(c->nr_follow, 5);
+	/* an entry being written (its seq not yet stored) waits */
+	c->forklog_head++;
+	assert_file(f->s, "set_ftrace_pid", "100\n102\n103\n");
+	assert_int_equal(c->forklog_done, c->forklog_head - 1);
+	c->forklog[(c->forklog_head - 1) % UT_FORKLOG] =
+		(struct ut_forklog){ .seq = c->forklog_head, .ptid = 102, .ppid = 102, .child = 104 };
+	assert_file(f->s, "set_ftrace_pid", "100\n102\n103\n104\n");
+	/* event-fork on: the event lists follow too */
+	assert_int_equal(wr(f->s, "options/event-fork", O_TRUNC, "1"), 0);
+	fork_log(c, 300, 300, 302);
+	assert_file(f->s, "set_event_pid", "300\n302\n");
+	/* a thread of the session that ended leaves the lists; the top's views still show its past */
+	snprintf(path, sizeof(path), "%s/buf.%d.%d.1", f->dir, (int)dead, (int)dead);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(want, sizeof(want), "%d", (int)dead);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_APPEND, want), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_APPEND, want), 0);
+	assert_file(f->s, "set_ftrace_pid", "100\n102\n103\n104\n");
+	assert_file(f->s, "set_ftrace_notrace_pid", "200\n201\n");
+	free(rd(f->s, "trace", NULL));
+	snprintf(want, sizeof(want), "100 102 103 104 %d !200 !201 !%d", (int)dead, (int)dead);
+	assert_string_equal(last_pids, want);
+	/* ids that named no thread of the programs stay (100...) */
+	assert_int_equal(c->nr_rec_pids, 4);
+	/* the user's write: the views follow the list again */
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "100"), 0);
+	free(rd(f->s, "trace", NULL));
+	snprintf(want, sizeof(want), "100 !200 !201 !%d", (int)dead);
+	assert_string_equal(last_pids, want);
+	/* an instance follows by its own options */
+	assert_int_equal(tfs_mkdir(f->s, "instances/fk"), 0);
+	assert_int_equal(wr(f->s, "instances/fk/set_ftrace_pid", O_TRUNC, "100"), 0);
+	fork_log(c, 100, 100, 105);
+	assert_file(f->s, "instances/fk/set_ftrace_pid", "100\n");
+	assert_file(f->s, "set_ftrace_pid", "100\n105\n");
+	assert_int_equal(wr(f->s, "instances/fk/options/function-fork", O_TRUNC, "1"), 0);
+	fork_log(c, 100, 100, 106);
+	assert_file(f->s, "instances/fk/set_ftrace_pid", "100\n106\n");
+	assert_int_equal(tfs_rmdir(f->s, "instances/fk"), 0);
+	/* off again: the programs tell no more forks */
+	assert_int_equal(wr(f->s, "options/function-fork", O_TRUNC, "0"), 0);
+	assert_int_equal(wr(f->s, "options/event-fork", O_TRUNC, "0"), 0);
+	assert_int_equal(c->nr_follow, 0);
+	unlink(path);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, ""), 0);
 }
 
 /* set_event: the kernel's syntax, the registry's bits, the handshake */
@@ -1749,6 +1983,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_event_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notrace_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_fork, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_instances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
