@@ -281,6 +281,7 @@ static int follow_forks(struct tfs_session *s, uint32_t *donep)
 					if (in != &s->top && !pids_has(in->pids[k], e->child))
 						inst_pump(in);
 					changed |= pids_add(in->pids[k], e->child);
+					pids_add(s->pids_followed, e->child);
 				}
 	}
 	*donep = done;
@@ -291,8 +292,8 @@ static int follow_forks(struct tfs_session *s, uint32_t *donep)
  * Exits: the ids of a following directory's lists whose thread or
  * process has ended (and was reaped, as the kernel's tasks leave at
  * sched_process_free) leave them.  Only the session's own threads and
- * processes (their buffers, procs[]) are looked at: an id that named no
- * thread of the programs stays.  Returns 1 if a list changed.
+ * processes (their buffers, procs[], the children a -fork option added)
+ * are looked at: an id that named no thread of the programs stays.  Returns 1 if a list changed.
  */
 static int follow_exits(struct tfs_session *s)
 {
@@ -311,7 +312,8 @@ static int follow_exits(struct tfs_session *s)
 					continue;
 				if (nids < 0)
 					nids = session_ids(s, &ids);
-				if (!bsearch(&v[i], ids, (size_t)nids, sizeof(*ids), cmp_int))
+				if (!pids_has(s->pids_followed, v[i]) &&
+				    !bsearch(&v[i], ids, (size_t)nids, sizeof(*ids), cmp_int))
 					continue;
 				if (in != &s->top)
 					inst_pump(in);	/* it takes the last of the thread first */
@@ -322,6 +324,23 @@ static int follow_exits(struct tfs_session *s)
 			}
 		}
 	free(ids);
+	/* the ended children no list holds any more */
+	for (const char *p = s->pids_followed; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		int held = 0;
+
+		if (end == p)
+			break;
+		p = end;
+		for (struct tfs_inst *in = &s->top; in && !held; in = in == &s->top ? s->insts : in->next)
+			for (int k = 0; k < TFS_NR_PIDS && !held; k++)
+				held = pids_has(in->pids[k], v);
+		if (!held && id_gone(v)) {
+			pids_del(s->pids_followed, v);
+			p = s->pids_followed;
+		}
+	}
 	return changed;
 }
 

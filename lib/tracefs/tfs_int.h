@@ -337,6 +337,8 @@ struct tfs_session {
 	uint32_t nr_evd;
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
+	/* the children the -fork options added to a list (pids.c): theirs to take out */
+	char pids_followed[UT_LIST_MAX];
 	/*
 	 * The registry's trigger entries in use, a bit each (trigs[slot][k],
 	 * every directory's), and its instance words (dirs[d]) given out.
