@@ -1125,7 +1125,8 @@ static void test_pid_files(void **state)
 		assert_int_equal(wr(f->s, p, O_TRUNC, "456 123\n456"), 0);
 		assert_file(f->s, p, "123\n456\n");
 		/* NUL bytes and every blank part words */
-		assert_int_equal(wr_n(f->s, p, O_APPEND, "11\0" "12\t13\v14\f15\r16", 19), 0);
+		assert_int_equal(wr_n(f->s, p, O_APPEND, "11\0" "12\t13\v14\f15\r16",
+				      sizeof("11\0" "12\t13\v14\f15\r16") - 1), 0);
 		assert_file(f->s, p, "11\n12\n13\n14\n15\n16\n123\n456\n");
 		/* nothing, or blanks only: no change (the kernel keeps the list) */
 		assert_int_equal(wr_n(f->s, p, O_APPEND, "", 0), 0);
