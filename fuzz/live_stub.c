@@ -46,7 +46,8 @@ static void check_view(const struct live_view *v)
 	}
 	check(v->cpu >= -1 && v->cpu < 1024, "cpu");
 	check(v->clock >= 0 && v->clock < TRACE_NR_CLOCKS, "clock");
-	check_str(v->pids, 4096, "pids");
+	check_str(v->pids, LIVE_PIDS_MAX, "pids");
+	check_str(v->evpids, LIVE_PIDS_MAX, "evpids");
 	check_str(v->bufdir, 4096, "bufdir");
 	check_str(v->ffilter, 4096, "ffilter");
 	check_str(v->fnotrace, 4096, "fnotrace");
@@ -223,8 +224,8 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		check(tl->fires[i - 1].ts <= tl->fires[i].ts, "pump fires in time order");
 	check_tracer(tracer);
 	check(on == 0 || on == 1, "pump on");
-	check_str(pids, 4096, "pump pids");
-	check_str(evpids, 4096, "pump evpids");
+	check_str(pids, LIVE_PIDS_MAX, "pump pids");
+	check_str(evpids, LIVE_PIDS_MAX, "pump evpids");
 	check_str(ffilter, 4096, "pump ffilter");
 	check_str(fnotrace, 4096, "pump fnotrace");
 	return 0;

@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
@@ -326,6 +327,9 @@ static int spawned(int ret, pid_t child, pid_t *pid)
 	if (ret == 0) {
 		if (unlikely(trace_sched_process_fork_enabled()))
 			ut_sched_fork(child);
+		/* the -fork options: the child may have run already, it is listed from now */
+		if (unlikely(ut_follow_on()))
+			ut_pid_follow(NULL, (int32_t)syscall(SYS_gettid), (int32_t)getpid(), child);
 		if (pid)
 			*pid = child;
 	}

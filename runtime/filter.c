@@ -260,8 +260,9 @@ static void filter_update_fast(int mode)
 			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
 	for (int i = 0; i < UT_CTL_CPUS / 32 && !cpus; i++)
 		cpus = ut_ctl->rec_cpumask[i] != ~0u;
-	rec_filter = cpus || ut_ctl->nr_rec_pids != 0;
-	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0, __ATOMIC_RELEASE);
+	rec_filter = cpus || ut_ctl->nr_rec_pids != 0 || ut_ctl->nr_rec_nopids != 0;
+	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0 || ut_ctl->nr_ev_nopids != 0,
+			 __ATOMIC_RELEASE);
 	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
 	if (!fast)
 		__atomic_store_n(&ut_fast, 0, __ATOMIC_RELEASE);
@@ -283,42 +284,134 @@ void ut_filter_update(int mode)
 	filter_update_fast(mode);
 }
 
-/* is the thread in the pid list @pids of @n entries (0: every thread)? */
-static uint32_t pid_listed(const struct ut_thread *t, const volatile int32_t *pids, uint32_t n)
+/* is thread @tid of process @pid in the pid list @pids of @n entries? */
+static int pid_in(int32_t tid, int32_t pid, const volatile int32_t *pids, uint32_t n)
 {
-	if (!n)
-		return 1;
 	for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX; i++)
-		if (pids[i] == t->tid || pids[i] == t->pid)
+		if (pids[i] == tid || pids[i] == pid)
 			return 1;
 	return 0;
+}
+
+_Static_assert(UT_RF_FUNC == UT_FOLLOW_FUNC && UT_RF_EVENT == UT_FOLLOW_EVENT,
+	       "the follow kinds are the rf_ok bits");
+
+/*
+ * What thread @tid of process @pid records (UT_RF_*): as the kernel's
+ * trace_ignore_this_task(), a thread in a notrace list never, else one
+ * in the pid list or any while that list is empty.  Context: the
+ * controller's generation is even (read again after).
+ */
+static uint32_t rf_compute(int32_t tid, int32_t pid)
+{
+	const struct ut_session_ctl *c = ut_ctl;
+	uint32_t ok = 0;
+
+	if ((!c->nr_rec_pids || pid_in(tid, pid, c->rec_pids, c->nr_rec_pids)) &&
+	    !pid_in(tid, pid, c->rec_nopids, c->nr_rec_nopids))
+		ok |= UT_RF_FUNC;
+	if ((!c->nr_ev_pids || pid_in(tid, pid, c->ev_pids, c->nr_ev_pids)) &&
+	    !pid_in(tid, pid, c->ev_nopids, c->nr_ev_nopids))
+		ok |= UT_RF_EVENT;
+	return ok;
 }
 
 /*
  * May the thread record, as @what (UT_RF_FUNC: calls, set_ftrace_pid;
  * UT_RF_EVENT: events, set_event_pid), on the CPU it runs on
  * (tracing_cpumask)?  The pid lists are looked at again only when the
- * controller changed them.
+ * controller changed them, or while the thread is a child that records
+ * as its parent (the -fork options) until the controller lists it.
  */
 static int rf_allowed(struct ut_thread *t, uint32_t what)
 {
 	uint32_t g = __atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE), cpu;
 
-	if (unlikely(g != t->rf_gen) && !(g & 1)) {
-		uint32_t ok = (pid_listed(t, ut_ctl->rec_pids, ut_ctl->nr_rec_pids) ? UT_RF_FUNC : 0) |
-			      (pid_listed(t, ut_ctl->ev_pids, ut_ctl->nr_ev_pids) ? UT_RF_EVENT : 0);
+	if (unlikely(g != t->rf_gen || t->rf_inh_seq) && !(g & 1)) {
+		uint32_t done = __atomic_load_n(&ut_ctl->forklog_done, __ATOMIC_ACQUIRE);
+		uint32_t ok = rf_compute(t->tid, t->pid);
+		int inherit = t->rf_inh_seq && (int32_t)(done - t->rf_inh_seq) < 0;
 
+		if (inherit)
+			ok = (ok & ~t->rf_inh_what) | (t->rf_inh & t->rf_inh_what);
 		/* not torn by a change meanwhile: keep it */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE) == g) {
 			t->rf_ok = ok;
 			t->rf_gen = g;
+			if (!inherit)
+				t->rf_inh_seq = 0;
 		}
 	}
 	if (!(t->rf_ok & what))
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;
+}
+
+/* the kinds of lists (UT_FOLLOW_*) that follow the forks of thread @tid of process @pid */
+static uint32_t follow_what(int32_t tid, int32_t pid)
+{
+	uint32_t what = 0, n = ut_ctl->nr_follow;
+
+	for (uint32_t i = 0; i < n && i < UT_REC_PIDS_MAX; i++)
+		if (ut_ctl->follow[i].id == tid || ut_ctl->follow[i].id == pid)
+			what |= ut_ctl->follow[i].what;
+	return what;
+}
+
+/**
+ * ut_follow_on - does a directory follow forks (function-fork, event-fork)?
+ */
+int ut_follow_on(void)
+{
+	return ut_ctl && __atomic_load_n(&ut_ctl->nr_follow, __ATOMIC_RELAXED) != 0;
+}
+
+/**
+ * ut_pid_follow - thread @ptid of process @ppid made @child (a process or a thread)
+ * @t: the child's thread state (the fork's child, the new thread), or
+ *	NULL when the child runs elsewhere (posix_spawn)
+ *
+ * If a directory follows @ptid's forks, the fork log tells the
+ * controller, which adds @child to the lists that hold its parent, and
+ * @t records as its parent does until then: from its first call.
+ * Context: before the child runs the program's code; system calls only.
+ */
+void ut_pid_follow(struct ut_thread *t, int32_t ptid, int32_t ppid, int32_t child)
+{
+	struct ut_session_ctl *c = ut_ctl;
+	uint32_t what, ok, g, n;
+	struct ut_forklog *e;
+
+	if (t)
+		t->rf_inh_seq = 0;
+	if (!ut_follow_on())
+		return;
+	/* the lists as the controller last published them (it changes them in a moment) */
+	for (int i = 0; i < 1000; i++) {
+		g = __atomic_load_n(&c->rec_filter_gen, __ATOMIC_ACQUIRE);
+		what = follow_what(ptid, ppid);
+		ok = rf_compute(ptid, ppid);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (!(g & 1) && __atomic_load_n(&c->rec_filter_gen, __ATOMIC_ACQUIRE) == g)
+			break;
+		sched_yield();
+	}
+	if (!what)
+		return;
+	n = __atomic_fetch_add(&c->forklog_head, 1, __ATOMIC_ACQ_REL);
+	e = &c->forklog[n % UT_FORKLOG];
+	e->ptid = ptid;
+	e->ppid = ppid;
+	e->child = child;
+	__atomic_store_n(&e->seq, n + 1, __ATOMIC_RELEASE);
+	if (t) {
+		t->rf_inh = ok;
+		t->rf_inh_what = what;
+		t->rf_inh_seq = n + 1 ?: 1;
+		t->rf_gen = 1;	/* odd: look again */
+	}
 }
 
 /**

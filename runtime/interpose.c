@@ -150,6 +150,7 @@ struct ut_start {
 	void *(*fn)(void *);
 	void *arg;
 	int handshake;		/* sched_process_fork was on: tid, then done */
+	int32_t ptid;		/* the creator, when forks are followed (-fork options); else 0 */
 	volatile uint32_t tid;
 	volatile uint32_t done;
 };
@@ -199,6 +200,9 @@ static void *ut_thread_start(void *p)
 	if (s.handshake)
 		fork_handshake_child(p);
 	ut_free(p);
+	/* function-fork, event-fork: from its first call, as its creator */
+	if (s.ptid)
+		ut_pid_follow(t, s.ptid, (int32_t)getpid(), (int32_t)syscall(SYS_gettid));
 	/* its allocations (the affinity mask) are the runtime's */
 	ut_kmem_quiet++;
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
@@ -230,6 +234,7 @@ EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)
 	s->arg = arg;
 	s->tid = s->done = 0;
 	s->handshake = trace_sched_process_fork_enabled();
+	s->ptid = ut_follow_on() ? (int32_t)syscall(SYS_gettid) : 0;
 	ret = next_pthread_create(th, attr, ut_thread_start, s);
 	if (ret)
 		ut_free(s);

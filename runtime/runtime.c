@@ -416,6 +416,14 @@ static void ut_thread_exit(void *arg)
  * write into the parent's buffer.  It gets a new buffer, whose first record
  * lists the frames it inherited.
  */
+/* the thread that forks: the child's parent, for the -fork options */
+static __thread pid_t ut_fork_ptid;
+
+static void ut_atfork_prepare(void)
+{
+	ut_fork_ptid = ut_follow_on() ? (pid_t)syscall(SYS_gettid) : 0;
+}
+
 static void ut_atfork_child(void)
 {
 	struct ut_thread *t = &ut_self;
@@ -423,6 +431,8 @@ static void ut_atfork_child(void)
 
 	if (!ut_ctl)
 		return;
+	/* function-fork, event-fork: from its first call, as its parent */
+	ut_pid_follow(t, ut_fork_ptid, getppid(), getpid());
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	ut_maps_seq = 0;
 	ut_write_maps(0);
@@ -511,7 +521,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	pthread_key_create(&ut_key, ut_thread_exit);
 	/* first: the patch lock is released in the child before ut_atfork_child runs */
 	ut_dyn_atfork();
-	pthread_atfork(NULL, NULL, ut_atfork_child);
+	pthread_atfork(ut_atfork_prepare, NULL, ut_atfork_child);
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
 	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */

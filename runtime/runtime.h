@@ -128,6 +128,15 @@ struct ut_thread {
 	int32_t pid, tid;
 	uint32_t rf_gen;	/* ut_ctl->rec_filter_gen when rf_ok was taken */
 	uint32_t rf_ok;		/* UT_RF_*: set_ftrace_pid, set_event_pid list this thread */
+	/*
+	 * A child of a thread whose forks are followed (function-fork,
+	 * event-fork): until the controller has taken its fork log entry
+	 * (ut_ctl->forklog_done reaches rf_inh_seq), it records the kinds
+	 * rf_inh_what as its parent did (rf_inh).  rf_inh_seq 0: none.
+	 * ut_thread_setup() keeps them (ut_pid_follow() sets them before).
+	 */
+	uint32_t rf_inh_seq;
+	uint32_t rf_inh, rf_inh_what;
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
 	struct rb_header *max_hdr;	/* its max-latency buffer (max.c); NULL: none yet */
@@ -258,6 +267,8 @@ int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
 int ut_rec_allowed(struct ut_thread *t);
 int ut_ev_allowed(struct ut_thread *t);
+int ut_follow_on(void);
+void ut_pid_follow(struct ut_thread *t, int32_t ptid, int32_t ppid, int32_t child);
 int ut_filter_check(int (*hits)(const char *pat), int first);
 int ut_ftab_any(void);
 void ut_ftab_reflag(void);

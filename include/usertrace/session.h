@@ -30,7 +30,7 @@
 
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
-#define UT_CTL_VERSION		8
+#define UT_CTL_VERSION		9
 
 enum ut_clock {
 	UT_CLOCK_TSC = 0,	/* invariant TSC, converted by the reader */
@@ -40,10 +40,15 @@ enum ut_clock {
 #define UT_LIST_MAX	4096
 #define UT_CTL_PROCS	256
 #define UT_REC_PIDS_MAX	256	/* set_ftrace_pid entries the programs filter on */
+#define UT_FORKLOG	256	/* the fork log's entries (a ring) */
 #define UT_CTL_CPUS	1024
-#define UT_CTL_SIZE	(8 * 4096)	/* the control file: the struct, rounded up */
+#define UT_CTL_SIZE	(12 * 4096)	/* the control file: the struct, rounded up */
 #define UT_CTL_CMDS	64	/* function commands with a shared count */
 #define UT_MAX_DIR	"max"	/* the session's directory of max-latency buffers */
+
+/* ut_session_ctl.follow[].what: the list's kind follows forks */
+#define UT_FOLLOW_FUNC	1u	/* function-fork: set_ftrace_pid, set_ftrace_notrace_pid */
+#define UT_FOLLOW_EVENT	2u	/* event-fork: set_event_pid, set_event_notrace_pid */
 
 enum ut_ctl_flags {
 	/* a tracing-directory session: the runtime runs a control thread */
@@ -117,6 +122,47 @@ struct ut_session_ctl {
 	 */
 	uint32_t nr_ev_pids;
 	int32_t ev_pids[UT_REC_PIDS_MAX];
+	/*
+	 * Who never records (set_ftrace_notrace_pid, set_event_notrace_pid):
+	 * the threads whose thread or process id is listed here, whatever
+	 * rec_pids and ev_pids say; nobody while empty.  The controller lists
+	 * the ids that every recording directory excludes.  Changed under
+	 * rec_filter_gen, as rec_pids.
+	 */
+	uint32_t nr_rec_nopids;
+	int32_t rec_nopids[UT_REC_PIDS_MAX];
+	uint32_t nr_ev_nopids;
+	int32_t ev_nopids[UT_REC_PIDS_MAX];
+	/*
+	 * The -fork options (function-fork, event-fork): the ids of the pid
+	 * lists of the directories that set them, with the lists' kind
+	 * (UT_FOLLOW_*).  A thread of them that forks, or creates a thread,
+	 * writes an entry into forklog (in the child, before the child runs
+	 * any of the program's code), and the child records as its parent
+	 * does until the controller has taken the entry (forklog_done
+	 * passed it): the controller adds the child to the lists that hold
+	 * the parent, then publishes them, then advances forklog_done.
+	 * Changed under rec_filter_gen, as rec_pids.
+	 */
+	uint32_t nr_follow;
+	struct {
+		int32_t id;
+		uint32_t what;			/* UT_FOLLOW_FUNC, UT_FOLLOW_EVENT */
+	} follow[UT_REC_PIDS_MAX];
+	/*
+	 * The fork log: a writer takes a number n with an atomic add on
+	 * forklog_head, fills forklog[n % UT_FORKLOG], then stores n + 1 in
+	 * its seq.  The controller reads from forklog_done on; an entry
+	 * overwritten before it was read is lost (the child is then listed
+	 * only as the controller finds it, by no list).
+	 */
+	volatile uint32_t forklog_head;
+	volatile uint32_t forklog_done;
+	struct ut_forklog {
+		volatile uint32_t seq;		/* n + 1 once written */
+		int32_t ptid, ppid;		/* the thread that forked or created, its process */
+		int32_t child;			/* the new process's pid or the new thread's id */
+	} forklog[UT_FORKLOG];
 	/*
 	 * Growth (record, consumer mode; see doc/design/lossless.md).  A
 	 * writer whose buffer is full goes on in a new buffer of nr_pages

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * buffers.c - the buffers and who records into them: buffer_size_kb,
- * trace_entries, buffer_total_size_kb, tracing_cpumask, set_ftrace_pid,
- * saved_cmdlines, trace_marker.
+ * trace_entries, buffer_total_size_kb, tracing_cpumask, saved_cmdlines,
+ * trace_marker (the pid lists: pids.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -40,7 +40,7 @@ void cpu_pages_init(struct tfs_inst *in, uint32_t pages)
 }
 
 /* the session's thread and process ids: buffers' names and procs[] */
-static int session_ids(struct tfs_session *s, int **out)
+int session_ids(struct tfs_session *s, int **out)
 {
 	int *ids = NULL, nr = 0, cap = 0, k = 0;
 	struct dirent *de;
@@ -267,40 +267,6 @@ static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *
 	return ret < 0 ? ret : print_triggers(s, in, buf, size);
 }
 
-static int write_pids(struct tfs_session *s, struct tfs_inst *in, const char *buf, size_t size,
-		      int trunc)
-{
-	struct words ws = { 0 }, list = { 0 };
-	int ret = words_split(&ws, buf, size);
-
-	for (int i = 0; !ret && i < ws.n; i++) {
-		const char *w = ws.w[i] + (ws.w[i][0] == '!');
-		char *end;
-
-		errno = 0;
-		if (strtol(w, &end, 10) <= 0 || *end || errno) {
-			tfs_err(s, "Invalid pid", ws.w[i]);
-			ret = -EINVAL;
-		}
-	}
-	if (!ret) {
-		if (!trunc)
-			words_split(&list, in->pids, strlen(in->pids));
-		for (int i = 0; i < ws.n; i++) {
-			int neg = ws.w[i][0] == '!', k = words_find(&list, ws.w[i] + neg);
-
-			if (neg && k >= 0)
-				words_del(&list, k);
-			else if (!neg && k < 0)
-				words_add(&list, ws.w[i], strlen(ws.w[i]));
-		}
-		ret = words_join(&list, in->pids);
-	}
-	words_free(&ws);
-	words_free(&list);
-	return ret;
-}
-
 /* ---- the files ---- */
 
 static int buffer_size_show(struct tfs_handle *h, struct sbuf *b)
@@ -384,35 +350,6 @@ static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
 	return ret ? ret : recording_update(h->s);
 }
 
-static int ftrace_pid_show(struct tfs_handle *h, struct sbuf *b)
-{
-	struct words ws = { 0 };
-
-	words_split(&ws, h->n.inst->pids, strlen(h->n.inst->pids));
-	for (int i = 0; i < ws.n; i++)
-		sb_printf(b, "%s\n", ws.w[i]);
-	words_free(&ws);
-	return 0;
-}
-
-static int ftrace_pid_write(struct tfs_handle *h, const char *buf, size_t size)
-{
-	int trunc = h->trunc_pending, ret;
-
-	h->trunc_pending = 0;
-	/* an instance's buffers take the new choice from now on */
-	inst_pump(h->n.inst);
-	ret = write_pids(h->s, h->n.inst, buf, size, trunc);
-	return ret ? ret : recording_update(h->s);
-}
-
-static int ftrace_pid_truncate(struct tfs_handle *h)
-{
-	inst_pump(h->n.inst);
-	h->n.inst->pids[0] = '\0';
-	return recording_update(h->s);
-}
-
 static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
 {
 	show_cmdlines(h->s, b);
@@ -439,9 +376,6 @@ const struct tfs_file tfs_buffers_files[] = {
 	TFS_FILE("trace_entries", 0640, W_TOP, .show = buffer_size_show, .write = buffer_size_write),
 	TFS_FILE("buffer_total_size_kb", 0440, W_TOP | W_INST, .show = buffer_total_show),
 	TFS_FILE("tracing_cpumask", 0640, W_TOP, .show = cpumask_show, .write = cpumask_write),
-	TFS_FILE("set_ftrace_pid", 0640, W_TOP | W_INST, .show = ftrace_pid_show,
-		 .write = ftrace_pid_write, .open = tfs_list_open, .truncate = ftrace_pid_truncate,
-		 .release = tfs_list_release),
 	TFS_FILE("saved_cmdlines", 0440, W_TOP, .show = cmdlines_show),
 	TFS_FILE("trace_marker", 0220, W_TOP | W_INST, .write = marker_write,
 		 .max_write = LIVE_MARKER_MAX),

@@ -132,8 +132,11 @@ static void *pump_main(void *arg)
 		/*
 		 * Every TFS_PUMP_MS, and in between (every tenth of it) for an
 		 * instance whose triggers switch fast, before its log of
-		 * changes runs over (evreg.h).
+		 * changes runs over (evreg.h).  The -fork options first: an
+		 * instance takes a new child's first events.
 		 */
+		if (tick % 10 == 0)
+			pids_follow(s);
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			if (tick % 10 == 0 || inst_log_filling(in))
 				inst_pump(in);

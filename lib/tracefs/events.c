@@ -293,109 +293,6 @@ static int set_event_open(struct tfs_handle *h, int flags)
 }
 
 /*
- * set_event_pid: the threads whose events the directory records (their
- * thread or process id), every thread while empty.  As the kernel's: a
- * word is an unsigned number as C writes it (`+5`, `0x10`, `010`), taken
- * modulo 2^32; from 2^30 on (beyond any pid) EPERM; ids are kept ascending without
- * repeats, shown one a line; a word that is not one (`!`, `-`, a comma,
- * `08`) fails the whole write; an open with O_TRUNC empties the list
- * first.
- */
-static int evpid_cmp(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int set_event_pid_show(struct tfs_handle *h, struct sbuf *b)
-{
-	for (const char *p = h->n.inst->evpids; *p;) {
-		size_t n = strcspn(p, " ");
-
-		sb_printf(b, "%.*s\n", (int)n, p);
-		p += n + (p[n] == ' ');
-	}
-	return 0;
-}
-
-static int set_event_pid_write(struct tfs_handle *h, const char *buf, size_t size)
-{
-	struct tfs_session *s = h->s;
-	struct tfs_inst *in = h->n.inst;
-	struct words ws = { 0 }, old = { 0 };
-	long *v = NULL;
-	size_t nv = 0, len = 0;
-	char text[UT_LIST_MAX];
-	int ret = words_split(&ws, buf, size);
-
-	if (!ret)
-		ret = words_split(&old, in->evpids, strlen(in->evpids));
-	if (!ret && !(v = calloc((size_t)(ws.n + old.n) + 1, sizeof(*v))))
-		ret = -ENOMEM;
-	for (int i = 0; !ret && i < ws.n + old.n; i++) {
-		const char *w = i < ws.n ? ws.w[i] : old.w[i - ws.n];
-		char *end;
-
-		unsigned long long u;
-
-		errno = 0;
-		u = strtoull(w, &end, 0);
-		v[nv] = (long)(uint32_t)u;
-		if (w[0] == '-' || (w[0] == '+' && (w[1] < '0' || w[1] > '9')) || end == w || *end ||
-		    errno) {
-			tfs_err(s, "Invalid pid", w);
-			ret = -EINVAL;
-		} else if (v[nv] >= 1L << 30) {
-			tfs_err(s, "Pid out of range", w);
-			ret = -EPERM;
-		}
-		nv++;
-	}
-	if (!ret) {
-		qsort(v, nv, sizeof(*v), evpid_cmp);
-		text[0] = '\0';
-		for (size_t i = 0; i < nv && !ret; i++) {
-			if (i && v[i] == v[i - 1])
-				continue;
-			ret = snprintf(text + len, sizeof(text) - len, "%s%ld", len ? " " : "", v[i]);
-			if ((size_t)ret >= sizeof(text) - len) {
-				tfs_err(s, "List too long", "set_event_pid");
-				ret = -ENOSPC;
-				break;
-			}
-			len += (size_t)ret;
-			ret = 0;
-		}
-	}
-	if (!ret && strcmp(text, in->evpids)) {
-		if (in != &s->top)
-			inst_pump(in);	/* what came before is taken with the old list */
-		strcpy(in->evpids, text);
-		ret = recording_update(s);
-	}
-	free(v);
-	words_free(&ws);
-	words_free(&old);
-	return ret;
-}
-
-static int set_event_pid_truncate(struct tfs_handle *h)
-{
-	if (!h->n.inst->evpids[0])
-		return 0;
-	if (h->n.inst != &h->s->top)
-		inst_pump(h->n.inst);
-	h->n.inst->evpids[0] = '\0';
-	return recording_update(h->s);
-}
-
-static int set_event_pid_open(struct tfs_handle *h, int flags)
-{
-	return tfs_open_trunc(flags) ? set_event_pid_truncate(h) : 0;
-}
-
-/*
  * events/enable, events/SYS/enable: as the kernel's, 0 or 1 when the
  * events (of the system) all are, else X
  */
@@ -456,9 +353,6 @@ static int header_event_show(struct tfs_handle *h, struct sbuf *b)
  */
 const struct tfs_file tfs_events_files[] = {
 	TFS_FILE("available_events", 0440, W_TOP, .show = available_events_show),
-	TFS_FILE("set_event_pid", 0640, W_TOP | W_INST, .show = set_event_pid_show,
-		 .write = set_event_pid_write, .open = set_event_pid_open,
-		 .truncate = set_event_pid_truncate),
 	TFS_FILE("set_event", 0640, W_TOP | W_INST, .show = set_event_show, .write = set_event_write,
 		 .open = set_event_open, .truncate = set_event_truncate),
 	TFS_FILE("enable", 0640, W_EVENTS | W_EVSYS, .show = enable_all_show, .write = write_ev_enable),

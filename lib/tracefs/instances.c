@@ -198,61 +198,89 @@ int lists_update(struct tfs_session *s)
 	return changed;
 }
 
-/* pids of set_ftrace_pid @list into @pids (unique); -1 when they do not fit */
-static int pids_add(const char *list, int32_t *pids, uint32_t *n)
+/* the ids of @list into @ids (unique, @n so far); -1 when they do not fit */
+static int ids_union(const char *list, int32_t *ids, uint32_t *n)
 {
-	for (const char *p = list; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		uint32_t i;
+	int32_t v[UT_REC_PIDS_MAX];
+	int nv = pids_parse(list, v, UT_REC_PIDS_MAX);
 
-		if (end == p) {
-			p++;
-			continue;
-		}
-		p = end;
-		for (i = 0; i < *n && pids[i] != v; i++)
+	for (int i = 0; i < nv; i++) {
+		uint32_t j;
+
+		for (j = 0; j < *n && ids[j] != v[i]; j++)
 			;
-		if (i < *n)
+		if (j < *n)
 			continue;
 		if (*n == UT_REC_PIDS_MAX)
 			return -1;
-		pids[(*n)++] = (int32_t)v;
+		ids[(*n)++] = v[i];
 	}
-	return 0;
+	return nv < 0 ? -1 : 0;
+}
+
+/* keep of @ids (@n) those in @list too */
+static void ids_inter(const char *list, int32_t *ids, uint32_t *n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < *n; i++)
+		if (pids_has(list, ids[i]))
+			ids[k++] = ids[i];
+	*n = k;
 }
 
 /*
- * Who the programs record (set_ftrace_pid, tracing_cpumask): the threads
- * and CPUs the top or an instance that records wants; an instance has no
- * cpumask, and one with an empty pid list wants every thread.  Returns 1
+ * One kind of the programs' pid filter (@events 0: calls, 1: events)
+ * from the lists of the top and of @in and later instances that record:
+ * into @ids the ids one of them wants (*@n 0: all, as when one has an
+ * empty list), into @no those all of them exclude (notrace lists).
+ */
+static void pids_union(struct tfs_session *s, int events, int32_t *ids, uint32_t *n, int32_t *no,
+		       uint32_t *nno)
+{
+	int k = events ? TFS_PIDS_EVENT : TFS_PIDS_FUNC, all = 0, first = 1;
+
+	*n = *nno = 0;
+	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next) {
+		if (in != &s->top && !inst_records(in))
+			continue;
+		if (!in->pids[k][0] || ids_union(in->pids[k], ids, n) < 0)
+			all = 1;
+		if (first) {
+			int m = pids_parse(in->pids[k + 1], no, UT_REC_PIDS_MAX);
+
+			*nno = m < 0 ? 0 : (uint32_t)m;	/* too many: the views exclude them */
+		} else {
+			ids_inter(in->pids[k + 1], no, nno);
+		}
+		first = 0;
+	}
+	if (all)
+		*n = 0;
+}
+
+/*
+ * Who the programs record (set_ftrace_pid, set_ftrace_notrace_pid,
+ * set_event_pid, set_event_notrace_pid, tracing_cpumask): the threads and
+ * CPUs the top or an instance that records wants; an instance has no
+ * cpumask, and one with an empty pid list wants every thread.  And whose
+ * forks they follow (the -fork options of every directory).  Returns 1
  * when the filter was turned on or off: the programs must apply it.
  * Context: s->lock held.
  */
 static int rec_filter_update(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
-	int32_t pids[UT_REC_PIDS_MAX];
-	uint32_t mask[UT_CTL_CPUS / 32], n = 0;
-	int all = !s->top.pids[0] || pids_add(s->top.pids, pids, &n) < 0, was = 0, now = 0;
-	int32_t evp[UT_REC_PIDS_MAX];
-	uint32_t nev = 0;
-	int ev_all = !s->top.evpids[0] || pids_add(s->top.evpids, evp, &nev) < 0;
-	int inst_rec = 0;
+	int32_t pids[UT_REC_PIDS_MAX], nopids[UT_REC_PIDS_MAX];
+	int32_t evp[UT_REC_PIDS_MAX], evnop[UT_REC_PIDS_MAX];
+	uint32_t mask[UT_CTL_CPUS / 32], n, nno, nev, nevno, nfol = 0;
+	__typeof__(c->follow[0]) fol[UT_REC_PIDS_MAX];
+	int inst_rec = 0, was = 0, now = 0;
 
-	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!inst_records(in))
-			continue;
-		inst_rec = 1;
-		if (!in->pids[0] || pids_add(in->pids, pids, &n) < 0)
-			all = 1;
-		if (!in->evpids[0] || pids_add(in->evpids, evp, &nev) < 0)
-			ev_all = 1;
-	}
-	if (all)
-		n = 0;
-	if (ev_all)
-		nev = 0;
+	pids_union(s, 0, pids, &n, nopids, &nno);
+	pids_union(s, 1, evp, &nev, evnop, &nevno);
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		inst_rec |= inst_records(in);
 	for (int i = 0; i < UT_CTL_CPUS / 32; i++) {
 		mask[i] = inst_rec ? ~0u : i < TFS_MAX_CPUS / 32 ? s->cpumask[i] : 0;
 		/* CPUs beyond the configured ones: no reason to refuse them */
@@ -262,11 +290,34 @@ static int rec_filter_update(struct tfs_session *s)
 		was |= c->rec_cpumask[i] != ~0u;
 		now |= mask[i] != ~0u;
 	}
+	/* the lists that follow forks: of every directory, recording or not */
+	memset(fol, 0, sizeof(fol));
+	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next)
+		for (int k = 0; k < TFS_NR_PIDS; k++) {
+			int32_t v[UT_REC_PIDS_MAX];
+			int m = pids_follows(in, k) ? pids_parse(in->pids[k], v, UT_REC_PIDS_MAX) : 0;
+			uint32_t what = k <= TFS_PIDS_FUNC_NO ? UT_FOLLOW_FUNC : UT_FOLLOW_EVENT;
+
+			for (int i = 0; i < m; i++) {
+				uint32_t j;
+
+				for (j = 0; j < nfol && fol[j].id != v[i]; j++)
+					;
+				if (j == nfol && nfol == UT_REC_PIDS_MAX)
+					break;	/* more: those are not followed */
+				fol[j].id = v[i];
+				fol[j].what |= what;
+				nfol += j == nfol;
+			}
+		}
 	/* the programs' two switches, ut_rec_filter and ut_ev_filter */
-	was |= (c->nr_rec_pids != 0) << 1 | (c->nr_ev_pids != 0) << 2;
-	now |= (n != 0) << 1 | (nev != 0) << 2;
+	was |= (c->nr_rec_pids || c->nr_rec_nopids) << 1 | (c->nr_ev_pids || c->nr_ev_nopids) << 2;
+	now |= (n || nno) << 1 | (nev || nevno) << 2;
 	if (c->nr_rec_pids == n && !memcmp(c->rec_pids, pids, n * sizeof(*pids)) &&
+	    c->nr_rec_nopids == nno && !memcmp(c->rec_nopids, nopids, nno * sizeof(*nopids)) &&
 	    c->nr_ev_pids == nev && !memcmp(c->ev_pids, evp, nev * sizeof(*evp)) &&
+	    c->nr_ev_nopids == nevno && !memcmp(c->ev_nopids, evnop, nevno * sizeof(*evnop)) &&
+	    c->nr_follow == nfol && !memcmp(c->follow, fol, nfol * sizeof(*fol)) &&
 	    !memcmp(c->rec_cpumask, mask, sizeof(mask)))
 		return 0;
 	/* odd while changing: a thread that sees it keeps what it knew */
@@ -274,8 +325,14 @@ static int rec_filter_update(struct tfs_session *s)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	c->nr_rec_pids = n;
 	memcpy(c->rec_pids, pids, n * sizeof(*pids));
+	c->nr_rec_nopids = nno;
+	memcpy(c->rec_nopids, nopids, nno * sizeof(*nopids));
 	c->nr_ev_pids = nev;
 	memcpy(c->ev_pids, evp, nev * sizeof(*evp));
+	c->nr_ev_nopids = nevno;
+	memcpy(c->ev_nopids, evnop, nevno * sizeof(*evnop));
+	c->nr_follow = nfol;
+	memcpy(c->follow, fol, nfol * sizeof(*fol));
 	memcpy(c->rec_cpumask, mask, sizeof(mask));
 	__atomic_store_n(&c->rec_filter_gen, c->rec_filter_gen + 1, __ATOMIC_RELEASE);
 	return was != now;
@@ -424,10 +481,13 @@ void inst_pump(struct tfs_inst *in)
 	struct live_fire fires[2 * UT_EVREG_DIRLOG];
 	uint64_t soft_mode[TFS_EV_WORDS], soft0[TFS_EV_WORDS], seen[TFS_EV_WORDS], done = in->log_done;
 	struct live_timeline tl = { .trace_dir = in->rdir ? in->rdir + 1 : 0, .on = in->on };
+	char pids[LIVE_PIDS_MAX], evpids[LIVE_PIDS_MAX];
 	int n = 0, lost = 0, drained = 0, on_seen = 0, applied;
 
 	if (!in->pump)
 		return;
+	pids_view(in, 0, pids, sizeof(pids));
+	pids_view(in, 1, evpids, sizeof(evpids));
 	if (in->rd) {
 		/* the changes until now: the records after stay for the next run */
 		tl.until = live_pump_now(in->pump);
@@ -469,7 +529,7 @@ void inst_pump(struct tfs_inst *in)
 		tl.fires = fires;
 		tl.nr = n;
 	}
-	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, in->pids, in->evpids,
+	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, pids, evpids,
 		      in->filter, in->notrace, in->ev_on, evfilt_progs(in), &tl);
 	if (!in->rd)
 		return;

@@ -19,6 +19,8 @@
 struct trace_lat_info;
 struct ut_evfilter;
 
+#define LIVE_PIDS_MAX	(4 * 4096)	/* live_view.pids, evpids: their bytes at most */
+
 struct live_view {
 	const char *tracer;		/* "function_graph", "function", "nop" */
 	const char *const *options;	/* trace_options words, NULL-terminated, e.g.
@@ -27,11 +29,14 @@ struct live_view {
 	uint64_t since;			/* events at or before this time (live_now()) are
 					   not shown: `echo > trace` */
 	const char *pids;		/* set_ftrace_pid: blank-separated thread or process
-					   ids whose events are shown; NULL or "": all */
+					   ids whose events are shown, NULL or none: all;
+					   "!ID" (set_ftrace_notrace_pid): never shown
+					   (LIVE_PIDS_MAX bytes at most) */
 	int pids_calls;			/* 1: @pids chooses whose calls are shown, @evpids
 					   whose events (the tracing directory's top);
 					   0: @pids chooses whole buffers */
-	const char *evpids;		/* set_event_pid, with pids_calls; NULL or "": all */
+	const char *evpids;		/* set_event_pid and "!ID" set_event_notrace_pid,
+					   with pids_calls; NULL or "": all */
 	int clock;			/* trace_clock: enum trace_clock_id (0: local) */
 	const char *bufdir;		/* where the buffers are: NULL, the session's;
 					   an instance's directory (live_pump) */
@@ -163,9 +168,10 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 /*
  * Take what the programs recorded since the last run: into the instance's
  * buffers if @on, else dropped.  @tracer: the instance's; with one that
- * records no calls (nop), only events are taken.  @pids (set_ftrace_pid,
- * NULL: all) selects the threads whose calls are taken, @evpids
- * (set_event_pid, NULL: all) those whose events are, @ffilter and @fnotrace (the instance's
+ * records no calls (nop), only events are taken.  @pids (set_ftrace_pid
+ * and set_ftrace_notrace_pid as live_view.pids, NULL: all) selects the
+ * threads whose calls are taken, @evpids (set_event_pid and
+ * set_event_notrace_pid, NULL: all) those whose events are, @ffilter and @fnotrace (the instance's
  * set_ftrace_filter and set_ftrace_notrace, NULL: none) the functions,
  * @ev_on (live_view.ev_on, NULL: all) the programs' events, @ev_filter
  * (live_view.ev_filter) the instance's event filters, @tl what its

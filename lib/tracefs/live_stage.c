@@ -49,27 +49,34 @@ void buf_free(struct live_buf *b)
 	free(b->fsel);
 }
 
+/* a view's pid list (live_view.pids): "!ID" never, else a listed id or any if none is */
 int pid_selected(const char *pids, const struct live_buf *b)
 {
 	const struct rb_header *h = b->r.hdr;
 	const char *p = pids;
+	int any = 0, in = 0;
 
 	/* set_ftrace_pid chooses whose functions are traced; markers stay */
-	if (b->marker || !p || !p[strspn(p, " \t\n")])
+	if (b->marker || !p)
 		return 1;
 	while (*p) {
+		int no = *p == '!';
 		char *end;
-		long v = strtol(p, &end, 10);
+		long v = strtol(p + no, &end, 10);
 
-		if (end == p) {
+		if (end == p + no) {
 			p++;
 			continue;
 		}
-		if (v == h->tid || v == h->pid)
-			return 1;
+		if (v == h->tid || v == h->pid) {
+			if (no)
+				return 0;
+			in = 1;
+		}
+		any |= !no;
 		p = end;
 	}
-	return 0;
+	return in || !any;
 }
 
 int buf_shown(const struct live_view *v, const struct live_buf *b)

@@ -196,7 +196,16 @@ struct tfs_file {
 /* the tables, one per source file (files.c lists them) */
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
 	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
-	tfs_views_files[], tfs_stat_files[];
+	tfs_views_files[], tfs_stat_files[], tfs_pids_files[];
+
+/* the pid lists of a directory (pids.c), the kernel's four files */
+enum tfs_pids {
+	TFS_PIDS_FUNC,		/* set_ftrace_pid */
+	TFS_PIDS_FUNC_NO,	/* set_ftrace_notrace_pid */
+	TFS_PIDS_EVENT,		/* set_event_pid */
+	TFS_PIDS_EVENT_NO,	/* set_event_notrace_pid */
+	TFS_NR_PIDS
+};
 
 struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
@@ -212,8 +221,13 @@ struct tfs_inst {
 	int snap_taken;			/* snapdir holds a copy of the buffers */
 	char snapdir[PATH_MAX];
 	uint64_t snap_since;
-	char pids[UT_LIST_MAX];		/* set_ftrace_pid, blank separated */
-	char evpids[UT_LIST_MAX];	/* set_event_pid, ascending, blank separated */
+	/* set_ftrace_pid and the other pid lists (enum tfs_pids): ascending, blank separated */
+	char pids[TFS_NR_PIDS][UT_LIST_MAX];
+	/*
+	 * the top's: ids of a list that a -fork option removed when they
+	 * exited; its views still show (or hide) what they recorded
+	 */
+	char pids_gone[TFS_NR_PIDS][UT_LIST_MAX];
 	/*
 	 * set_ftrace_filter and set_ftrace_notrace, the directory's own; the
 	 * control page has what the programs record (lists_update())
@@ -331,6 +345,8 @@ struct tfs_session {
 	uint32_t nr_evd;
 	/* the programs recorded events the top did not enable: its views drop them */
 	int top_ev_wide;
+	/* the children the -fork options added to a list (pids.c): theirs to take out */
+	char pids_followed[UT_LIST_MAX];
 	/*
 	 * The registry's trigger entries in use, a bit each (trigs[slot][k],
 	 * every directory's), and its instance words (dirs[d]) given out.
@@ -449,7 +465,7 @@ struct view_buf {
 	struct live_view v;
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
-	char pids[UT_LIST_MAX], evpids[UT_LIST_MAX];
+	char pids[LIVE_PIDS_MAX], evpids[LIVE_PIDS_MAX];
 	char words[TRACE_NR_OPTS + TRACER_MAX_OPTS][40];
 	const char *ptrs[TRACE_NR_OPTS + TRACER_MAX_OPTS + 1];
 	char tracer[32];
@@ -523,6 +539,15 @@ void errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */
 void ctl_apply(struct tfs_session *s);
+
+/* buffers.c: the session's thread and process ids, ascending */
+int session_ids(struct tfs_session *s, int **out);
+/* pids.c: the pid lists, the -fork options */
+int pids_parse(const char *list, int32_t *ids, uint32_t max);
+int pids_has(const char *list, long id);
+int pids_follows(const struct tfs_inst *in, int list);
+void pids_follow(struct tfs_session *s);
+void pids_view(const struct tfs_inst *in, int events, char *out, size_t size);
 
 /* instances.c: instances, the recording union */
 void top_sync(struct tfs_session *s);

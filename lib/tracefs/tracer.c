@@ -85,6 +85,9 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 		*w |= o->bit;
 	else
 		*w &= ~o->bit;
+	/* the -fork options: the programs tell the forks of the listed threads */
+	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK)))
+		return recording_update(s);
 	return 0;
 }
 

@@ -84,11 +84,15 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	vb->v.options = vb->ptrs;
 	vb->v.cpu = cpu >= 0 ? cpu : cpu_of_mask(s);
 	vb->v.since = in->since;
-	/* an instance's set_ftrace_pid chose what its buffers took */
-	snprintf(vb->pids, sizeof(vb->pids), "%s", in == &s->top ? in->pids : "");
+	/* an instance's pid lists chose what its buffers took */
+	vb->pids[0] = vb->evpids[0] = '\0';
+	if (in == &s->top) {
+		/* the top's calls by set_ftrace_pid and set_ftrace_notrace_pid, its events by the others */
+		pids_follow(s);
+		pids_view(in, 0, vb->pids, sizeof(vb->pids));
+		pids_view(in, 1, vb->evpids, sizeof(vb->evpids));
+	}
 	vb->v.pids = vb->pids;
-	/* the top's calls by set_ftrace_pid, its events by set_event_pid */
-	snprintf(vb->evpids, sizeof(vb->evpids), "%s", in == &s->top ? in->evpids : "");
 	vb->v.evpids = vb->evpids;
 	vb->v.pids_calls = 1;
 	/* the top shows its stacktrace triggers' stacks; an instance's pump took its own */
@@ -312,6 +316,7 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		on = h->n.inst == &s->top || h->n.inst->on;
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
+		pids_follow(s);
 		inst_pump(h->n.inst);
 		{
 			struct view_buf *vb = malloc(sizeof(*vb));
@@ -369,6 +374,7 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 	struct view_buf vb;
 	int ret;
 
+	pids_follow(h->s);
 	inst_pump(in);
 	view_make(h->s, in, h->n.cpu, &vb);
 	/* as the kernel's: a latency tracer's trace is its max buffer's */
@@ -518,6 +524,7 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 
 static int stats_show(struct tfs_handle *h, struct sbuf *b)
 {
+	pids_follow(h->s);
 	inst_pump(h->n.inst);
 	show_stats(h->s, h->n.inst, h->n.cpu, b);
 	return 0;

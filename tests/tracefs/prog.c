@@ -1,27 +1,108 @@
 /* prog.c - the program the tracing-directory scenarios trace: calls
  * top() -> mid() -> leaf() and allocates a block every millisecond until
- * the file argv[1] exists. */
+ * the file argv[1] exists.
+ * When the file argv[1].fork appears, it forks a child, and for
+ * argv[1].thread it creates a thread: each writes its id into
+ * argv[1].kid (argv[1].tid), calls kid_leaf() (tid_leaf()) every
+ * millisecond until argv[1].kidstop (argv[1].tidstop) exists, then ends
+ * (the child is reaped). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #define noinline __attribute__((noinline))
 
 volatile int sink;
 void *volatile block;
+static const char *stop;
 
 noinline int leaf(int x) { sink++; return x + 1; }
 noinline int mid(int x) { return leaf(x) + leaf(x + 1); }
 noinline int top(int x) { return mid(x) * 2; }
+noinline int kid_leaf(int x) { sink++; return x + 2; }
+noinline int tid_leaf(int x) { sink++; return x + 3; }
+
+static int exists(const char *suffix)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s%s", stop, suffix);
+	return access(p, F_OK) == 0;
+}
+
+/* argv[1]SUFFIX holds @id (written whole: a rename) */
+static void tell(const char *suffix, int id)
+{
+	char p[4096], t[4100];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s%s", stop, suffix);
+	snprintf(t, sizeof(t), "%s.tmp", p);
+	if ((f = fopen(t, "w"))) {
+		fprintf(f, "%d\n", id);
+		fclose(f);
+		rename(t, p);
+	}
+}
+
+/* call @fn every millisecond until argv[1]@until (or argv[1]) exists */
+static void work(int (*fn)(int), const char *until)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	while (!exists(until) && !exists("")) {
+		sink += fn(1);
+		nanosleep(&ms, NULL);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	tell(".tid", gettid());
+	work(tid_leaf, ".tidstop");
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
 	struct timespec ms = { 0, 1000000 };
 
+	stop = argc > 1 ? argv[1] : "/nonexistent";
 	while (argc < 2 || access(argv[1], F_OK) != 0) {
 		sink += top(1);
 		block = malloc(100);
 		free(block);
 		nanosleep(&ms, NULL);
+		if (argc < 2)
+			continue;
+		if (exists(".fork")) {
+			char p[4096];
+			pid_t c;
+
+			snprintf(p, sizeof(p), "%s.fork", stop);
+			unlink(p);
+			c = fork();
+			if (c == 0) {
+				tell(".kid", getpid());
+				work(kid_leaf, ".kidstop");
+				_exit(0);
+			}
+		}
+		if (exists(".thread")) {
+			char p[4096];
+			pthread_t t;
+
+			snprintf(p, sizeof(p), "%s.thread", stop);
+			unlink(p);
+			if (pthread_create(&t, NULL, thread_main, NULL) == 0)
+				pthread_detach(t);
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
 	}
 	return 0;
 }

@@ -1462,9 +1462,13 @@ static void test_options(void **state)
 	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
 	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
 	/* the global table, in the kernel's trace_options order; a tracer's own in its table */
-	assert_int_equal(TRACE_NR_OPTS, 8);
+	assert_int_equal(TRACE_NR_OPTS, 10);
 	assert_string_equal(trace_opts[0].name, "print-parent");
 	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
+	assert_string_equal(trace_opts[TRACE_ITER_EVENT_FORK_POS].name, "event-fork");
+	assert_string_equal(trace_opts[TRACE_ITER_FUNC_FORK_POS].name, "function-fork");
+	assert_int_equal(trace_opt_defaults(trace_opts, TRACE_NR_OPTS) &
+			 (TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNC_FORK), 0);
 	{
 		const struct tracer *own = &nop_tracer;
 
@@ -1491,7 +1495,7 @@ static void test_options_help(void **state)
 	assert_string_equal(mem_text(f),
 		"  all tracers: print-parent (default) sym-offset sym-addr\n"
 		"    context-info (default) latency-format record-tgid irq-info (default)\n"
-		"    markers (default)\n"
+		"    markers (default) event-fork function-fork\n"
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"

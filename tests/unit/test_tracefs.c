@@ -14,6 +14,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -47,7 +50,8 @@ static int last_nr_hide;
 static uint64_t last_hide[2];
 static int last_have_ev;		/* the view had an event set */
 static uint64_t last_ev_on0;		/* its first word */
-static char last_pids[64];		/* the view's set_ftrace_pid */
+static char last_pids[256];		/* the view's set_ftrace_pid */
+static char last_evpids[256];		/* and set_event_pid */
 static const char *live_text;		/* what `trace` reads; NULL: a header alone */
 static struct trace_lat_info last_lat;	/* the view's maximum; tid -1: none */
 
@@ -76,6 +80,7 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	last_since = v->since;
 	snprintf(last_bufdir, sizeof(last_bufdir), "%s", v->bufdir ? v->bufdir : "");
 	snprintf(last_pids, sizeof(last_pids), "%s", v->pids ? v->pids : "");
+	snprintf(last_evpids, sizeof(last_evpids), "%s", v->evpids ? v->evpids : "");
 	if (v->lat)
 		last_lat = *v->lat;
 	else
@@ -439,6 +444,20 @@ static int wr(struct tfs_session *s, const char *path, int flags, const char *te
 	return 0;
 }
 
+/* a write of @len bytes (NUL bytes too) into @path opened with @flags */
+static int wr_n(struct tfs_session *s, const char *path, int flags, const char *text, size_t len)
+{
+	struct tfs_handle *h;
+	ssize_t n;
+	int ret = tfs_open(s, path, O_WRONLY | flags, &h);
+
+	if (ret)
+		return ret;
+	n = tfs_write(h, text, len, 0);
+	tfs_release(h);
+	return n < 0 ? (int)n : 0;
+}
+
 #define assert_file(s, path, text) do {				\
 	char *_t = rd(s, path, NULL);				\
 	assert_non_null(_t);					\
@@ -759,7 +778,7 @@ static void test_instances(void **state)
 	assert_int_equal(wr(f->s, "instances/foo/buffer_size_kb", O_TRUNC, "64"), 0);
 	assert_int_equal(wr(f->s, "instances/foo/set_ftrace_pid", O_TRUNC, "42"), 0);
 	assert_file(f->s, "instances/foo/set_ftrace_pid", "42\n");
-	assert_file(f->s, "set_ftrace_pid", "");
+	assert_file(f->s, "set_ftrace_pid", "no pid\n");
 	free(rd(f->s, "instances/foo/trace", NULL));
 	assert_string_equal(pump->pids, "42");
 	/* its own clock and options */
@@ -794,7 +813,11 @@ static void test_rec_filter(void **state)
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "6 5"), 0);
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
 	assert_int_equal(f->ctl->nr_rec_pids, 2);
+	/* as the kernel's: the open emptied it, the write failed */
 	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "x"), -EINVAL);
+	assert_int_equal(f->ctl->nr_rec_pids, 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "5 6"), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_APPEND, "x"), -EINVAL);
 	assert_int_equal(f->ctl->nr_rec_pids, 2);
 	/* an instance that records every thread: every thread records */
 	assert_int_equal(tfs_mkdir(f->s, "instances/i"), 0);
@@ -1083,6 +1106,280 @@ static void test_set_event_pid(void **state)
 	assert_file(f->s, "instances/ep/set_event_pid", "9\n");
 	assert_file(f->s, "set_event_pid", "");
 	assert_int_equal(tfs_rmdir(f->s, "instances/ep"), 0);
+}
+
+/*
+ * The four pid files, one parser as the kernel's trace_pid_write() (what
+ * a 6.18 kernel answered for set_event_notrace_pid): the same answers
+ * from each, in the top and in an instance
+ */
+static void test_pid_files(void **state)
+{
+	static const char *const files[] = {
+		"set_ftrace_pid", "set_ftrace_notrace_pid", "set_event_pid", "set_event_notrace_pid",
+		"instances/pf/set_ftrace_pid", "instances/pf/set_ftrace_notrace_pid",
+		"instances/pf/set_event_pid", "instances/pf/set_event_notrace_pid",
+	};
+	struct fix *f = *state;
+	char word[160];
+
+	assert_int_equal(tfs_mkdir(f->s, "instances/pf"), 0);
+	for (int i = 0; i < 8; i++) {
+		const char *p = files[i];
+		/* as the kernel's: the function lists say so when empty */
+		const char *none = strstr(p, "ftrace") ? "no pid\n" : "";
+
+		assert_file(f->s, p, none);
+		assert_int_equal(wr(f->s, p, O_TRUNC, "456 123\n456"), 0);
+		assert_file(f->s, p, "123\n456\n");
+		/* NUL bytes and every blank part words */
+		assert_int_equal(wr_n(f->s, p, O_APPEND, "11\0" "12\t13\v14\f15\r16",
+				      sizeof("11\0" "12\t13\v14\f15\r16") - 1), 0);
+		assert_file(f->s, p, "11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* nothing, or blanks only: no change (the kernel keeps the list) */
+		assert_int_equal(wr_n(f->s, p, O_APPEND, "", 0), 0);
+		assert_int_equal(wr(f->s, p, O_APPEND, " \n"), 0);
+		assert_file(f->s, p, "11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* the first bad word fails the whole write, which changes nothing */
+		assert_int_equal(wr(f->s, p, O_APPEND, "7 x"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "!123"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "-5"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "+"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "1,2"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "08"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "0x"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "99999999999999999999999"), -EINVAL);
+		assert_int_equal(wr(f->s, p, O_APPEND, "8 1073741824 x"), -EPERM);
+		assert_int_equal(wr(f->s, p, O_APPEND, "x 1073741824"), -EINVAL);
+		/* a word of 127 bytes is read, one of 128 is too long */
+		snprintf(word, sizeof(word), "0x%0124d5", 0);
+		assert_int_equal(strlen(word), 127);
+		assert_int_equal(wr(f->s, p, O_APPEND, word), 0);
+		snprintf(word, sizeof(word), "0x%0125d5", 0);
+		assert_int_equal(wr(f->s, p, O_APPEND, word), -EINVAL);
+		assert_file(f->s, p, "5\n11\n12\n13\n14\n15\n16\n123\n456\n");
+		/* C's numbers modulo 2^32 */
+		assert_int_equal(wr(f->s, p, O_TRUNC, "+5 0x10 010 4294967301 0 1073741823"), 0);
+		assert_file(f->s, p, "0\n5\n8\n16\n1073741823\n");
+		/* O_TRUNC empties it at the open, appending or not, whatever the write does */
+		assert_int_equal(wr(f->s, p, O_TRUNC, "abc"), -EINVAL);
+		assert_file(f->s, p, none);
+		assert_int_equal(wr(f->s, p, O_APPEND, "3"), 0);
+		assert_int_equal(wr(f->s, p, O_TRUNC | O_APPEND, "4"), 0);
+		assert_file(f->s, p, "4\n");
+		assert_int_equal(tfs_truncate(f->s, p), 0);
+		assert_file(f->s, p, none);
+	}
+	assert_int_equal(tfs_rmdir(f->s, "instances/pf"), 0);
+}
+
+/*
+ * The notrace lists: the programs leave out whom every recording
+ * directory excludes, the views whom theirs does
+ */
+static void test_notrace_pid(void **state)
+{
+	struct fix *f = *state;
+	struct ut_session_ctl *c = f->ctl;
+
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, "7 3"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(c->rec_nopids[0], 3);
+	assert_int_equal(c->rec_nopids[1], 7);
+	assert_int_equal(c->nr_rec_pids, 0);
+	assert_int_equal(c->nr_ev_nopids, 0);
+	assert_int_equal(wr(f->s, "set_event_notrace_pid", O_TRUNC, "9"), 0);
+	assert_int_equal(c->nr_ev_nopids, 1);
+	assert_int_equal(c->ev_nopids[0], 9);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "3 4"), 0);
+	assert_int_equal(c->nr_rec_pids, 2);
+	/* the views: the pid list, then what the notrace list hides */
+	free(rd(f->s, "trace", NULL));
+	assert_string_equal(last_pids, "3 4 !3 !7");
+	assert_string_equal(last_evpids, "!9");
+	/* a recording instance that excludes only 7: 3 is recorded for it */
+	assert_int_equal(tfs_mkdir(f->s, "instances/n"), 0);
+	assert_int_equal(wr(f->s, "instances/n/set_ftrace_notrace_pid", O_TRUNC, "7"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);	/* it does not record yet */
+	assert_int_equal(wr(f->s, "instances/n/current_tracer", O_TRUNC, "function"), 0);
+	assert_int_equal(c->nr_rec_nopids, 1);
+	assert_int_equal(c->rec_nopids[0], 7);
+	assert_int_equal(c->nr_rec_pids, 0);	/* its empty set_ftrace_pid wants all */
+	free(rd(f->s, "instances/n/trace", NULL));
+	assert_string_equal(last_pump->pids, "!7");
+	/* one excluding nothing: nobody is left out */
+	assert_int_equal(wr(f->s, "instances/n/set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(c->nr_rec_nopids, 0);
+	assert_int_equal(tfs_rmdir(f->s, "instances/n"), 0);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_event_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(c->nr_rec_nopids + c->nr_rec_pids + c->nr_ev_nopids, 0);
+}
+
+/* a program's fork log entry: thread @ptid of @ppid made @child */
+static void fork_log(struct ut_session_ctl *c, int32_t ptid, int32_t ppid, int32_t child)
+{
+	uint32_t n = c->forklog_head++;
+
+	c->forklog[n % UT_FORKLOG].ptid = ptid;
+	c->forklog[n % UT_FORKLOG].ppid = ppid;
+	c->forklog[n % UT_FORKLOG].child = child;
+	c->forklog[n % UT_FORKLOG].seq = n + 1;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* the text of a pid file holding the @n ids of @ids (sorted here) */
+static const char *ids_text(int n, ...)
+{
+	static char buf[256];
+	int v[16];
+	size_t len = 0;
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		v[i] = va_arg(ap, int);
+	va_end(ap);
+	qsort(v, (size_t)n, sizeof(*v), int_cmp);
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%d\n", v[i]);
+	return buf;
+}
+
+/* a process that lives until killed: a child's id that stays */
+static pid_t sleeper(void)
+{
+	pid_t p = fork();
+
+	if (!p) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	assert_true(p > 0);
+	return p;
+}
+
+/* function-fork, event-fork: children join their parent's lists, ended threads leave them */
+static void test_pid_fork(void **state)
+{
+	struct fix *f = *state;
+	struct ut_session_ctl *c = f->ctl;
+	char path[128], want[128];
+	pid_t dead = fork(), k[8];
+	int fd;
+
+	if (!dead)
+		_exit(0);
+	assert_true(dead > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	for (int i = 0; i < 8; i++)
+		k[i] = sleeper();
+	assert_file(f->s, "options/function-fork", "0\n");
+	assert_file(f->s, "options/event-fork", "0\n");
+	/* off: a fork of a listed thread changes nothing */
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "100"), 0);
+	assert_int_equal(c->nr_follow, 0);
+	fork_log(c, 100, 100, k[0]);
+	assert_file(f->s, "set_ftrace_pid", "100\n");
+	assert_int_equal(c->forklog_done, c->forklog_head);
+	/* on: the programs learn whose forks to tell */
+	assert_int_equal(wr(f->s, "options/function-fork", O_TRUNC, "1"), 0);
+	assert_int_equal(c->nr_follow, 1);
+	assert_int_equal(c->follow[0].id, 100);
+	assert_int_equal(c->follow[0].what, UT_FOLLOW_FUNC);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, "200"), 0);
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, "300"), 0);
+	assert_int_equal(c->nr_follow, 2);	/* event-fork is off */
+	/* a child of a listed thread (or of its process) joins its list */
+	fork_log(c, 100, 100, k[1]);
+	fork_log(c, 150, 100, k[2]);	/* a thread of process 100 */
+	fork_log(c, 200, 200, k[3]);
+	fork_log(c, 300, 300, k[4]);	/* set_event_pid: event-fork is off */
+	fork_log(c, 999, 999, k[5]);	/* nobody's */
+	assert_file(f->s, "set_ftrace_pid", ids_text(3, 100, k[1], k[2]));
+	assert_file(f->s, "set_ftrace_notrace_pid", ids_text(2, 200, k[3]));
+	assert_file(f->s, "set_event_pid", "300\n");
+	assert_int_equal(c->forklog_done, c->forklog_head);
+	assert_int_equal(c->nr_rec_pids, 3);
+	assert_int_equal(c->nr_rec_nopids, 2);
+	assert_int_equal(c->nr_follow, 5);
+	/* an entry being written (its seq not yet stored) waits */
+	c->forklog_head++;
+	assert_file(f->s, "set_ftrace_pid", ids_text(3, 100, k[1], k[2]));
+	assert_int_equal(c->forklog_done, c->forklog_head - 1);
+	c->forklog[(c->forklog_head - 1) % UT_FORKLOG] =
+		(struct ut_forklog){ .seq = c->forklog_head, .ptid = k[1], .ppid = k[1], .child = k[6] };
+	assert_file(f->s, "set_ftrace_pid", ids_text(4, 100, k[1], k[2], k[6]));
+	/* event-fork on: the event lists follow too */
+	assert_int_equal(wr(f->s, "options/event-fork", O_TRUNC, "1"), 0);
+	fork_log(c, 300, 300, k[7]);
+	assert_file(f->s, "set_event_pid", ids_text(2, 300, k[7]));
+	/* a child that ended leaves the lists; the top's views still show its past */
+	kill(k[2], SIGKILL);
+	kill(k[3], SIGKILL);
+	assert_int_equal(waitpid(k[2], NULL, 0), k[2]);
+	assert_int_equal(waitpid(k[3], NULL, 0), k[3]);
+	assert_file(f->s, "set_ftrace_pid", ids_text(3, 100, k[1], k[6]));
+	assert_file(f->s, "set_ftrace_notrace_pid", "200\n");
+	/* so does a thread of the session (its buffer), listed by the user */
+	snprintf(path, sizeof(path), "%s/buf.%d.%d.1", f->dir, (int)dead, (int)dead);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(want, sizeof(want), "%d", (int)dead);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_APPEND, want), 0);
+	assert_file(f->s, "set_ftrace_notrace_pid", "200\n");
+	free(rd(f->s, "trace", NULL));
+	/* (the user's append to the notrace list made its views follow it again: no k[3]) */
+	snprintf(want, sizeof(want), "%s %d !200 !%d", strchr(ids_text(3, 100, k[1], k[6]), '1'),
+		 (int)k[2], (int)dead);
+	for (char *nl; (nl = strchr(want, '\n'));)
+		*nl = ' ';
+	{
+		/* "100 A B  K2 ..." from the lines: one blank */
+		char *dbl = strstr(want, "  ");
+
+		memmove(dbl, dbl + 1, strlen(dbl));
+	}
+	assert_string_equal(last_pids, want);
+	/* ids that named no thread of the programs stay (100, 200...) */
+	assert_int_equal(c->nr_rec_pids, 3);
+	/* the user's write: the views follow the list again */
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, "100"), 0);
+	free(rd(f->s, "trace", NULL));
+	snprintf(want, sizeof(want), "100 !200 !%d", (int)dead);
+	assert_string_equal(last_pids, want);
+	/* an instance follows by its own options */
+	assert_int_equal(tfs_mkdir(f->s, "instances/fk"), 0);
+	assert_int_equal(wr(f->s, "instances/fk/set_ftrace_pid", O_TRUNC, "100"), 0);
+	fork_log(c, 100, 100, k[0]);
+	assert_file(f->s, "instances/fk/set_ftrace_pid", "100\n");
+	assert_file(f->s, "set_ftrace_pid", ids_text(2, 100, k[0]));
+	assert_int_equal(wr(f->s, "instances/fk/options/function-fork", O_TRUNC, "1"), 0);
+	fork_log(c, 100, 100, k[5]);
+	assert_file(f->s, "instances/fk/set_ftrace_pid", ids_text(2, 100, k[5]));
+	assert_int_equal(tfs_rmdir(f->s, "instances/fk"), 0);
+	/* off again: the programs tell no more forks */
+	assert_int_equal(wr(f->s, "options/function-fork", O_TRUNC, "0"), 0);
+	assert_int_equal(wr(f->s, "options/event-fork", O_TRUNC, "0"), 0);
+	assert_int_equal(c->nr_follow, 0);
+	unlink(path);
+	assert_int_equal(wr(f->s, "set_ftrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_ftrace_notrace_pid", O_TRUNC, ""), 0);
+	assert_int_equal(wr(f->s, "set_event_pid", O_TRUNC, ""), 0);
+	for (int i = 0; i < 8; i++)
+		if (i != 2 && i != 3) {
+			kill(k[i], SIGKILL);
+			waitpid(k[i], NULL, 0);
+		}
 }
 
 /* set_event: the kernel's syntax, the registry's bits, the handshake */
@@ -1759,6 +2056,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_event_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notrace_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_fork, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_instances, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_pipe, setup, teardown),
