@@ -60,10 +60,10 @@ static size_t nr_objs;
 /*
  * A live tracepoint was hit: its triggers run (whether it is recorded or
  * not; before the write or after it, as the kernel's: evreg.h), and it
- * is written if a directory enables it or, in the top's
- * soft mode, a trigger switched it on, or an instance may keep it (its
- * pump applies its own switches), and its filter (if any: one load of
- * the slot's filter word) passes it.
+ * is written if a directory enables it or, in the top's soft mode, a
+ * trigger switched it on, or an instance may keep it (enabled, or in its
+ * soft mode switched on: its pump applies its own switches), and its
+ * filter (if any: one load of the slot's filter word) passes it.
  */
 static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint32_t size)
 {
@@ -90,7 +90,8 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 		st = __atomic_load_n(&reg->slots[i].state, __ATOMIC_RELAXED);
 	}
 	if ((st & UT_EVS_OTHERS) ||
-	    ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED)))
+	    ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED)) ||
+	    ((st & UT_EVS_INST_SOFT) && __atomic_load_n(&reg->soft_on[i], __ATOMIC_RELAXED) > 0))
 		ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));
 	if (st & UT_EVS_TRIG_AFTER)
 		post |= ut_triggers_run(reg, i, ent, size, 1);

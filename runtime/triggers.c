@@ -104,8 +104,8 @@ int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 }
 
 /* an instance's soft switch of @target: 1 if this call changed it */
-static int dir_soft_switch(struct ut_evreg_dir *d, uint32_t target, int enable,
-			   volatile int64_t *count)
+static int dir_soft_switch(struct ut_evreg *r, struct ut_evreg_dir *d, uint32_t target,
+			   int enable, volatile int64_t *count)
 {
 	uint64_t bit = 1ull << (target % 64);
 	volatile uint64_t *w = &d->soft_off[target / 64];
@@ -121,6 +121,8 @@ static int dir_soft_switch(struct ut_evreg_dir *d, uint32_t target, int enable,
 		     __atomic_fetch_or(w, bit, __ATOMIC_ACQ_REL);
 	if ((!(v & bit)) == enable)
 		return 0;	/* another thread did it first */
+	/* the programs write it while an instance has it on (INST_SOFT) */
+	__atomic_add_fetch(&r->soft_on[target], enable ? 1 : -1, __ATOMIC_ACQ_REL);
 	dir_log(d, enable ? UT_TRIG_ENABLE_EVENT + 1 : UT_TRIG_DISABLE_EVENT + 1, target);
 	return 1;
 }
@@ -148,7 +150,7 @@ static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *
 		break;
 	case UT_TRIG_ENABLE_EVENT:
 	case UT_TRIG_DISABLE_EVENT:
-		dir_soft_switch(d, t->target, cmd == UT_TRIG_ENABLE_EVENT, &t->count);
+		dir_soft_switch(r, d, t->target, cmd == UT_TRIG_ENABLE_EVENT, &t->count);
 		break;
 	}
 	return 0;

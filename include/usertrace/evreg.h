@@ -62,13 +62,16 @@
 #define UT_EVS_TRIGGERS		8u
 #define UT_EVS_FILTER_ERR	16u	/* its record -f filter does not compile for it */
 /*
- * OTHERS: an instance enables it or holds it in soft mode.  SOFT_MODE and
- * SOFT_DISABLED are the top's; an instance's soft mode is its own
- * (dirs[d].soft_mode, soft_off), so an event OTHERS marks is written
- * whatever the top's switch says, and each directory keeps what its own
- * switches chose (the top's views, an instance's pump).
+ * SOFT_MODE and SOFT_DISABLED are the top's; an instance's soft mode is
+ * its own (dirs[d].soft_mode, soft_off).  OTHERS: an instance enables it
+ * while the top holds it in soft mode: it is written whatever the top's
+ * switch says.  INST_SOFT: an instance holds it in soft mode: it is
+ * written while one has switched it on (soft_on[slot]).  Each directory
+ * keeps what its own switches chose (the top's views, an instance's
+ * pump).
  */
 #define UT_EVS_OTHERS		32u
+#define UT_EVS_INST_SOFT	128u
 /*
  * TRIG_AFTER: some of its triggers run after the event is written (their
  * `after`), as the kernel's with TRIGGER_COND: traceon, traceoff,
@@ -78,7 +81,8 @@
  * disable_event of the event itself drops it).
  */
 #define UT_EVS_TRIG_AFTER	64u
-#define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS | UT_EVS_OTHERS)
+#define UT_EVS_LIVE		(UT_EVS_RECORD | UT_EVS_SOFT_MODE | UT_EVS_TRIGGERS | UT_EVS_OTHERS | \
+				 UT_EVS_INST_SOFT)
 
 /*
  * An event's triggers (events/SYS/EVENT/trigger of every directory): at
@@ -177,6 +181,8 @@ struct ut_evreg {
 	 */
 	volatile uint32_t insts_on;
 	uint32_t pad2;
+	/* by slot: the instances that hold it in soft mode, switched on (INST_SOFT) */
+	volatile int32_t soft_on[UT_EVREG_SLOTS];
 	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: the top's on and log (insts_on) */
 	char blob[UT_EVREG_BLOB];
 	struct ut_evreg_prog progs[UT_EVREG_PROGS];

@@ -453,40 +453,52 @@ static int trig_after(struct tfs_session *s, uint32_t slot)
  * while some directory has triggers on it; the top's SOFT_MODE while a
  * trigger or command of the top targets it (SOFT_DISABLED then follows
  * its enable unless a trigger switched it); OTHERS while an instance
- * holds it in soft mode, or enables it while the top holds it; and each
- * instance's soft_mode bit.  Returns 1 if a bit that makes tracepoints
+ * enables it while the top holds it; INST_SOFT while an instance holds
+ * it in soft mode, with each instance's soft_mode bit and its share of
+ * soft_on[].  Returns 1 if a bit that makes tracepoints
  * live changed.
  */
 static int soft_publish(struct tfs_session *s, uint32_t slot)
 {
 	volatile uint32_t *st = &s->evreg->slots[slot].state;
 	uint32_t old = __atomic_load_n(st, __ATOMIC_ACQUIRE), v = old;
-	int others = 0, inst_on = 0;
+	int others, inst_soft = 0, inst_on = 0;
 
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
 		struct ut_evreg_dir *d = in->rd;
 
-		if (d && !!in->ev_soft[slot] != ev_bit((const uint64_t *)d->soft_mode, slot)) {
+		if (d && in->ev_soft[slot] && !ev_bit((const uint64_t *)d->soft_mode, slot)) {
 			/* as the kernel's, soft mode starts from the event's enable */
-			int off = in->ev_soft[slot] && !ev_bit(in->ev_on, slot);
+			int off = !ev_bit(in->ev_on, slot);
 
+			if (!off)
+				__atomic_add_fetch(&s->evreg->soft_on[slot], 1, __ATOMIC_ACQ_REL);
 			ev_bit_set(in->soft_off, slot, off);
 			bit_put(d->soft_off, slot, off);
-			bit_put(d->soft_mode, slot, in->ev_soft[slot] != 0);
+			bit_put(d->soft_mode, slot, 1);
+		} else if (d && !in->ev_soft[slot] && ev_bit((const uint64_t *)d->soft_mode, slot)) {
+			uint64_t b = 1ull << (slot % 64);
+
+			bit_put(d->soft_mode, slot, 0);
+			if (!(__atomic_fetch_or(&d->soft_off[slot / 64], b, __ATOMIC_ACQ_REL) & b))
+				__atomic_sub_fetch(&s->evreg->soft_on[slot], 1, __ATOMIC_ACQ_REL);
+			bit_put(d->soft_off, slot, 0);
+			ev_bit_set(in->soft_off, slot, 0);
 		}
-		others |= in->ev_soft[slot] != 0;
+		inst_soft |= in->ev_soft[slot] != 0;
 		inst_on |= ev_bit(in->ev_on, slot);
 	}
-	others |= s->top.ev_soft[slot] && inst_on;
+	others = s->top.ev_soft[slot] && inst_on;
 	v = s->trig_reg[slot] ? v | UT_EVS_TRIGGERS : v & ~UT_EVS_TRIGGERS;
 	v = trig_after(s, slot) ? v | UT_EVS_TRIG_AFTER : v & ~UT_EVS_TRIG_AFTER;
 	v = others ? v | UT_EVS_OTHERS : v & ~UT_EVS_OTHERS;
+	v = inst_soft ? v | UT_EVS_INST_SOFT : v & ~UT_EVS_INST_SOFT;
 	if (s->top.ev_soft[slot] && !(old & UT_EVS_SOFT_MODE))
 		v |= UT_EVS_SOFT_MODE | (ev_bit(s->top.ev_on, slot) ? 0 : UT_EVS_SOFT_DISABLED);
 	else if (!s->top.ev_soft[slot])
 		v &= ~(UT_EVS_SOFT_MODE | UT_EVS_SOFT_DISABLED);
 	/* the programs record what the top's switches left out: its views choose */
-	if (others)
+	if (others || inst_soft)
 		s->top_ev_wide = 1;
 	/* the filter the programs run follows who may keep it */
 	evfilt_publish(s, slot);
@@ -938,7 +950,15 @@ void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, i
 	/* the change is the pump's from now: what came before goes with the old state */
 	inst_pump(in);
 	ev_bit_set(in->soft_off, slot, !on);
-	bit_put(d->soft_off, slot, !on);
+	{
+		uint64_t b = 1ull << (slot % 64), was;
+
+		was = on ? __atomic_fetch_and(&d->soft_off[slot / 64], ~b, __ATOMIC_ACQ_REL) :
+			   __atomic_fetch_or(&d->soft_off[slot / 64], b, __ATOMIC_ACQ_REL);
+		/* it was off and is on, or the other way: the programs' count follows */
+		if (!!(was & b) == on && ev_bit((const uint64_t *)d->soft_mode, slot))
+			__atomic_add_fetch(&s->evreg->soft_on[slot], on ? 1 : -1, __ATOMIC_ACQ_REL);
+	}
 }
 
 /*

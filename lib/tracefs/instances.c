@@ -16,6 +16,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 static int inst_records(struct tfs_inst *in);
+static int inst_soft_any(const struct tfs_inst *in);
 static int rec_filter_update(struct tfs_session *s);
 static void top_state(struct tfs_session *s, int on);
 static void top_state_at(struct tfs_session *s, int on, uint64_t ns);
@@ -105,7 +106,17 @@ static int inst_traces(struct tfs_inst *in)
  */
 static int inst_records(struct tfs_inst *in)
 {
-	return (in->on || in->traceon_trigs) && (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in));
+	return (in->on || in->traceon_trigs) &&
+	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in));
+}
+
+/* does the instance hold an event in soft mode (its triggers may switch it on)? */
+static int inst_soft_any(const struct tfs_inst *in)
+{
+	for (int w = 0; in->rd && w < TFS_EV_WORDS; w++)
+		if (__atomic_load_n(&in->rd->soft_mode[w], __ATOMIC_RELAXED))
+			return 1;
+	return 0;
 }
 
 /*

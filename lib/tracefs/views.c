@@ -127,7 +127,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 			uint32_t st = __atomic_load_n(&s->evreg->slots[i].state, __ATOMIC_ACQUIRE);
 
 			if (s->top.ev_soft[i] &&
-			    (!(st & UT_EVS_OTHERS) || !(st & UT_EVS_SOFT_DISABLED)))
+			    (!(st & (UT_EVS_OTHERS | UT_EVS_INST_SOFT)) || !(st & UT_EVS_SOFT_DISABLED)))
 				vb->ev_on[i / 64] |= 1ull << (i % 64);
 		}
 		vb->v.ev_on = vb->ev_on;
