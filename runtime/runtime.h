@@ -222,6 +222,15 @@ static inline uint32_t ut_shadow_ips(const struct ut_thread *t, uintptr_t *ips, 
 	return n;
 }
 
+/* an entry of getdents64(2), which the runtime calls where opendir() may not run (a signal handler) */
+struct ut_dirent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 /* triggers.c */
 struct ut_evreg;
 struct ut_trace_entry;

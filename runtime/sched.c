@@ -469,13 +469,7 @@ static __attribute__((noinline)) void ut_sched_reaped(pid_t child)
 		goto out;
 	while ((got = syscall(SYS_getdents64, fd, dbuf, sizeof(dbuf))) > 0) {
 		for (long off = 0; off < got;) {
-			struct {
-				uint64_t ino;
-				int64_t off;
-				unsigned short reclen;
-				unsigned char type;
-				char name[];
-			} *de = (void *)(dbuf + off);
+			struct ut_dirent64 *de = (void *)(dbuf + off);
 			const char *p = de->name + pl;
 			uint64_t tid, image, gen = 0;
 			int k;

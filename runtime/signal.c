@@ -328,13 +328,7 @@ static int group_targets(pid_t pgrp, int sig, struct target *t)
 		return 0;
 	while ((got = syscall(SYS_getdents64, fd, dbuf, sizeof(dbuf))) > 0) {
 		for (long off = 0; off < got;) {
-			struct {
-				uint64_t ino;
-				int64_t off;
-				unsigned short reclen;
-				unsigned char type;
-				char name[];
-			} *de = (void *)(dbuf + off);
+			struct ut_dirent64 *de = (void *)(dbuf + off);
 			char *end, *p;
 			long pid = strtol(de->name, &end, 10), f5, f6;
 			int field = 2;

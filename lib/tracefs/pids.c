@@ -27,20 +27,30 @@
 /* ids from here on are no pid: EPERM, as the kernel's pid lists refuse them */
 #define PID_LIMIT	(1L << 30)
 
+/*
+ * The next id of a list at @p into *@v (words that are not numbers are
+ * passed over): what follows it, or NULL at the list's end.
+ */
+static const char *next_id(const char *p, long *v)
+{
+	while (*p) {
+		char *end;
+
+		*v = strtol(p, &end, 10);
+		if (end != p)
+			return end;
+		p++;
+	}
+	return NULL;
+}
+
 /* the ids of @list (ascending text) into @ids, at most @max; how many, -1 beyond */
 int pids_parse(const char *list, int32_t *ids, uint32_t max)
 {
 	uint32_t n = 0;
+	long v;
 
-	for (const char *p = list; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p) {
-			p++;
-			continue;
-		}
-		p = end;
+	for (const char *p = list; (p = next_id(p, &v));) {
 		if (n == max)
 			return -1;
 		ids[n++] = (int32_t)v;
@@ -51,17 +61,11 @@ int pids_parse(const char *list, int32_t *ids, uint32_t max)
 /* is @id in @list? */
 int pids_has(const char *list, long id)
 {
-	for (const char *p = list; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
+	long v;
 
-		if (end == p) {
-			p++;
-			continue;
-		}
+	for (const char *p = list; (p = next_id(p, &v));) {
 		if (v == id)
 			return 1;
-		p = end;
 	}
 	return 0;
 }
@@ -222,17 +226,10 @@ static void pids_del(char *list, long id)
 {
 	char text[UT_LIST_MAX];
 	size_t len = 0;
+	long v;
 
 	text[0] = '\0';
-	for (const char *p = list; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p) {
-			p++;
-			continue;
-		}
-		p = end;
+	for (const char *p = list; (p = next_id(p, &v));) {
 		if (v != id)
 			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%ld", len ? " " : "", v);
 	}
@@ -298,6 +295,7 @@ static int follow_forks(struct tfs_session *s, uint32_t *donep)
 static int follow_exits(struct tfs_session *s)
 {
 	int *ids = NULL, nids = -1, changed = 0;
+	long id;
 
 	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next)
 		for (int k = 0; k < TFS_NR_PIDS; k++) {
@@ -325,19 +323,14 @@ static int follow_exits(struct tfs_session *s)
 		}
 	free(ids);
 	/* the ended children no list holds any more */
-	for (const char *p = s->pids_followed; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
+	for (const char *p = s->pids_followed; (p = next_id(p, &id));) {
 		int held = 0;
 
-		if (end == p)
-			break;
-		p = end;
 		for (struct tfs_inst *in = &s->top; in && !held; in = in == &s->top ? s->insts : in->next)
 			for (int k = 0; k < TFS_NR_PIDS && !held; k++)
-				held = pids_has(in->pids[k], v);
-		if (!held && id_gone(v)) {
-			pids_del(s->pids_followed, v);
+				held = pids_has(in->pids[k], id);
+		if (!held && id_gone(id)) {
+			pids_del(s->pids_followed, id);
 			p = s->pids_followed;
 		}
 	}
