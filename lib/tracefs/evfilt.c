@@ -582,91 +582,128 @@ static void trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 
 static uint64_t trig_order;
 
+/*
+ * The front of a write to a trigger file whose triggers are @tt: parse
+ * @buf into @spec (its `if` text in *@text, to free), the target of an
+ * event switch (*@target), the trigger in the same place (*@same, NULL:
+ * none) and a free entry (*@free_k, -1: none).  0 or -errno.
+ */
+static int trig_prepare(struct tfs_session *s, const char *buf, size_t size,
+			const struct tfs_trig *tt, char **text, struct ut_trig_spec *spec,
+			uint32_t *target, int *same, int *free_k)
+{
+	int ret;
+
+	*text = NULL;
+	*same = *free_k = -1;
+	*target = 0;
+	if (size >= UT_EVF_TEXT_MAX)
+		return -EINVAL;
+	if (!(*text = strndup(buf, size)))
+		return -ENOMEM;
+	ret = ut_trig_parse(*text, spec);
+	if (ret)
+		return ret;
+	if (spec->cmd == UT_TRIG_ENABLE_EVENT || spec->cmd == UT_TRIG_DISABLE_EVENT) {
+		int i = ev_find(s, spec->system, spec->event, strlen(spec->event));
+
+		if (i < 0 || !s->evreg)
+			return -EINVAL;
+		*target = (uint32_t)i;
+	}
+	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
+		if (tt[k].used && ut_trig_same_place(&tt[k].spec, spec))
+			*same = k;
+		else if (!tt[k].used && *free_k < 0)
+			*free_k = k;
+	}
+	return 0;
+}
+
+/*
+ * A trigger's `if` compiled for event @d into *@prog (malloc'ed); a bad
+ * one has its error_log line.  0 or -errno.
+ */
+static int trig_compile(struct tfs_session *s, const char *text, const struct ut_event_desc *d,
+			struct ut_evfilter **prog)
+{
+	struct ut_evf_error err = { 0, 0, 0 };
+	int ret;
+
+	*prog = malloc(sizeof(**prog));
+	if (!*prog)
+		return -ENOMEM;
+	ret = ut_evfilter_compile(*prog, text, d, &err);
+	if (ret < 0) {
+		if (err.ret)
+			filter_errlog(s, text, &err);
+		free(*prog);
+		*prog = NULL;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* trigger @t takes @spec (its `if` text copied), newest of its directory */
+static void trig_take(struct tfs_trig *t, const struct ut_trig_spec *spec, uint32_t target)
+{
+	t->filter = spec->filter ? strdup(spec->filter) : NULL;
+	t->spec = *spec;
+	t->spec.filter = t->filter;
+	t->target = target;
+	t->order = ++trig_order;
+	t->used = 1;
+}
+
 static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
-	uint32_t slot = (uint32_t)h->n.slot, target = 0;
-	struct tfs_trig *tt, *t = NULL;
+	uint32_t slot = (uint32_t)h->n.slot, target;
+	struct tfs_trig *tt, *t;
 	struct ut_trig_spec spec;
 	struct ut_evfilter *prog = NULL;
 	char *text;
-	int ret, free_k = -1, reg_k = -1, apply;
+	int ret, same, free_k, reg_k = -1, apply = 0;
 
-	if (size >= UT_EVF_TEXT_MAX)
-		return -EINVAL;
 	if (!in->evtrig[slot] && !(in->evtrig[slot] = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
 		return -ENOMEM;
 	tt = in->evtrig[slot];
-	text = strndup(buf, size);
-	if (!text)
-		return -ENOMEM;
-	ret = ut_trig_parse(text, &spec);
+	ret = trig_prepare(s, buf, size, tt, &text, &spec, &target, &same, &free_k);
 	if (ret)
 		goto out;
-	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		int i = ev_find(s, spec.system, spec.event, strlen(spec.event));
-
-		ret = -EINVAL;
-		if (i < 0)
-			goto out;
-		target = (uint32_t)i;
-	}
-	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
-		if (tt[k].used && ut_trig_same_place(&tt[k].spec, &spec))
-			t = &tt[k];
-		else if (!tt[k].used && free_k < 0)
-			free_k = k;
-		if (reg_k < 0 && !(s->trig_reg[slot] >> k & 1))
+	for (int k = 0; k < UT_EVREG_TRIGS && reg_k < 0; k++)
+		if (!(s->trig_reg[slot] >> k & 1))
 			reg_k = k;
-	}
 	/* what the instance's buffers took until now was chosen by its triggers of before */
 	if (in != &s->top)
 		inst_pump(in);
 	if (spec.remove) {
-		apply = 0;
-		if (t) {
-			trig_remove(s, in, slot, t);
+		if (same >= 0) {
+			trig_remove(s, in, slot, &tt[same]);
 			apply = soft_publish(s, slot) | recording_update(s);
 		}
 		ret = apply ? TFS_WR_APPLY : 0;
 		goto out;
 	}
-	ret = -EEXIST;
-	if (t)
-		goto out;
-	ret = -ENOSPC;
-	if (free_k < 0 || reg_k < 0 || inst_rdir(s, in) < 0)
+	ret = same >= 0 ? -EEXIST : -ENOSPC;
+	if (same >= 0 || free_k < 0 || reg_k < 0 || inst_rdir(s, in) < 0)
 		goto out;
 	t = &tt[free_k];
 	if (spec.filter) {
-		struct ut_evf_error err = { 0, 0, 0 };
 		int k;
 
-		ret = -ENOMEM;
-		prog = malloc(sizeof(*prog));
-		if (!prog)
+		ret = trig_compile(s, spec.filter, s->evd[slot], &prog);
+		if (ret)
 			goto out;
-		ret = ut_evfilter_compile(prog, spec.filter, s->evd[slot], &err);
-		if (ret < 0) {
-			if (err.ret)
-				filter_errlog(s, spec.filter, &err);
-			goto out;
-		}
 		k = ut_evreg_prog_alloc(s->evreg, prog);
 		if (k < 0) {
 			ret = k;
 			goto out;
 		}
 		t->prog = (uint32_t)k;
-		t->filter = strdup(spec.filter);
 	}
-	t->spec = spec;
-	t->spec.filter = t->filter;
+	trig_take(t, &spec, target);
 	t->reg = reg_k;
-	t->target = target;
-	t->order = ++trig_order;
-	t->used = 1;
 	s->trig_reg[slot] |= (uint16_t)(1u << reg_k);
 	{
 		struct ut_evreg_trig *rt = &s->evreg->trigs[slot][reg_k];
@@ -679,7 +716,6 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 			    spec.cmd != UT_TRIG_DISABLE_EVENT;
 		__atomic_store_n(&rt->cmd, (uint32_t)spec.cmd + 1, __ATOMIC_RELEASE);
 	}
-	apply = 0;
 	if (spec.cmd == UT_TRIG_SNAPSHOT)
 		in->snap_alloc = 1;	/* as the kernel, which allocates it here */
 	if (spec.cmd == UT_TRIG_TRACEON) {
@@ -735,80 +771,37 @@ static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
-	struct tfs_trig *t = NULL;
 	struct ut_trig_spec spec;
-	uint32_t target = 0;
+	struct tfs_trig *t;
+	uint32_t target;
 	char *text;
-	int ret, free_k = -1, apply = 0;
+	int ret, same, free_k;
 
-	if (size >= UT_EVF_TEXT_MAX)
-		return -EINVAL;
 	if (!in->ptrig && !(in->ptrig = calloc(UT_EVREG_TRIGS, sizeof(struct tfs_trig))))
 		return -ENOMEM;
-	text = strndup(buf, size);
-	if (!text)
-		return -ENOMEM;
-	ret = ut_trig_parse(text, &spec);
+	ret = trig_prepare(s, buf, size, in->ptrig, &text, &spec, &target, &same, &free_k);
 	if (!ret && spec.cmd == UT_TRIG_STACKTRACE)
 		ret = -EINVAL;
 	if (ret)
 		goto out;
-	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		int i = ev_find(s, spec.system, spec.event, strlen(spec.event));
-
-		ret = -EINVAL;
-		if (i < 0 || !s->evreg)
-			goto out;
-		target = (uint32_t)i;
-	}
-	for (int k = 0; k < UT_EVREG_TRIGS; k++) {
-		if (in->ptrig[k].used && ut_trig_same_place(&in->ptrig[k].spec, &spec))
-			t = &in->ptrig[k];
-		else if (!in->ptrig[k].used && free_k < 0)
-			free_k = k;
-	}
 	if (spec.remove) {
-		if (t) {
-			ptrig_remove(s, in, t);
-			apply = 1;
-		}
-		ret = apply ? TFS_WR_APPLY : 0;
+		if (same >= 0)
+			ptrig_remove(s, in, &in->ptrig[same]);
+		ret = same >= 0 ? TFS_WR_APPLY : 0;
 		goto out;
 	}
-	ret = -EEXIST;
-	if (t)
-		goto out;
-	ret = -ENOSPC;
-	if (free_k < 0)
+	ret = same >= 0 ? -EEXIST : -ENOSPC;
+	if (same >= 0 || free_k < 0)
 		goto out;
 	t = &in->ptrig[free_k];
-	if (spec.filter) {
-		struct ut_evf_error err = { 0, 0, 0 };
-
-		ret = -ENOMEM;
-		t->local = malloc(sizeof(*t->local));
-		if (!t->local)
-			goto out;
-		ret = ut_evfilter_compile(t->local, spec.filter, h->n.ev, &err);
-		if (ret < 0) {
-			if (err.ret)
-				filter_errlog(s, spec.filter, &err);
-			free(t->local);
-			t->local = NULL;
-			goto out;
-		}
-		t->filter = strdup(spec.filter);
-	}
-	t->spec = spec;
-	t->spec.filter = t->filter;
-	t->target = target;
+	if (spec.filter && (ret = trig_compile(s, spec.filter, h->n.ev, &t->local)))
+		goto out;
+	trig_take(t, &spec, target);
 	t->count = spec.count;
-	t->order = ++trig_order;
-	t->used = 1;
 	ret = 0;
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		in->ev_soft[t->target]++;
-		ret = soft_publish(s, t->target) ? TFS_WR_APPLY : 0;
+		in->ev_soft[target]++;
+		ret = soft_publish(s, target) ? TFS_WR_APPLY : 0;
 	}
 out:
 	free(text);
@@ -820,14 +813,7 @@ static int print_switch(struct tfs_session *s, struct tfs_inst *in, int on)
 {
 	if (inst_on(s, in) == on)
 		return 0;
-	if (in == &s->top) {
-		top_set_on(s, on);
-	} else {
-		inst_pump(in);
-		in->on = on;
-		if (in->rd)
-			__atomic_store_n(&in->rd->on, (uint32_t)on, __ATOMIC_RELEASE);
-	}
+	inst_set_on(s, in, on);
 	return 1;
 }
 

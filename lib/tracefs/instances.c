@@ -120,6 +120,25 @@ static int inst_soft_any(const struct tfs_inst *in)
 }
 
 /*
+ * Directory @in's tracing_on to @on, as a write of the file or a print
+ * trigger makes it (the caller then runs recording_update()).  Context:
+ * s->lock held.
+ */
+void inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on)
+{
+	/* what was recorded before the switch is the buffer's */
+	inst_pump(in);
+	if (in == &s->top) {
+		top_set_on(s, on);
+		return;
+	}
+	in->on = on;
+	/* its triggers switch from the state the user left */
+	if (in->rd)
+		__atomic_store_n(&in->rd->on, (uint32_t)on, __ATOMIC_RELEASE);
+}
+
+/*
  * The instances' triggers turned some on or off: the programs record
  * while the top or an instance needs it.  Context: s->lock held.
  */

@@ -557,6 +557,7 @@ int lists_update(struct tfs_session *s);
 void top_set_on(struct tfs_session *s, int on);
 void inst_pump(struct tfs_inst *in);
 void inst_trig_sync(struct tfs_session *s);
+void inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on);
 void inst_init(struct tfs_inst *in);
 void inst_free(struct tfs_inst *in, int remove);
 struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);

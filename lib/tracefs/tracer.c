@@ -187,16 +187,7 @@ static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	v = !!v;
 	was = inst_on(s, in);
-	/* what was recorded before the switch is the buffer's */
-	inst_pump(in);
-	if (in == &s->top) {
-		top_set_on(s, (int)v);
-	} else {
-		in->on = (int)v;
-		/* its triggers switch from the state the user left */
-		if (in->rd)
-			__atomic_store_n(&in->rd->on, (uint32_t)v, __ATOMIC_RELEASE);
-	}
+	inst_set_on(s, in, (int)v);
 	/* the tracer's start or stop */
 	if (v && !was && t->start)
 		t->start(&in->tr);
