@@ -1232,6 +1232,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "compression=zstd:%d\n", o->level);
 	else
 		fprintf(f, "compression=none\n");
+	if (o->thresh_ns > 0)
+		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);

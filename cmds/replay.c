@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
 #include "utils/data.h"
@@ -123,6 +124,7 @@ static int replay(const struct replay_opts *o, FILE *out)
 {
 	const struct tracer *t = NULL;
 	struct trace_iter iter;
+	struct trace_lat_info lat;
 	struct ut_data d;
 	FILE *file = NULL;
 	int i, ret = -1;
@@ -135,6 +137,7 @@ static int replay(const struct replay_opts *o, FILE *out)
 		}
 	}
 	memset(&d, 0, sizeof(d));
+	memset(&iter, 0, sizeof(iter));
 	if (ut_data_open(&d, o->dir) < 0)
 		return -1;
 	if (!t)
@@ -155,6 +158,11 @@ static int replay(const struct replay_opts *o, FILE *out)
 		iter.tids = o->tids;
 		iter.nr_tids = o->nr_tids;
 	}
+	/* a latency tracer's trace: its longest section, or each over the threshold */
+	if (t->lat_sections && trace_lat_select(&iter, d.thresh_ns, &lat) < 0) {
+		pr_err("%s: cannot read the recorded events", d.dir);
+		goto out;
+	}
 	if (o->output) {
 		file = fopen(o->output, "w");
 		if (!file) {
@@ -174,6 +182,7 @@ static int replay(const struct replay_opts *o, FILE *out)
 		ret = -1;
 	}
 out:
+	free((void *)iter.win);
 	ut_data_close(&d);
 	return ret;
 }

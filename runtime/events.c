@@ -202,6 +202,10 @@ static void api_print(uintptr_t ip, const char *text, size_t len)
 
 static const struct ut_api_ops api_ops = {
 	UT_API_ABI, api_tracing_on, api_tracing_off, api_tracing_is_on, api_print,
+	/* latency.c */
+	ut_api_irq_disable, ut_api_irq_enable, ut_api_irq_save, ut_api_irq_restore,
+	ut_api_irqs_disabled, ut_api_preempt_disable, ut_api_preempt_enable,
+	ut_api_preempt_count,
 };
 
 /* a section of an object, found by name: its address (before the load bias) and size */
@@ -273,7 +277,7 @@ static void api_scan(const struct dl_phdr_info *info, const struct sec *sec)
 	for (size_t i = 0; i < sec->size / sizeof(void *); i++) {
 		struct ut_api_slot *s = ptrs[i];
 
-		if (s && mapped(info, (uintptr_t)s, sizeof(*s), 1) && s->abi == UT_API_ABI)
+		if (s && mapped(info, (uintptr_t)s, sizeof(*s), 1) && s->abi >= 1 && s->abi <= UT_API_ABI)
 			__atomic_store_n(&s->ops, &api_ops, __ATOMIC_RELEASE);
 	}
 }

@@ -260,7 +260,9 @@ static void filter_update_fast(int mode)
 			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
 	for (int i = 0; i < UT_CTL_CPUS / 32 && !cpus; i++)
 		cpus = ut_ctl->rec_cpumask[i] != ~0u;
-	rec_filter = cpus || ut_ctl->nr_rec_pids != 0 || ut_ctl->nr_rec_nopids != 0;
+	/* the latency tracers' gate (latency.c) is a filter of who records too */
+	rec_filter = cpus || ut_ctl->nr_rec_pids != 0 || ut_ctl->nr_rec_nopids != 0 ||
+		     __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0 || ut_ctl->nr_ev_nopids != 0,
 			 __ATOMIC_RELEASE);
 	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
@@ -344,6 +346,9 @@ static int rf_allowed(struct ut_thread *t, uint32_t what)
 		}
 	}
 	if (!(t->rf_ok & what))
+		return 0;
+	/* a latency tracer alone records the calls inside sections */
+	if (what == UT_RF_FUNC && __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED) && !t->lat.open)
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;

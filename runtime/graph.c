@@ -413,6 +413,24 @@ static void ut_restate(struct ut_thread *t, uint64_t ts)
 	t->rec_depth = r + n;
 }
 
+/* a CTX record (entries.h); a page start inside restates the context already */
+static int ut_put_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
+{
+	unsigned char *p = rb_reserve(&t->w, 8, &ts);
+	uint16_t n = 2;
+	uint32_t h;
+
+	if (!p)
+		return 0;
+	h = RB_HDR(UT_REC_CTX, ts - t->w.last_ts);
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &n, 2);
+	p[6] = ctx;
+	p[7] = preempt;
+	rb_commit(&t->w, 8, ts, 0);
+	return 1;
+}
+
 /*
  * First record of every page: the depth of the stream (open ENTRYs), so a
  * reader can start at any page.  Not t->depth: the shadow stack already
@@ -424,8 +442,28 @@ void ut_page_start(struct rb_writer *w, uint64_t ts)
 	struct ut_thread *t = &ut_self;
 
 	__ut_put(t, UT_REC_DEPTH, ts, 0, 0);
+	if (unlikely(t->lat.wctx | t->lat.wpreempt) && ut_lat_mode)
+		ut_put_ctx(t, ts, t->lat.wctx, t->lat.wpreempt);
 	if (unlikely(w->page->flags & RB_PAGE_LOST_MASK) && ut_rec_mode == UT_MODE_GRAPH)
 		ut_restate(t, ts);
+}
+
+/*
+ * ut_write_ctx - the thread's context (latency.c) from @ts on: a CTX
+ * record.  Returns 1 if written.  Context: the thread, outside a write
+ * (a write it interrupts loses it).
+ */
+int ut_write_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
+{
+	int ret;
+
+	if (unlikely(t->busy))
+		return 0;
+	t->busy = UT_BUSY();
+	barrier();
+	ret = ut_put_ctx(t, ts, ctx, preempt);
+	ut_release(t);
+	return ret;
 }
 
 /* a variable-length record: header, u16 n, n addresses */

@@ -320,19 +320,23 @@ static uintptr_t ut_jmpbuf_sp(const void *env)
 	return v ^ guard;
 }
 
-static void ut_longjmp_prepare(const void *env)
+static void ut_longjmp_prepare(const struct __jmp_buf_tag *env, uintptr_t ip)
 {
 	struct ut_thread *t = &ut_self;
 
 	if (t->state == UT_TS_READY && (t->depth || t->busy))
 		ut_unwind_to(t, ut_jmpbuf_sp(env), ut_clock());
+	/* the handlers it leaves, and the mask siglongjmp restores (latency.c) */
+	if (unlikely(ut_lat_mode))
+		ut_lat_longjmp(ut_jmpbuf_sp(env), env->__mask_was_saved ?
+			       (const sigset_t *)&env->__saved_mask : NULL, ip);
 }
 
 #define LONGJMP_WRAPPER(name)						\
 	EXPORT void name(struct __jmp_buf_tag env[1], int val)		\
 	{								\
 		NEXT(name);						\
-		ut_longjmp_prepare(env);				\
+		ut_longjmp_prepare(env, (uintptr_t)name);		\
 		next_##name(env, val);					\
 		__builtin_unreachable();				\
 	}

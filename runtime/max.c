@@ -110,12 +110,15 @@ static int max_swap(struct ut_thread *t, uint64_t ts)
 }
 
 /*
- * ut_max_new - @latency won the CAS on max_latency: keep the trace and
- * the record.  Returns 1 if the record is stored (and the buffers swapped
- * when the session has max buffers), 0 if a larger one came first, -1 if
- * the swap failed (the record is stored, without a trace).
+ * ut_max_store - @latency won the CAS on max_latency (ut_max_new()), or
+ * with @force is at least tracing_thresh (the threshold mode: every such
+ * latency replaces the record, larger or not, and is max_latency): keep
+ * the trace and the record.  Returns 1 if the record is stored (and the
+ * buffers swapped when the session has max buffers), 0 if a larger one
+ * came first, -1 if the swap failed (the record is stored, without a
+ * trace).
  */
-int ut_max_new(uint64_t latency, uint64_t start_ip, uint64_t end_ip)
+int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force)
 {
 	struct ut_session_ctl *c = ut_ctl;
 	struct ut_thread *t = &ut_self;
@@ -127,7 +130,9 @@ int ut_max_new(uint64_t latency, uint64_t start_ip, uint64_t end_ip)
 	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved, sizeof(all)) < 0)
 		return -1;
 	ut_max_lock(c, tid);
-	if (latency <= r->latency) {
+	if (force) {
+		__atomic_store_n(&c->max_latency, latency, __ATOMIC_RELAXED);
+	} else if (latency <= r->latency) {
 		ret = 0;
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #ifndef USERTRACE_RUNTIME_H
 #define USERTRACE_RUNTIME_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -96,6 +97,25 @@ enum ut_thread_state {
 	UT_TS_INTERNAL = 3,	/* the runtime itself is running: calls are not traced */
 };
 
+/* latency.c: a thread's sections (irqsoff, preemptoff, preemptirqsoff) */
+#define UT_LAT_HANDLERS	8	/* nested handlers whose frames are known */
+enum { UT_LAT_IRQ = 1, UT_LAT_PREEMPT = 2 };
+
+struct ut_lat {
+	uint64_t mask;		/* the signal mask, as the wrappers saw it set */
+	uint64_t base;		/* the mask when first seen: its signals open no section */
+	uint64_t start;		/* the open section's start (clock); 0: not measured */
+	uint64_t start_ip;	/* where it started (the disabling call's caller) */
+	uint32_t known;		/* mask and base are read */
+	uint32_t api_irq;	/* local_irq_disable() */
+	uint32_t preempt;	/* preempt_disable() depth, spin locks held */
+	uint32_t hardirq;	/* signal handlers running */
+	uint32_t open;		/* a section is open */
+	uint32_t resched;	/* a blocked signal waits for the section's end */
+	uint8_t wctx, wpreempt;	/* the context the records last stated */
+	uintptr_t hsp[UT_LAT_HANDLERS];	/* the handlers' frames */
+};
+
 struct ut_thread {
 	uint32_t state;
 	uint32_t depth;		/* frames in use */
@@ -140,6 +160,7 @@ struct ut_thread {
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
 	struct rb_header *max_hdr;	/* its max-latency buffer (max.c); NULL: none yet */
+	struct ut_lat lat;
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -174,6 +195,7 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts);
 void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
 void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
+int ut_write_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt);
 void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
 			uint32_t dir);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);
@@ -243,6 +265,8 @@ struct ut_trace_entry;
 uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entry *ent,
 			 uint32_t size, int after);
 void ut_triggers_post(uint64_t post);
+/* the program's stack here, innermost first (the runtime's frames left out) */
+uint32_t ut_program_stack(struct ut_thread *t, uintptr_t *ips, uint32_t max);
 
 /* the top directory's tracing_on to @on, spending a run of @count (NULL: none) if it changes */
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count);
@@ -305,7 +329,8 @@ extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 void ut_lock_resolve(void);
 
 /* max.c: the max-latency buffer (tracing_max_latency) */
-int ut_max_new(uint64_t latency, uint64_t start_ip, uint64_t end_ip);
+int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force);
+#define ut_max_new(latency, start_ip, end_ip)	ut_max_store(latency, start_ip, end_ip, 0)
 void ut_max_release(struct ut_thread *t, int close);
 
 /**
@@ -337,6 +362,23 @@ static inline int ut_update_max_tr(uint64_t latency, uint64_t start_ip, uint64_t
 
 /* signal.c */
 void ut_signal_resolve(void);
+
+/* latency.c */
+extern int ut_lat_mode;		/* UT_LAT_*: the sections measured; 0: none */
+extern int ut_lat_gate;		/* calls are recorded only inside a section */
+void ut_lat_resolve(void);
+void ut_lat_configure(int mode, int others_record_calls);
+int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h, void *uc);
+void ut_lat_handler_exit(void *h, void *uc);
+void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip);
+void ut_api_irq_disable(uintptr_t parent);
+void ut_api_irq_enable(uintptr_t parent);
+unsigned long ut_api_irq_save(uintptr_t parent);
+void ut_api_irq_restore(uintptr_t parent, unsigned long flags);
+int ut_api_irqs_disabled(void);
+void ut_api_preempt_disable(uintptr_t parent);
+void ut_api_preempt_enable(uintptr_t parent);
+int ut_api_preempt_count(void);
 
 /* exec.c */
 void ut_exec_resolve(void);

@@ -81,6 +81,7 @@ void ut_signal_resolve(void)
 static struct {
 	void *handler;
 	unsigned long flags;
+	uint64_t mask;		/* its sa_mask (the first 64 signals) */
 } prog[UT_NSIG];
 
 /* is there room for an event on the alternate stack this handler runs on? */
@@ -109,6 +110,7 @@ static void sig_handler(int sig, siginfo_t *si, void *uc)
 {
 	void *h = NULL;
 	unsigned long flags = 0;
+	int lat;
 
 	if (sig > 0 && sig < UT_NSIG) {
 		h = __atomic_load_n(&prog[sig].handler, __ATOMIC_ACQUIRE);
@@ -118,10 +120,14 @@ static void sig_handler(int sig, siginfo_t *si, void *uc)
 		deliver_event(sig, si, h, flags);
 	if (h == (void *)SIG_IGN || h == (void *)SIG_DFL)
 		return;		/* a change under way: the kernel has it next */
+	/* the latency tracers: a handler is hard-irq context, its mask a section */
+	lat = unlikely(ut_lat_mode) && ut_lat_handler_enter(sig, prog[sig].mask, flags, h, uc);
 	if (flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))h)(sig, si, uc);
 	else
 		((void (*)(int))h)(sig);
+	if (unlikely(lat))
+		ut_lat_handler_exit(h, uc);
 }
 
 static int wrap_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
@@ -136,6 +142,7 @@ static int wrap_sigaction(int sig, const struct sigaction *act, struct sigaction
 		k = *act;
 		k.sa_sigaction = sig_handler;
 		k.sa_flags |= SA_SIGINFO;
+		memcpy(&prog[sig].mask, &act->sa_mask, sizeof(prog[sig].mask));
 		__atomic_store_n(&prog[sig].flags, (unsigned long)act->sa_flags, __ATOMIC_RELAXED);
 		__atomic_store_n(&prog[sig].handler, (void *)act->sa_handler, __ATOMIC_RELEASE);
 	}

@@ -19,6 +19,26 @@ _Static_assert(sizeof(ut_rt_tracers) / sizeof(ut_rt_tracers[0]) == UT_NR_TRACERS
 /* the tracers running in this process; Context: start-up or control thread */
 static uint32_t ut_running;
 
+/*
+ * The sections the running latency tracers measure (their `lat` bits),
+ * and the gate: calls are recorded only inside sections when no other
+ * running tracer records them.
+ */
+static void ut_lat_apply(uint32_t running)
+{
+	int mode = 0, others = 0;
+
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
+		if (!(running & (1u << i)))
+			continue;
+		if (ut_rt_tracers[i]->lat)
+			mode |= ut_rt_tracers[i]->lat;
+		else if (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH))
+			others = 1;
+	}
+	ut_lat_configure(mode, others);
+}
+
 uint32_t ut_tracers_set(uint32_t set)
 {
 	set &= (1u << UT_NR_TRACERS) - 1;
@@ -38,5 +58,6 @@ uint32_t ut_tracers_set(uint32_t set)
 			ut_running |= bit;
 		}
 	}
+	ut_lat_apply(ut_running);
 	return ut_running;
 }

@@ -17,6 +17,11 @@
 struct ut_rt_tracer {
 	const char *name;
 	/*
+	 * A latency tracer: the sections it measures (UT_LAT_IRQ,
+	 * UT_LAT_PREEMPT; latency.c).  0: none.
+	 */
+	int lat;
+	/*
 	 * The tracer became active in this process (at start-up, or when a
 	 * settings change adds it); nonzero: it cannot run here, it stays
 	 * inactive and the reason is logged.  Optional.

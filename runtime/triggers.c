@@ -217,6 +217,7 @@ struct unwind_ctx {
 	uintptr_t *ips;
 	uint32_t n;
 	int started;
+	uint32_t max;
 };
 
 /* the runtime's code, found once: the frames in it are not the program's */
@@ -253,15 +254,31 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 	c->started = 1;
 	/* a return address: the call is the byte before it */
 	c->ips[c->n++] = ip - 1;
-	return c->n < UT_STACK_MAX ? _URC_NO_REASON : _URC_END_OF_STACK;
+	return c->n < c->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+/*
+ * ut_program_stack - the program's stack at this point, innermost first:
+ * with function_graph the return addresses of traced calls point at our
+ * trampoline, so the shadow stack gives the traced calls instead.
+ */
+uint32_t ut_program_stack(struct ut_thread *t, uintptr_t *ips, uint32_t max)
+{
+	struct unwind_ctx c = { ips, 0, 0, max };
+
+	if (ut_rec_mode == UT_MODE_GRAPH)
+		return ut_shadow_ips(t, ips, max);
+	if (!rt_hi)
+		dl_iterate_phdr(rt_range_cb, (void *)(uintptr_t)ut_program_stack);
+	_Unwind_Backtrace(unwind_one, &c);
+	return c.n;
 }
 
 /*
  * The stack of the thread at the tracepoint, as the kernel's stacktrace
- * trigger: the caller of the event's function first.  With
- * function_graph the return addresses of traced calls point at our
- * trampoline, so the shadow stack gives the traced calls instead.  One
- * record for each directory whose trigger asked (@post, a bit each).
+ * trigger: the caller of the event's function first
+ * (ut_program_stack()).  One record for each directory whose trigger
+ * asked (@post, a bit each).
  */
 void ut_triggers_post(uint64_t post)
 {
@@ -271,17 +288,8 @@ void ut_triggers_post(uint64_t post)
 
 	if (!post || t->state != UT_TS_READY)
 		return;
-	if (ut_rec_mode == UT_MODE_GRAPH) {
-		n = ut_shadow_ips(t, ips, UT_STACK_MAX);
-	} else {
-		/* from the program's first frame: __ut_do_trace_X, as the kernel starts at trace_event_raw_event_X */
-		struct unwind_ctx c = { ips, 0, 0 };
-
-		if (!rt_hi)
-			dl_iterate_phdr(rt_range_cb, (void *)(uintptr_t)ut_triggers_post);
-		_Unwind_Backtrace(unwind_one, &c);
-		n = c.n;
-	}
+	/* from the program's first frame: __ut_do_trace_X, as the kernel starts at trace_event_raw_event_X */
+	n = ut_program_stack(t, ips, UT_STACK_MAX);
 	if (!n)
 		return;
 	for (uint32_t d = 0; d < UT_EVREG_DIRS; d++)

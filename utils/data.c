@@ -89,6 +89,8 @@ static int parse_info(struct ut_data *d, const char *path)
 			d->nr_cpus = atoi(v) > 0 ? atoi(v) : 1;
 		else if (!strcmp(k, "exit_status"))
 			d->exit_status = atoi(v);
+		else if (!strcmp(k, "tracing_thresh_ns"))
+			d->thresh_ns = strtoull(v, NULL, 10);
 		else if (!strcmp(k, "cmdline"))
 			snprintf(d->cmdline, sizeof(d->cmdline), "%s", v);
 	}
@@ -380,6 +382,10 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 	ev->tid = c->ti->tid;
 	ev->image = c->ti->image;
 	ev->cpu = c->st.cpu;
+	ev->ctx = c->st.ctx;
+	ev->preempt = c->st.preempt;
+	ev->ctx_gap = c->st.ctx_gap;
+	c->st.ctx_gap = 0;
 	ev->ts = ut_data_ns(c->d, ts);
 	ev->thread = c->ti;
 }
@@ -479,6 +485,8 @@ static int cursor_open_page(struct cursor *c)
 		}
 		rb_iter_init(&c->it, p, rec_len);
 		c->st.cpu = p->cpu;
+		/* a writer restates a context that is not plain on each page */
+		c->st.ctx = c->st.preempt = 0;
 		if (p->flags & RB_PAGE_LOST_MASK)
 			c->st.pending_lost += p->flags & RB_PAGE_LOST_MASK;
 		c->marked_lost += p->flags & RB_PAGE_LOST_MASK;
@@ -671,6 +679,23 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			ev->count = n;
 			ev->depth = c->st.depth;
 			return 1;
+		}
+		case UT_REC_CTX: {
+			uint16_t n;
+
+			/* the thread's context from here on (entries.h) */
+			memcpy(&n, r + 4, 2);
+			if (n >= 2) {
+				c->st.ctx = r[6];
+				c->st.preempt = r[7];
+				if (!(r[6] & UT_CTX_IRQS_OFF))
+					c->st.ctx_gap |= UT_GAP_IRQS_ON;
+				if (!r[7])
+					c->st.ctx_gap |= UT_GAP_PREEMPT_ON;
+				if (!(r[6] & UT_CTX_IRQS_OFF) && !r[7])
+					c->st.ctx_gap |= UT_GAP_PLAIN;
+			}
+			break;
 		}
 		case UT_REC_TRACE_DIR: {
 			uint16_t n, dir;

@@ -60,10 +60,21 @@ struct ut_event {
 	uint32_t id;		/* UT_EV_EVENT: the event id (common_type) */
 	uint32_t dir;		/* UT_EV_TRACE of a stacktrace trigger: the directory
 				 * it is for (entries.h's TRACE_DIR); 0: every one */
+	uint8_t ctx;		/* the thread's context (UT_CTX_*, record.h) */
+	uint8_t preempt;	/* its preempt depth (preempt_disable()) */
+	/*
+	 * Contexts the thread went through since its previous event (CTX
+	 * records between the two): UT_GAP_IRQS_ON signals unblocked,
+	 * UT_GAP_PREEMPT_ON preempt depth 0, UT_GAP_PLAIN both at once.  A
+	 * latency section ended there even if the next one has begun.
+	 */
+	uint8_t ctx_gap;
 	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE, UT_EV_EVENT */
 	uint32_t data_len;
 	struct ut_thread_info *thread;
 };
+
+enum { UT_GAP_IRQS_ON = 1, UT_GAP_PREEMPT_ON = 2, UT_GAP_PLAIN = 4 };
 
 struct ut_thread_info {
 	int pid, tid;
@@ -87,6 +98,7 @@ struct ut_data {
 	int nr_cpus;
 	int exit_status;
 	char cmdline[1024];
+	uint64_t thresh_ns;	/* tracing_thresh of the recording (--thresh); 0: none */
 	struct ut_thread_info *threads;
 	int nr_threads;
 	struct ut_symtab *symtab;
@@ -127,6 +139,8 @@ uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns);
 struct ut_stream {
 	uint32_t cpu;
 	uint32_t depth;
+	uint8_t ctx, preempt;	/* the last CTX record's (0 at each page start) */
+	uint8_t ctx_gap;	/* UT_GAP_*: contexts stated since the last event */
 	uint64_t raw;		/* clock units of the record just decoded */
 	const unsigned char *rec;	/* that record (header included), valid in the stage */
 	uint32_t rec_len;

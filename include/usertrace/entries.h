@@ -21,7 +21,7 @@
  *   counts  1: an event, counted in page->entries and in the lost and
  *           overrun numbers; 0: a record that describes the stream
  *
- * Types 13 and 14 are free.  A reader takes them as sized records with
+ * Type 14 is free.  A reader takes them as sized records with
  * unit 1 and skips them, so that a newer writer's record is not taken
  * for corruption by an older reader.  ENTRY and EXIT are also written by
  * the assembly fast path (arch/x86_64/entry.h, runtime/asm-offsets.h):
@@ -50,6 +50,11 @@
  *                         directory of the tracing directory (1: the top,
  *                         d + 1: instance d of the registry, evreg.h);
  *                         sized as a free type, so older readers skip it
+ *   CTX             8     u16 n = 2, u8 flags, u8 preempt depth: the
+ *                         thread's context from here on (UT_CTX_*
+ *                         below), written by the latency tracers when it
+ *                         changes and at each page start while it is not
+ *                         plain; sized as a free type
  */
 /*        NAME           type base unit  max    counts */
 UT_RECORD(ENTRY,           1,  10,  0,     0,     1)
@@ -64,3 +69,4 @@ UT_RECORD(RETURN,          9,  18,  0,     0,     1)
 UT_RECORD(TRACE,          10,   6,  6, UT_STACK_MAX, 1)
 UT_RECORD(EVENT,          11,   6,  1, UT_EVENT_MAX, 1)
 UT_RECORD(TRACE_DIR,      12,   6,  1, 2 + 6 * UT_STACK_MAX, 1)
+UT_RECORD(CTX,            13,   6,  1,     2,     0)

@@ -28,6 +28,22 @@ enum ut_rec_type {
 #undef UT_RECORD
 };
 
+/*
+ * The context of a thread (a CTX record's flags), the kernel's latency
+ * columns with their user-space meaning (doc/design/latency.md):
+ *   IRQS_OFF      'd'  signals are blocked, or local_irq_disable()
+ *   NEED_RESCHED  'N'  a blocked signal is pending: it waits for the
+ *                      section to end, as a task waits for preemption
+ *   HARDIRQ       'h'  a signal handler runs
+ *   SOFTIRQ       's'  (no user-space meaning; never set)
+ */
+enum ut_ctx_flags {
+	UT_CTX_IRQS_OFF = 0x01,
+	UT_CTX_NEED_RESCHED = 0x02,
+	UT_CTX_HARDIRQ = 0x04,
+	UT_CTX_SOFTIRQ = 0x08,
+};
+
 /* what entries.h says of one type */
 struct ut_rec_info {
 	const char *name;

@@ -36,7 +36,12 @@
 extern "C" {
 #endif
 
-#define UT_API_ABI		1
+/*
+ * 1: tracing_on to print; 2: the latency sections (irqflags.h,
+ * preempt.h).  The runtime fills slots of any version it knows; calls
+ * of a later version check ops->abi first.
+ */
+#define UT_API_ABI		2
 #define UT_API_SECTION		"__ut_api_ptrs"
 #define UT_PRINTK_MAX		1024
 
@@ -47,6 +52,15 @@ struct ut_api_ops {
 	int (*tracing_is_on)(void);
 	/* a print event of @len bytes of text from the code at @ip */
 	void (*print)(uintptr_t ip, const char *text, size_t len);
+	/* abi 2: the sections of irqflags.h and preempt.h, from the code at @ip */
+	void (*irq_disable)(uintptr_t ip);
+	void (*irq_enable)(uintptr_t ip);
+	unsigned long (*irq_save)(uintptr_t ip);
+	void (*irq_restore)(uintptr_t ip, unsigned long flags);
+	int (*irqs_disabled)(void);
+	void (*preempt_disable)(uintptr_t ip);
+	void (*preempt_enable)(uintptr_t ip);
+	int (*preempt_count)(void);
 };
 
 struct ut_api_slot {
@@ -65,6 +79,14 @@ static struct ut_api_slot *const __ut_api_ptr __attribute__((used, section(UT_AP
 static inline __ut_notrace const struct ut_api_ops *__ut_api(void)
 {
 	return __atomic_load_n(&__ut_api_slot.ops, __ATOMIC_ACQUIRE);
+}
+
+/* the ops if the runtime knows version @abi of them, else NULL */
+static inline __ut_notrace const struct ut_api_ops *__ut_api_v(uint32_t abi)
+{
+	const struct ut_api_ops *o = __ut_api();
+
+	return o && o->abi >= abi ? o : NULL;
 }
 
 static inline __ut_notrace void tracing_on(void)

@@ -12,13 +12,16 @@
  * preemption counts (VP, KP, SP, HP: 0).  The task's uid, nice, policy and
  * rt_prio are not recorded: 0, as in the kernel's examples.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/record.h"
 
 /* print_lat_help_header(): the columns' legend, with the kernel's trailing blanks */
 static const char lat_help[] =
@@ -78,8 +81,26 @@ void trace_latency_header(struct trace_iter *iter)
 }
 
 /*
+ * trace_print_lat_fmt(): the five flag columns, from the thread's context
+ * (CTX records, usertrace/record.h): 'd' signals blocked, 'N' a blocked
+ * signal pending, 'h' in a signal handler, the preempt depth; the
+ * migrate-disable column has no user-space meaning ('.').
+ */
+void trace_lat_flags(struct trace_seq *s, const struct ut_event *ev)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	ut_seq_putc(s, ev->ctx & UT_CTX_IRQS_OFF ? 'd' : '.');
+	ut_seq_putc(s, ev->ctx & UT_CTX_NEED_RESCHED ? 'N' : '.');
+	ut_seq_putc(s, (ev->ctx & UT_CTX_HARDIRQ) && (ev->ctx & UT_CTX_SOFTIRQ) ? 'H' :
+		       ev->ctx & UT_CTX_HARDIRQ ? 'h' : ev->ctx & UT_CTX_SOFTIRQ ? 's' : '.');
+	ut_seq_putc(s, ev->preempt ? hex[ev->preempt > 15 ? 15 : ev->preempt] : '.');
+	ut_seq_putc(s, '.');
+}
+
+/*
  * trace_print_lat_context(), not verbose: "%8.8s-%-7d %3d", the five
- * flags (user space: none set), then the time in us from the trace's
+ * flags, then the time in us from the trace's
  * start and the mark of the delay to the thread's next event.
  */
 void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
@@ -104,7 +125,7 @@ void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
 	ut_seq_comm_pid(s, comm, len, 8, ev->tid);
 	ut_seq_putc(s, ' ');
 	ut_seq_udec(s, ev->cpu, 3, ' ');
-	ut_seq_puts(s, ".....");
+	trace_lat_flags(s, ev);
 	if (!trace_clock_in_ns(iter->clock)) {
 		ut_seq_putc(s, ' ');		/* " %4lld: " */
 		ut_seq_udec(s, t - (t >= start ? start : t), 4, ' ');
@@ -117,4 +138,217 @@ void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
 	ut_seq_puts(s, "us");
 	ut_seq_putc(s, trace_find_mark(next > t + start ? ((next - t - start + 500) / 1000) * 1000 : 0));
 	ut_seq_puts(s, ": ");
+}
+
+/* ---- the latency tracers' shared hooks ---- */
+
+static const struct trace_array *max_owner;
+static uint32_t max_saved_flags;
+
+int trace_max_claim(const struct trace_array *tr)
+{
+	if (max_owner && max_owner != tr)
+		return -EBUSY;
+	max_owner = tr;
+	return 0;
+}
+
+void trace_max_release(const struct trace_array *tr)
+{
+	if (max_owner == tr)
+		max_owner = NULL;
+}
+
+/*
+ * As the kernel's __irqsoff_tracer_init() and __wakeup_tracer_init():
+ * the directory shows the latency format while the tracer runs, and gets
+ * its own setting back after.
+ */
+int trace_lat_tracer_init(struct trace_array *tr)
+{
+	int ret = trace_max_claim(tr);
+
+	if (ret)
+		return ret;
+	max_saved_flags = tr->trace_flags;
+	tr->trace_flags |= TRACE_ITER_LATENCY_FMT;
+	return 0;
+}
+
+void trace_lat_tracer_reset(struct trace_array *tr)
+{
+	tr->trace_flags = (tr->trace_flags & ~(uint32_t)TRACE_ITER_LATENCY_FMT) |
+			  (max_saved_flags & TRACE_ITER_LATENCY_FMT);
+	trace_max_release(tr);
+}
+
+/* replay: the latency format unless the user says otherwise (-O nolatency-format) */
+void trace_lat_tracer_open(struct trace_iter *iter)
+{
+	iter->iter_flags |= TRACE_ITER_LATENCY_FMT;
+}
+
+/* ---- a recording's sections ---- */
+
+/* a thread's section being read */
+struct lat_open {
+	int tid, pid, open;
+	uint32_t cpu;
+	uint64_t lo, hi, end;		/* first event, last event, last call (the end's mark) */
+	uint64_t start_ip, end_ip, image, count;
+	char comm[16];
+};
+
+struct lat_sec {
+	struct trace_window w;
+	uint64_t dur, count;
+	struct lat_open o;
+};
+
+static int lat_cond(unsigned sections, const struct ut_event *ev)
+{
+	return ((sections & 1) && (ev->ctx & UT_CTX_IRQS_OFF)) || ((sections & 2) && ev->preempt);
+}
+
+/* did a section end before @ev (the context went back between two events)? */
+static int lat_gap(unsigned sections, const struct ut_event *ev)
+{
+	static const uint8_t bit[4] = { 0, UT_GAP_IRQS_ON, UT_GAP_PREEMPT_ON, UT_GAP_PLAIN };
+
+	return (ev->ctx_gap & bit[sections & 3]) != 0;
+}
+
+static struct lat_open *lat_thread(struct lat_open **v, int *n, int tid)
+{
+	struct lat_open *p;
+
+	for (int i = 0; i < *n; i++)
+		if ((*v)[i].tid == tid)
+			return &(*v)[i];
+	p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+	if (!p)
+		return NULL;
+	*v = p;
+	p = &p[(*n)++];
+	memset(p, 0, sizeof(*p));
+	p->tid = tid;
+	return p;
+}
+
+static int lat_push(struct lat_sec **v, int *n, const struct lat_open *o)
+{
+	struct lat_sec *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
+
+	if (!p)
+		return -1;
+	*v = p;
+	p[*n].w = (struct trace_window){ o->tid, o->lo, o->hi };
+	p[*n].dur = o->end > o->lo ? o->end - o->lo : 0;
+	p[*n].count = o->count;
+	p[*n].o = *o;
+	(*n)++;
+	return 0;
+}
+
+int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_lat_info *lat)
+{
+	unsigned sections = iter->tracer->lat_sections;
+	struct ut_merge *m = ut_merge_new(iter->data, iter->tids, iter->tids ? iter->nr_tids : 0);
+	struct lat_open *th = NULL, *o;
+	struct lat_sec *sec = NULL, *best = NULL;
+	struct trace_window *win = NULL;
+	int nth = 0, nsec = 0, nwin = 0, r, ret = -1;
+	struct ut_event ev;
+
+	if (!m)
+		return -1;
+	while ((r = ut_merge_next(m, &ev)) > 0) {
+		if (!(o = lat_thread(&th, &nth, ev.tid)))
+			goto out;
+		if (o->open && (!lat_cond(sections, &ev) || lat_gap(sections, &ev))) {
+			if (lat_push(&sec, &nsec, o) < 0)
+				goto out;
+			o->open = 0;
+		}
+		if (!lat_cond(sections, &ev))
+			continue;
+		if (!o->open) {
+			memset(o, 0, sizeof(*o));
+			o->tid = ev.tid;
+			o->open = 1;
+			o->lo = ev.ts;
+			o->pid = ev.pid;
+			o->image = ev.image;
+			o->start_ip = ev.parent;
+			snprintf(o->comm, sizeof(o->comm), "%s", trace_comm(&ev));
+		}
+		o->hi = ev.ts;
+		o->count++;
+		if (ev.type == UT_EV_FUNC) {
+			/* the last call is the end's mark, at least so far */
+			o->end = ev.ts;
+			o->end_ip = ev.parent;
+			o->cpu = ev.cpu;
+		}
+	}
+	if (r < 0)
+		goto out;
+	/*
+	 * A section open at the end of the data ended with its last call
+	 * (the records have no event after the end's mark)
+	 */
+	for (int i = 0; i < nth; i++)
+		if (th[i].open && th[i].end > th[i].lo && lat_push(&sec, &nsec, &th[i]) < 0)
+			goto out;
+	for (int i = 0; i < nsec; i++) {
+		if (thresh_ns ? sec[i].dur < thresh_ns : best && sec[i].dur <= best->dur)
+			continue;
+		if (!best || sec[i].dur > best->dur)
+			best = &sec[i];
+		if (!thresh_ns)
+			continue;
+		win = realloc(win, (size_t)(nwin + 1) * sizeof(*win));
+		if (!win)
+			goto out;
+		win[nwin++] = sec[i].w;
+		iter->entries += sec[i].count;
+	}
+	if (best && !thresh_ns) {
+		if (!(win = malloc(sizeof(*win))))
+			goto out;
+		win[nwin++] = best->w;
+		iter->entries = best->count;
+	}
+	iter->written = iter->entries;
+	memset(lat, 0, sizeof(*lat));
+	if (best) {
+		lat->latency_ns = best->dur;
+		lat->pid = best->o.pid;
+		lat->tid = best->o.tid;
+		lat->cpu = (int)best->o.cpu;
+		memcpy(lat->comm, best->o.comm, sizeof(lat->comm));
+		lat->image = best->o.image;
+		lat->start_ip = best->o.start_ip;
+		lat->end_ip = best->o.end_ip;
+		/* time_start 0: the times from the first event shown, the section's start */
+		iter->lat = lat;
+	}
+	iter->win = win;
+	iter->nr_win = nwin;
+	win = NULL;
+	ret = 0;
+out:
+	free(win);
+	free(sec);
+	free(th);
+	ut_merge_free(m);
+	return ret;
+}
+
+int trace_in_window(const struct trace_iter *iter, const struct ut_event *ev)
+{
+	for (int i = 0; i < iter->nr_win; i++)
+		if (iter->win[i].tid == ev->tid && ev->ts >= iter->win[i].lo && ev->ts <= iter->win[i].hi)
+			return 1;
+	return 0;
 }

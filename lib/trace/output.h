@@ -132,6 +132,29 @@ void trace_default_header(struct trace_iter *iter);
 void trace_print_context(struct trace_iter *iter, const struct ut_event *ev);
 /* latency-format (latency.c): the header with its maximum, and the context columns */
 void trace_latency_header(struct trace_iter *iter);
+void trace_lat_flags(struct trace_seq *s, const struct ut_event *ev);
+/*
+ * The one max-latency record of a session: one latency tracer at a time
+ * (of every directory), -EBUSY for another, as the kernel's
+ * irqsoff_busy and wakeup_busy (but shared: the record is one).
+ */
+int trace_max_claim(const struct trace_array *tr);
+void trace_max_release(const struct trace_array *tr);
+/* a latency tracer's directory hooks: the claim, and latency-format on while it runs */
+int trace_lat_tracer_init(struct trace_array *tr);
+void trace_lat_tracer_reset(struct trace_array *tr);
+void trace_lat_tracer_open(struct trace_iter *iter);
+/*
+ * A recording of a latency tracer (t->lat_sections): find its sections
+ * and keep the longest, or with @thresh_ns each of at least that; set
+ * @iter's windows, header (@lat) and counts.  0, or -1 if the data
+ * cannot be read.  @iter->win is NULL when it has no section.
+ */
+int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_lat_info *lat);
+/* is @ev in one of @iter's windows? */
+int trace_in_window(const struct trace_iter *iter, const struct ut_event *ev);
+/* the function tracer's lines (trace_fn_trace()), for the tracers that record calls too */
+enum print_line_t trace_fn_print_line(struct trace_iter *iter, struct ut_event *ev);
 void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev);
 /*
  * a symbol: @sym_flags are the TRACE_ITER_SYM_OFFSET/TRACE_ITER_SYM_ADDR

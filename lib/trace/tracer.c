@@ -579,9 +579,8 @@ void trace_print_context(struct trace_iter *iter, const struct ut_event *ev)
 	ut_seq_putc(s, '[');			/* "[%03u] " */
 	ut_seq_udec(s, ev->cpu, 3, '0');
 	ut_seq_puts(s, "] ");
-	/* user space: irqs on, no resched, no irq context, preemptible */
 	if (iter->iter_flags & TRACE_ITER_IRQ_INFO)
-		ut_seq_puts(s, ".....");
+		trace_lat_flags(s, ev);
 	ut_seq_putc(s, ' ');
 	if (!trace_clock_in_ns(iter->clock)) {
 		ut_seq_udec(s, t, 12, ' ');	/* " %12llu: " */
@@ -842,12 +841,15 @@ int trace_print_all(struct trace_iter *iter)
 		return -1;
 	}
 
-	iter->entries = iter->written = 0;
-	for (i = 0; i < d->nr_threads; i++) {
-		if (!thread_selected(iter, d->threads[i].tid))
-			continue;
-		iter->entries += d->threads[i].entries;
-		iter->written += d->threads[i].written;
+	/* trace_lat_select() counted the events of its sections */
+	if (!iter->win) {
+		iter->entries = iter->written = 0;
+		for (i = 0; i < d->nr_threads; i++) {
+			if (!thread_selected(iter, d->threads[i].tid))
+				continue;
+			iter->entries += d->threads[i].entries;
+			iter->written += d->threads[i].written;
+		}
 	}
 
 	/* a merge set up by the caller (live buffers: ut_merge_new_src()) is read as it is */
@@ -867,6 +869,8 @@ int trace_print_all(struct trace_iter *iter)
 
 	/* each event's lines go out in one write */
 	while ((r = ut_merge_next(iter->merge, &ev)) > 0) {
+		if (iter->win && !trace_in_window(iter, &ev))
+			continue;
 		if (ev.type == UT_EV_LOST)
 			print_lost(iter, &ev);
 		/* not an event of the trace: the tracers only mend their state */

@@ -78,6 +78,13 @@ struct tracer {
 	unsigned use_max_tr : 1;
 	unsigned print_max : 1;
 	/*
+	 * @lat_sections: a latency tracer whose sections the records' context
+	 * shows (UT_LAT_IRQ: signals blocked, UT_LAT_PREEMPT: preempt depth;
+	 * runtime/latency.c).  A recording's trace is that of its longest
+	 * section, or of each one over tracing_thresh (trace_lat_select()).
+	 */
+	unsigned lat_sections : 2;
+	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the
 	 * tracer refuses, the directory keeps nop and the write fails.
@@ -170,6 +177,12 @@ struct trace_lat_info {
 	uint64_t time_start;
 };
 
+/* the events of thread @tid from @lo to @hi (ns), both included */
+struct trace_window {
+	int tid;
+	uint64_t lo, hi;
+};
+
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
@@ -190,6 +203,9 @@ struct trace_iter {
 	int events_loaded;
 	struct trace_seq seq;		/* the output of the current event, to @out */
 	const struct trace_lat_info *lat;	/* latency-format's header; NULL: none */
+	/* only the events of these sections are shown (trace_lat_select()); 0: all */
+	const struct trace_window *win;
+	int nr_win;
 	uint64_t lat_first;		/* lat->time_start 0: the first event's time */
 	int lat_started;		/* lat_first is set */
 };

@@ -32,7 +32,7 @@ static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t
 	ut_seq_putc(&iter->seq, '\n');
 }
 
-static enum print_line_t function_print_line(struct trace_iter *iter, struct ut_event *ev)
+enum print_line_t trace_fn_print_line(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t;
 	struct trace_frame *f;
@@ -89,5 +89,5 @@ static enum print_line_t function_print_line(struct trace_iter *iter, struct ut_
 const struct tracer function_tracer = {
 	.name		= "function",
 	.print_header	= trace_default_header,
-	.print_line	= function_print_line,
+	.print_line	= trace_fn_print_line,
 };
