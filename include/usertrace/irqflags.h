@@ -32,6 +32,7 @@ static __ut_notrace __attribute__((noinline, unused)) void local_irq_disable(voi
 
 	if (o)
 		o->irq_disable(__ut_this_ip());
+	__ut_no_tail_call();
 }
 
 static __ut_notrace __attribute__((noinline, unused)) void local_irq_enable(void)
@@ -40,13 +41,16 @@ static __ut_notrace __attribute__((noinline, unused)) void local_irq_enable(void
 
 	if (o)
 		o->irq_enable(__ut_this_ip());
+	__ut_no_tail_call();
 }
 
 static __ut_notrace __attribute__((noinline, unused)) unsigned long __ut_irq_save(void)
 {
 	const struct ut_api_ops *o = __ut_api_v(2);
+	unsigned long f = o ? o->irq_save(__ut_this_ip()) : 0;
 
-	return o ? o->irq_save(__ut_this_ip()) : 0;
+	__ut_no_tail_call();
+	return f;
 }
 
 static __ut_notrace __attribute__((noinline, unused)) void __ut_irq_restore(unsigned long f)
@@ -55,6 +59,7 @@ static __ut_notrace __attribute__((noinline, unused)) void __ut_irq_restore(unsi
 
 	if (o)
 		o->irq_restore(__ut_this_ip(), f);
+	__ut_no_tail_call();
 }
 
 static inline __ut_notrace int irqs_disabled(void)

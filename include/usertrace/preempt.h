@@ -31,6 +31,7 @@ static __ut_notrace __attribute__((noinline, unused)) void preempt_disable(void)
 
 	if (o)
 		o->preempt_disable(__ut_this_ip());
+	__ut_no_tail_call();
 }
 
 static __ut_notrace __attribute__((noinline, unused)) void preempt_enable(void)
@@ -39,6 +40,7 @@ static __ut_notrace __attribute__((noinline, unused)) void preempt_enable(void)
 
 	if (o)
 		o->preempt_enable(__ut_this_ip());
+	__ut_no_tail_call();
 }
 
 static inline __ut_notrace int preempt_count(void)

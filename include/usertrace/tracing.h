@@ -112,6 +112,12 @@ static inline __ut_notrace int tracing_is_on(void)
 	return o ? o->tracing_is_on() : 0;
 }
 
+/*
+ * After the runtime's call in a section call: no tail call, so that the
+ * runtime finds the call (local_irq_disable, ...) as its caller's frame
+ */
+#define __ut_no_tail_call()	__asm__ __volatile__("" ::: "memory")
+
 /* the address of the caller's code, as the kernel's _THIS_IP_ */
 #define __ut_this_ip()	((uintptr_t)__builtin_return_address(0))
 

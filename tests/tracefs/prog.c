@@ -5,9 +5,11 @@
  * argv[1].thread it creates a thread: each writes its id into
  * argv[1].kid (argv[1].tid), calls kid_leaf() (tid_leaf()) every
  * millisecond until argv[1].kidstop (argv[1].tidstop) exists, then ends
- * (the child is reaped). */
+ * (the child is reaped).  While argv[1].irq exists, each round also calls
+ * mid() with SIGUSR1 blocked (a section of the irqsoff tracer). */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -100,6 +102,15 @@ int main(int argc, char **argv)
 			unlink(p);
 			if (pthread_create(&t, NULL, thread_main, NULL) == 0)
 				pthread_detach(t);
+		}
+		if (exists(".irq")) {
+			sigset_t s, o;
+
+			sigemptyset(&s);
+			sigaddset(&s, SIGUSR1);
+			sigprocmask(SIG_BLOCK, &s, &o);
+			sink += mid(1);
+			sigprocmask(SIG_SETMASK, &o, NULL);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
