@@ -6,6 +6,7 @@
 #   make asan       the tests again under AddressSanitizer + UBSan
 #   make bench      overhead against uftrace (not a test)
 #   make bench-tp   a tracepoint's cost against LTTng-UST (not a test)
+#   make bench-lat  the latency tracers' cost on sigprocmask and preempt pairs (not a test)
 #   make fuzz       libFuzzer targets, FUZZ_TIME s each (not a test; doc/fuzzing.md)
 #   make tsan       the ring buffer stress test under ThreadSanitizer
 
@@ -93,7 +94,7 @@ $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 example: deps all $(O)/examples/hello
 	$(O)/usertrace live -- $(O)/examples/hello
 
-.PHONY: all example check asan tsan bench bench-tp clean deps install
+.PHONY: all example check asan tsan bench bench-tp bench-lat clean deps install
 include tests/tests.mk
 include bench/bench.mk
 include fuzz/fuzz.mk

@@ -17,3 +17,8 @@ bench: all
 bench-tp: all
 	@sh tests/deps.sh bench
 	O='$(O)' CC='$(CC)' bash bench/tp.sh
+
+# the latency tracers' cost on a sigprocmask and a preempt pair (bench/lat.sh)
+bench-lat: all
+	@sh tests/deps.sh bench
+	O='$(O)' CC='$(CC)' bash bench/lat.sh
