@@ -50,11 +50,12 @@
  *                         directory of the tracing directory (1: the top,
  *                         d + 1: instance d of the registry, evreg.h);
  *                         sized as a free type, so older readers skip it
- *   CTX             8     u16 n = 2, u8 flags, u8 preempt depth: the
+ *   CTX           6+n     u16 n = 2, u8 flags, u8 preempt depth: the
  *                         thread's context from here on (UT_CTX_*
  *                         below), written by the latency tracers when it
  *                         changes and at each page start while it is not
- *                         plain; sized as a free type
+ *                         plain; sized as a free type (a reader
+ *                         takes the first two bytes of a longer one)
  */
 /*        NAME           type base unit  max    counts */
 UT_RECORD(ENTRY,           1,  10,  0,     0,     1)
@@ -69,4 +70,4 @@ UT_RECORD(RETURN,          9,  18,  0,     0,     1)
 UT_RECORD(TRACE,          10,   6,  6, UT_STACK_MAX, 1)
 UT_RECORD(EVENT,          11,   6,  1, UT_EVENT_MAX, 1)
 UT_RECORD(TRACE_DIR,      12,   6,  1, 2 + 6 * UT_STACK_MAX, 1)
-UT_RECORD(CTX,            13,   6,  1,     2,     0)
+UT_RECORD(CTX,            13,   6,  1,    64,     0)

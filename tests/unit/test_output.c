@@ -920,6 +920,9 @@ static void test_registry(void **state)
 		enum ut_rec_mode mode;
 	} want[] = {
 		{ "function_graph", UT_MODE_GRAPH },
+		{ "preemptirqsoff", UT_MODE_FUNC },
+		{ "preemptoff", UT_MODE_FUNC },
+		{ "irqsoff", UT_MODE_FUNC },
 		{ "function", UT_MODE_FUNC },
 		{ "nop", UT_MODE_NONE },
 	};
@@ -952,6 +955,9 @@ static void test_registry(void **state)
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
 			    "  function_graph  every call and return, with durations\n"
+			    "  preemptirqsoff  longest section with signals blocked or preemption off\n"
+			    "  preemptoff      longest section with preemption off (preempt_disable)\n"
+			    "  irqsoff         longest section with signals blocked, or in a handler\n"
 			    "  function        every call, with its caller\n"
 			    "  nop             no tracer: markers only\n");
 }
@@ -1265,7 +1271,7 @@ static void test_data_corrupt(void **state)
 }
 
 /*
- * A record of a free type (13, 14, entries.h) is skipped: data from a
+ * A record of a free type (14, entries.h) is skipped: data from a
  * newer writer reads without it.  Type 0, or a free type whose length
  * runs past the page's commit, is corrupt.
  */
@@ -1277,10 +1283,10 @@ static void test_data_free_type(void **state)
 		uint16_t n;
 		int cut;
 	} cases[] = {
-		{ "free-13", 13, 3, 0 },
-		{ "free-14", 14, 0, 0 },
-		{ "free-13-big", 13, 200, 0 },
-		{ "free-13-cut", 13, 3, 1 },
+		{ "free-14", 14, 3, 0 },
+		{ "free-14-empty", 14, 0, 0 },
+		{ "free-14-big", 14, 200, 0 },
+		{ "free-14-cut", 14, 3, 1 },
 		{ "type-0", 0, 3, 0 },
 	};
 	unsigned char payload[2 + 200];
