@@ -304,7 +304,7 @@ void ut_lat_resolve(void)
 	RESOLVE(real_spin_unlock, "pthread_spin_unlock");
 }
 
-static inline int lat_irq_on(void)
+static inline int lat_on(void)
 {
 	return __atomic_load_n(&ut_lat_mode, __ATOMIC_RELAXED) != 0 && ut_self.state != UT_TS_INTERNAL;
 }
@@ -315,7 +315,7 @@ EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	if (!RESOLVE(real_sigprocmask, "sigprocmask"))
 		return errno = ENOSYS, -1;
-	if (likely(!lat_irq_on()))
+	if (likely(!lat_on()))
 		return real_sigprocmask(how, set, old);
 	return lat_sigmask(real_sigprocmask, 0, how, set, old, (uintptr_t)sigprocmask, HERE());
 }
@@ -324,7 +324,7 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	if (!RESOLVE(real_pthread_sigmask, "pthread_sigmask"))
 		return ENOSYS;
-	if (likely(!lat_irq_on()))
+	if (likely(!lat_on()))
 		return real_pthread_sigmask(how, set, old);
 	return lat_sigmask(real_pthread_sigmask, 1, how, set, old, (uintptr_t)pthread_sigmask,
 			   HERE());
@@ -355,7 +355,7 @@ EXPORT int sigsuspend(const sigset_t *mask)
 {
 	if (!RESOLVE(real_sigsuspend, "sigsuspend"))
 		return errno = ENOSYS, -1;
-	if (likely(!lat_irq_on()))
+	if (likely(!lat_on()))
 		return real_sigsuspend(mask);
 	return TEMP_MASK_CALL(sigsuspend, mask, real_sigsuspend(mask));
 }
@@ -364,7 +364,7 @@ EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const
 {
 	if (!RESOLVE(real_ppoll, "ppoll"))
 		return errno = ENOSYS, -1;
-	if (likely(!lat_irq_on()) || !mask)
+	if (likely(!lat_on()) || !mask)
 		return real_ppoll(fds, n, tmo, mask);
 	return TEMP_MASK_CALL(ppoll, mask, real_ppoll(fds, n, tmo, mask));
 }
@@ -374,7 +374,7 @@ EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec
 {
 	if (!RESOLVE(real_pselect, "pselect"))
 		return errno = ENOSYS, -1;
-	if (likely(!lat_irq_on()) || !mask)
+	if (likely(!lat_on()) || !mask)
 		return real_pselect(n, r, w, e, tmo, mask);
 	return TEMP_MASK_CALL(pselect, mask, real_pselect(n, r, w, e, tmo, mask));
 }
@@ -383,7 +383,7 @@ EXPORT int epoll_pwait(int fd, struct epoll_event *ev, int max, int tmo, const s
 {
 	if (!RESOLVE(real_epoll_pwait, "epoll_pwait"))
 		return errno = ENOSYS, -1;
-	if (likely(!lat_irq_on()) || !mask)
+	if (likely(!lat_on()) || !mask)
 		return real_epoll_pwait(fd, ev, max, tmo, mask);
 	return TEMP_MASK_CALL(epoll_pwait, mask, real_epoll_pwait(fd, ev, max, tmo, mask));
 }
@@ -400,7 +400,7 @@ int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h
 	struct ut_lat *l;
 	uintptr_t pc = 0;
 
-	if (likely(!lat_irq_on()))
+	if (likely(!lat_on()))
 		return 0;
 	l = lat_self();
 	if (uc)
@@ -439,7 +439,7 @@ void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip)
 	struct ut_lat *l;
 	int changed = 0;
 
-	if (likely(!lat_irq_on()))
+	if (likely(!lat_on()))
 		return;
 	l = lat_self();
 	while (l->hardirq && (l->hardirq > UT_LAT_HANDLERS || l->hsp[l->hardirq - 1] < sp)) {
@@ -456,49 +456,38 @@ void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip)
 
 /* ---- the explicit sections: irqflags.h, preempt.h ---- */
 
+/*
+ * local_irq_*(): the state is kept whether or not a tracer runs, as the
+ * preempt depth is (irqs_disabled() is true); a tracer sees the change
+ */
+static void api_irq_set(uint32_t on, uintptr_t ip, uintptr_t parent)
+{
+	ut_self.lat.api_irq = on;
+	if (lat_on())
+		lat_update(lat_self(), ip, parent);
+}
+
 void ut_api_irq_disable(uintptr_t parent)
 {
-	struct ut_lat *l;
-
-	if (!lat_irq_on())
-		return;
-	l = lat_self();
-	l->api_irq = 1;
-	lat_update(l, HERE(), parent);
+	api_irq_set(1, HERE(), parent);
 }
 
 void ut_api_irq_enable(uintptr_t parent)
 {
-	struct ut_lat *l;
-
-	if (!lat_irq_on())
-		return;
-	l = lat_self();
-	l->api_irq = 0;
-	lat_update(l, HERE(), parent);
+	api_irq_set(0, HERE(), parent);
 }
 
 unsigned long ut_api_irq_save(uintptr_t parent)
 {
-	struct ut_lat *l = lat_self();
-	unsigned long was = l->api_irq;
+	unsigned long was = ut_self.lat.api_irq;
 
-	if (lat_irq_on()) {
-		l->api_irq = 1;
-		lat_update(l, HERE(), parent);
-	} else {
-		l->api_irq = 1;
-	}
+	api_irq_set(1, HERE(), parent);
 	return was;
 }
 
 void ut_api_irq_restore(uintptr_t parent, unsigned long flags)
 {
-	struct ut_lat *l = lat_self();
-
-	l->api_irq = flags ? 1 : 0;
-	if (lat_irq_on())
-		lat_update(l, HERE(), parent);
+	api_irq_set(flags != 0, HERE(), parent);
 }
 
 int ut_api_irqs_disabled(void)
@@ -514,7 +503,7 @@ static void preempt_add(int d, uintptr_t ip, uintptr_t parent)
 	if (d < 0 && !l->preempt)
 		return;		/* unbalanced: as the kernel, warn-free */
 	l->preempt += (uint32_t)d;
-	if (lat_irq_on())
+	if (lat_on())
 		lat_update(lat_self(), ip, parent);
 }
 
@@ -535,35 +524,33 @@ int ut_api_preempt_count(void)
 
 /* ---- spin locks: a level of preempt depth while held ---- */
 
+/* a spin lock @ret == 0 took, by @fn called from @parent: a level of depth */
+static int spin_taken(int ret, uintptr_t fn, uintptr_t parent)
+{
+	if (ret == 0 && unlikely(lat_on()))
+		preempt_add(1, fn, parent);
+	return ret;
+}
+
 EXPORT int pthread_spin_lock(pthread_spinlock_t *lock)
 {
-	int ret;
-
 	if (!RESOLVE(real_spin_lock, "pthread_spin_lock"))
 		return ENOSYS;
-	ret = real_spin_lock(lock);
-	if (ret == 0 && unlikely(lat_irq_on()))
-		preempt_add(1, (uintptr_t)pthread_spin_lock, HERE());
-	return ret;
+	return spin_taken(real_spin_lock(lock), (uintptr_t)pthread_spin_lock, HERE());
 }
 
 EXPORT int pthread_spin_trylock(pthread_spinlock_t *lock)
 {
-	int ret;
-
 	if (!RESOLVE(real_spin_trylock, "pthread_spin_trylock"))
 		return ENOSYS;
-	ret = real_spin_trylock(lock);
-	if (ret == 0 && unlikely(lat_irq_on()))
-		preempt_add(1, (uintptr_t)pthread_spin_trylock, HERE());
-	return ret;
+	return spin_taken(real_spin_trylock(lock), (uintptr_t)pthread_spin_trylock, HERE());
 }
 
 EXPORT int pthread_spin_unlock(pthread_spinlock_t *lock)
 {
 	if (!RESOLVE(real_spin_unlock, "pthread_spin_unlock"))
 		return ENOSYS;
-	if (unlikely(lat_irq_on()))
+	if (unlikely(lat_on()))
 		preempt_add(-1, (uintptr_t)pthread_spin_unlock, HERE());
 	return real_spin_unlock(lock);
 }
