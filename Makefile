@@ -50,7 +50,7 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
 	       lib/event/filter.c $(RT_TRACER_SRC) \
 	       lib/event/builtin.c $(REAP_SRC) runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
-	       runtime/filter.c runtime/control.c runtime/max.c runtime/latency.c lib/filter/list.c $(RINGBUF_SRC)
+	       runtime/filter.c runtime/control.c runtime/max.c runtime/latency.c runtime/wakeup.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
 	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \

@@ -560,10 +560,12 @@ EXPORT int pthread_spin_unlock(pthread_spinlock_t *lock)
 /*
  * The running tracers are @running (active_tracers bits) and the latency
  * ones among them measure @mode: set the sections and the gate.
+ * @gate: record calls only inside sections (a latency or wakeup tracer
+ * runs and no other tracer records calls).
  * Context: the start-up or the control thread (ut_tracers_set()).
  */
-void ut_lat_configure(int mode, int others_record_calls)
+void ut_lat_configure(int mode, int gate)
 {
 	__atomic_store_n(&ut_lat_mode, mode, __ATOMIC_RELAXED);
-	__atomic_store_n(&ut_lat_gate, mode && !others_record_calls, __ATOMIC_RELAXED);
+	__atomic_store_n(&ut_lat_gate, gate, __ATOMIC_RELAXED);
 }

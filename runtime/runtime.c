@@ -489,6 +489,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_sched_resolve();
 	ut_signal_resolve();
 	ut_lat_resolve();
+	ut_wake_resolve();
 	ut_kmem_resolve();
 	ut_lock_resolve();
 	if (!s || !*s || strlen(s) >= sizeof(ut_session))

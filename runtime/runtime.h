@@ -10,6 +10,7 @@
 #ifndef USERTRACE_RUNTIME_H
 #define USERTRACE_RUNTIME_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -363,11 +364,20 @@ static inline int ut_update_max_tr(uint64_t latency, uint64_t start_ip, uint64_t
 /* signal.c */
 void ut_signal_resolve(void);
 
+/* wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
+enum { UT_WAKE_ALL = 1, UT_WAKE_RT = 2 };
+extern int ut_wake_mode;
+void ut_wake_resolve(void);
+void ut_wake_configure(int mode);
+int ut_wake_on(void);
+int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
+		       int (*lock)(pthread_mutex_t *), uintptr_t ip, uintptr_t parent);
+
 /* latency.c */
 extern int ut_lat_mode;		/* UT_LAT_*: the sections measured; 0: none */
 extern int ut_lat_gate;		/* calls are recorded only inside a section */
 void ut_lat_resolve(void);
-void ut_lat_configure(int mode, int others_record_calls);
+void ut_lat_configure(int mode, int gate);
 int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h, void *uc);
 void ut_lat_handler_exit(void *h, void *uc);
 void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip);

@@ -26,17 +26,20 @@ static uint32_t ut_running;
  */
 static void ut_lat_apply(uint32_t running)
 {
-	int mode = 0, others = 0;
+	int mode = 0, wake = 0, others = 0;
 
 	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
 		if (!(running & (1u << i)))
 			continue;
-		if (ut_rt_tracers[i]->lat)
+		if (ut_rt_tracers[i]->lat || ut_rt_tracers[i]->wake) {
 			mode |= ut_rt_tracers[i]->lat;
-		else if (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH))
+			wake |= ut_rt_tracers[i]->wake;
+		} else if (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH))
 			others = 1;
 	}
-	ut_lat_configure(mode, others);
+	/* wakeup counts every thread: it wins over wakeup_rt */
+	ut_wake_configure(wake & UT_WAKE_ALL ? UT_WAKE_ALL : wake);
+	ut_lat_configure(mode, (mode || wake) && !others);
 }
 
 uint32_t ut_tracers_set(uint32_t set)

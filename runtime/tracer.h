@@ -21,6 +21,8 @@ struct ut_rt_tracer {
 	 * UT_LAT_PREEMPT; latency.c).  0: none.
 	 */
 	int lat;
+	/* a wakeup tracer: the threads it measures (UT_WAKE_*; wakeup.c).  0: none */
+	int wake;
 	/*
 	 * The tracer became active in this process (at start-up, or when a
 	 * settings change adds it); nonzero: it cannot run here, it stays

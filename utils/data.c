@@ -694,6 +694,8 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 					c->st.ctx_gap |= UT_GAP_PREEMPT_ON;
 				if (!(r[6] & UT_CTX_IRQS_OFF) && !r[7])
 					c->st.ctx_gap |= UT_GAP_PLAIN;
+				if (!(r[6] & UT_CTX_WAKING))
+					c->st.ctx_gap |= UT_GAP_RUNNING;
 			}
 			break;
 		}

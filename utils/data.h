@@ -65,7 +65,8 @@ struct ut_event {
 	/*
 	 * Contexts the thread went through since its previous event (CTX
 	 * records between the two): UT_GAP_IRQS_ON signals unblocked,
-	 * UT_GAP_PREEMPT_ON preempt depth 0, UT_GAP_PLAIN both at once.  A
+	 * UT_GAP_PREEMPT_ON preempt depth 0, UT_GAP_PLAIN both at once,
+	 * UT_GAP_RUNNING a woken thread runs (UT_CTX_WAKING ends).  A
 	 * latency section ended there even if the next one has begun.
 	 */
 	uint8_t ctx_gap;
@@ -74,7 +75,7 @@ struct ut_event {
 	struct ut_thread_info *thread;
 };
 
-enum { UT_GAP_IRQS_ON = 1, UT_GAP_PREEMPT_ON = 2, UT_GAP_PLAIN = 4 };
+enum { UT_GAP_IRQS_ON = 1, UT_GAP_PREEMPT_ON = 2, UT_GAP_PLAIN = 4, UT_GAP_RUNNING = 8 };
 
 struct ut_thread_info {
 	int pid, tid;

@@ -36,12 +36,15 @@ enum ut_rec_type {
  *                      section to end, as a task waits for preemption
  *   HARDIRQ       'h'  a signal handler runs
  *   SOFTIRQ       's'  (no user-space meaning; never set)
+ *   WAKING        (none) between a wake and the woken thread's run
  */
 enum ut_ctx_flags {
 	UT_CTX_IRQS_OFF = 0x01,
 	UT_CTX_NEED_RESCHED = 0x02,
 	UT_CTX_HARDIRQ = 0x04,
 	UT_CTX_SOFTIRQ = 0x08,
+	/* (no column) woken, not yet running: a wakeup tracer's wake-up (runtime/wakeup.c) */
+	UT_CTX_WAKING = 0x10,
 };
 
 /* what entries.h says of one type */

@@ -207,6 +207,8 @@ struct lat_sec {
 
 static int lat_cond(unsigned sections, const struct ut_event *ev)
 {
+	if (sections & 4)
+		return (ev->ctx & UT_CTX_WAKING) != 0;
 	return ((sections & 1) && (ev->ctx & UT_CTX_IRQS_OFF)) || ((sections & 2) && ev->preempt);
 }
 
@@ -215,6 +217,8 @@ static int lat_gap(unsigned sections, const struct ut_event *ev)
 {
 	static const uint8_t bit[4] = { 0, UT_GAP_IRQS_ON, UT_GAP_PREEMPT_ON, UT_GAP_PLAIN };
 
+	if (sections & 4)
+		return (ev->ctx_gap & UT_GAP_RUNNING) != 0;
 	return (ev->ctx_gap & bit[sections & 3]) != 0;
 }
 

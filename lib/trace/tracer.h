@@ -82,8 +82,9 @@ struct tracer {
 	 * shows (UT_LAT_IRQ: signals blocked, UT_LAT_PREEMPT: preempt depth;
 	 * runtime/latency.c).  A recording's trace is that of its longest
 	 * section, or of each one over tracing_thresh (trace_lat_select()).
+	 * 4: the wake-ups of the wakeup tracers (UT_CTX_WAKING), alone.
 	 */
-	unsigned lat_sections : 2;
+	unsigned lat_sections : 3;
 	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the

@@ -6,9 +6,15 @@
  * argv[1].kid (argv[1].tid), calls kid_leaf() (tid_leaf()) every
  * millisecond until argv[1].kidstop (argv[1].tidstop) exists, then ends
  * (the child is reaped).  While argv[1].irq exists, each round also calls
- * mid() with SIGUSR1 blocked (a section of the irqsoff tracer). */
+ * mid() with SIGUSR1 blocked (a section of the irqsoff tracer).
+ * For argv[1].wake it starts a SCHED_FIFO thread (SCHED_OTHER without the
+ * privilege; it writes its policy into argv[1].wakee) that a second
+ * thread wakes through a condition variable every few milliseconds,
+ * holding the mutex 2 ms after the signal, until argv[1].wakestop (or
+ * argv[1]) exists. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +75,71 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+static pthread_mutex_t wake_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake_cv = PTHREAD_COND_INITIALIZER;
+static int wake_gen, wake_waiting, wake_done;
+
+static void *wakee_main(void *arg)
+{
+	int seen = 0;
+
+	(void)arg;
+	tell(".wakee", sched_getscheduler(0));
+	pthread_mutex_lock(&wake_m);
+	while (!wake_done) {
+		wake_waiting = 1;
+		while (wake_gen == seen && !wake_done)
+			pthread_cond_wait(&wake_cv, &wake_m);
+		wake_waiting = 0;
+		seen = wake_gen;
+	}
+	pthread_mutex_unlock(&wake_m);
+	return NULL;
+}
+
+noinline void wake_it(void)
+{
+	struct timespec a, b;
+
+	pthread_mutex_lock(&wake_m);
+	if (wake_waiting) {
+		wake_gen++;
+		pthread_cond_signal(&wake_cv);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &b);
+		while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec < 2000000L);
+	}
+	pthread_mutex_unlock(&wake_m);
+}
+
+static void *waker_main(void *arg)
+{
+	struct timespec ms = { 0, 3000000 };
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = 10 };
+	pthread_t t;
+
+	(void)arg;
+	pthread_attr_init(&a);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+	pthread_attr_setschedparam(&a, &sp);
+	if (pthread_create(&t, &a, wakee_main, NULL) != 0 &&
+	    pthread_create(&t, NULL, wakee_main, NULL) != 0)
+		return NULL;
+	while (!exists(".wakestop") && !exists("")) {
+		wake_it();
+		nanosleep(&ms, NULL);
+	}
+	pthread_mutex_lock(&wake_m);
+	wake_done = 1;
+	pthread_cond_signal(&wake_cv);
+	pthread_mutex_unlock(&wake_m);
+	pthread_join(t, NULL);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec ms = { 0, 1000000 };
@@ -111,6 +182,15 @@ int main(int argc, char **argv)
 			sigprocmask(SIG_BLOCK, &s, &o);
 			sink += mid(1);
 			sigprocmask(SIG_SETMASK, &o, NULL);
+		}
+		if (exists(".wake")) {
+			char p[4096];
+			pthread_t t;
+
+			snprintf(p, sizeof(p), "%s.wake", stop);
+			unlink(p);
+			if (pthread_create(&t, NULL, waker_main, NULL) == 0)
+				pthread_detach(t);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;

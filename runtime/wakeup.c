@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wakeup.c - the wake-ups of the wakeup and wakeup_rt tracers, as the
+ * kernel's trace_sched_wakeup.c: how long a woken thread waits from its
+ * wake to running again, and the trace of the longest.
+ *
+ * In user space (doc/design/latency.md, "wakeup, wakeup_rt"):
+ *
+ *   the wake   pthread_cond_signal/broadcast, sem_post, pthread_mutex_unlock
+ *              of a mutex with waiters: the waker notes the time, its
+ *              caller and the call in a small table keyed by the object
+ *   the run    pthread_cond_wait/timedwait, sem_wait/timedwait (that did
+ *              not succeed at once) and pthread_mutex_lock (that found
+ *              the mutex taken) return: the woken thread looks its
+ *              object up; a wake noted after the thread began to wait is
+ *              its wake-up, and now - then its latency
+ *
+ * wakeup_rt counts only threads whose policy is SCHED_FIFO or SCHED_RR
+ * (read once per thread, again after a policy change through the
+ * wrappers below); wakeup counts every thread.  Each wake-up is measured
+ * on its own (the kernel follows one task at a time, the highest-priority
+ * one woken, because its probes are global; here each thread measures
+ * itself): the longest is the maximum.
+ *
+ * The records, in the woken thread's buffer: a CTX record stating
+ * UT_CTX_WAKING at the wake's time, a FUNC record of the wake (the waking
+ * call, "<-" the waker's caller) at that time, a FUNC record of the run
+ * (the waiting call, "<-" its caller), then when reported its stack, and
+ * a CTX record ending the waiting state.  A reader finds the wake-ups from
+ * the contexts as it finds irqsoff's sections (lib/trace/latency.c).
+ *
+ * Off (no wakeup tracer running): each wrapper costs one load and a
+ * branch not taken.  The table has WAKE_SLOTS slots: two objects that
+ * hash alike, or two wakes of one object racing, keep the last wake only.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+#include "usertrace/record.h"
+
+int ut_wake_mode;	/* UT_WAKE_ALL, UT_WAKE_RT; 0: no wakeup tracer runs */
+
+#define WAKE_SLOTS	256
+
+struct wake_slot {
+	uint32_t seq;		/* odd while written */
+	uintptr_t obj;		/* the object woken on */
+	uint64_t ts;		/* when */
+	uintptr_t ip;		/* the waking call */
+	uintptr_t parent;	/* its caller */
+};
+
+static struct wake_slot wake_table[WAKE_SLOTS];
+
+static inline struct wake_slot *wake_slot(const void *obj)
+{
+	uintptr_t a = (uintptr_t)obj;
+
+	return &wake_table[((a >> 3) ^ (a >> 11)) % WAKE_SLOTS];
+}
+
+static inline int wake_on(void)
+{
+	return unlikely(__atomic_load_n(&ut_wake_mode, __ATOMIC_RELAXED) != 0) &&
+	       ut_self.state != UT_TS_INTERNAL;
+}
+
+/* a wake on @obj by @ip called from @parent, now */
+static void wake_note(const void *obj, uintptr_t ip, uintptr_t parent)
+{
+	struct wake_slot *s = wake_slot(obj);
+	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	/* another waker writes it: the table keeps that one */
+	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&s->obj, (uintptr_t)obj, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ts, ut_clock(), __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ip, ip, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->parent, parent, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* the last wake on @obj: 1 and its copy in @out, or 0 */
+static int wake_find(const void *obj, struct wake_slot *out)
+{
+	struct wake_slot *s = wake_slot(obj);
+
+	for (int i = 0; i < 4; i++) {
+		uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1)
+			continue;
+		out->obj = __atomic_load_n(&s->obj, __ATOMIC_RELAXED);
+		out->ts = __atomic_load_n(&s->ts, __ATOMIC_RELAXED);
+		out->ip = __atomic_load_n(&s->ip, __ATOMIC_RELAXED);
+		out->parent = __atomic_load_n(&s->parent, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq)
+			return out->obj == (uintptr_t)obj;
+	}
+	return 0;
+}
+
+/* ---- the thread's policy (wakeup_rt) ---- */
+
+static uint32_t policy_gen = 1;	/* bumped by every policy change */
+static __thread uint32_t my_gen __attribute__((tls_model("initial-exec")));
+static __thread int my_rt __attribute__((tls_model("initial-exec")));
+
+static inline void policy_changed(void)
+{
+	__atomic_add_fetch(&policy_gen, 1, __ATOMIC_RELAXED);
+}
+
+/* does this thread's wake-up count? */
+static int wake_counts(void)
+{
+	uint32_t g;
+
+	if (__atomic_load_n(&ut_wake_mode, __ATOMIC_RELAXED) != UT_WAKE_RT)
+		return 1;
+	g = __atomic_load_n(&policy_gen, __ATOMIC_RELAXED);
+	if (my_gen != g) {
+		int p = sched_getscheduler(0);
+
+		my_rt = p == SCHED_FIFO || p == SCHED_RR;
+		my_gen = g;
+	}
+	return my_rt;
+}
+
+/* ---- the run: a woken thread measures its wake-up ---- */
+
+static int wake_ready(struct ut_thread *t)
+{
+	if (likely(t->state == UT_TS_READY))
+		return 1;
+	return t->state == UT_TS_NEW && ut_thread_setup(t) == 0;
+}
+
+/*
+ * The thread waited on @obj from @since and runs again, at @ip called
+ * from @parent: if a wake came meanwhile, its records and the report.
+ */
+static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t parent)
+{
+	struct ut_thread *t = &ut_self;
+	struct ut_session_ctl *c = ut_ctl;
+	struct wake_slot w;
+	uint64_t now, delta, thresh, wts;
+	uint8_t ctx;
+	int report;
+
+	if (!wake_find(obj, &w) || w.ts < since || !c || !c->tracing_on || !wake_counts())
+		return;
+	if (!wake_ready(t))
+		return;
+	now = ut_clock();
+	if (now < w.ts)
+		return;
+	delta = now - w.ts;
+	/* a record of this thread came after the wake (a handler's): the wake shows there */
+	wts = w.ts >= t->w.last_ts ? w.ts : t->w.last_ts;
+	ctx = t->lat.wctx;
+	t->lat.wctx = ctx | UT_CTX_WAKING;	/* restated on a page start meanwhile */
+	ut_write_ctx(t, wts, ctx | UT_CTX_WAKING, t->lat.wpreempt);
+	ut_write(t, UT_REC_FUNC, wts, w.ip, w.parent);
+	ut_write(t, UT_REC_FUNC, now, ip, parent);
+	thresh = __atomic_load_n(&c->tracing_thresh, __ATOMIC_RELAXED);
+	report = thresh ? delta >= thresh : delta > __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);
+	if (report) {
+		uintptr_t ips[UT_STACK_MAX];
+		uint32_t n = ut_program_stack(t, ips, UT_STACK_MAX);
+
+		if (n)
+			ut_write_trace(t, ips, n, now);
+	}
+	t->lat.wctx = ctx;
+	ut_write_ctx(t, now, ctx, t->lat.wpreempt);
+	if (!report)
+		return;
+	if (thresh)
+		ut_max_store(delta, w.parent, parent, 1);
+	else
+		ut_update_max_tr(delta, w.parent, parent);
+}
+
+/* ---- the wrappers ---- */
+
+static __typeof__(pthread_cond_signal) *real_cond_signal;
+static __typeof__(pthread_cond_broadcast) *real_cond_broadcast;
+static __typeof__(pthread_cond_wait) *real_cond_wait;
+static __typeof__(pthread_cond_timedwait) *real_cond_timedwait;
+static __typeof__(sem_post) *real_sem_post;
+static __typeof__(sem_wait) *real_sem_wait;
+static __typeof__(sem_timedwait) *real_sem_timedwait;
+static __typeof__(sem_trywait) *real_sem_trywait;
+static __typeof__(pthread_mutex_unlock) *real_mutex_unlock;
+static __typeof__(pthread_setschedparam) *real_setschedparam;
+static __typeof__(pthread_setschedprio) *real_setschedprio;
+static __typeof__(sched_setscheduler) *real_sched_setscheduler;
+static __typeof__(sched_setparam) *real_sched_setparam;
+
+/*
+ * The condition variables have two versions in glibc; dlsym() may give
+ * the old one (GLIBC_2.2.5), whose objects differ: ask for the new.
+ */
+static void *find_cond(const char *name)
+{
+	void *f = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
+
+	return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+#define RESOLVE(var, name)	(var ?: (var = (__typeof__(var))dlsym(RTLD_NEXT, name)))
+#define RESOLVE_COND(var, name)	(var ?: (var = (__typeof__(var))find_cond(name)))
+#define HERE()			((uintptr_t)__builtin_return_address(0))
+
+/* at start-up: the runtime's own threads use these too */
+void ut_wake_resolve(void)
+{
+	RESOLVE_COND(real_cond_signal, "pthread_cond_signal");
+	RESOLVE_COND(real_cond_broadcast, "pthread_cond_broadcast");
+	RESOLVE_COND(real_cond_wait, "pthread_cond_wait");
+	RESOLVE_COND(real_cond_timedwait, "pthread_cond_timedwait");
+	RESOLVE(real_sem_post, "sem_post");
+	RESOLVE(real_sem_wait, "sem_wait");
+	RESOLVE(real_sem_timedwait, "sem_timedwait");
+	RESOLVE(real_sem_trywait, "sem_trywait");
+	RESOLVE(real_mutex_unlock, "pthread_mutex_unlock");
+	RESOLVE(real_setschedparam, "pthread_setschedparam");
+	RESOLVE(real_setschedprio, "pthread_setschedprio");
+	RESOLVE(real_sched_setscheduler, "sched_setscheduler");
+	RESOLVE(real_sched_setparam, "sched_setparam");
+}
+
+void ut_wake_configure(int mode)
+{
+	__atomic_store_n(&ut_wake_mode, mode, __ATOMIC_RELAXED);
+}
+
+EXPORT int pthread_cond_signal(pthread_cond_t *cv)
+{
+	if (!RESOLVE_COND(real_cond_signal, "pthread_cond_signal"))
+		return ENOSYS;
+	if (wake_on())
+		wake_note(cv, (uintptr_t)pthread_cond_signal, HERE());
+	return real_cond_signal(cv);
+}
+
+EXPORT int pthread_cond_broadcast(pthread_cond_t *cv)
+{
+	if (!RESOLVE_COND(real_cond_broadcast, "pthread_cond_broadcast"))
+		return ENOSYS;
+	if (wake_on())
+		wake_note(cv, (uintptr_t)pthread_cond_broadcast, HERE());
+	return real_cond_broadcast(cv);
+}
+
+EXPORT int pthread_cond_wait(pthread_cond_t *cv, pthread_mutex_t *m)
+{
+	uint64_t since;
+	int ret, err;
+
+	if (!RESOLVE_COND(real_cond_wait, "pthread_cond_wait"))
+		return ENOSYS;
+	if (!wake_on())
+		return real_cond_wait(cv, m);
+	since = ut_clock();
+	ret = real_cond_wait(cv, m);
+	err = errno;
+	if (ret == 0)
+		wake_run(cv, since, (uintptr_t)pthread_cond_wait, HERE());
+	errno = err;
+	return ret;
+}
+
+EXPORT int pthread_cond_timedwait(pthread_cond_t *cv, pthread_mutex_t *m,
+				  const struct timespec *abstime)
+{
+	uint64_t since;
+	int ret, err;
+
+	if (!RESOLVE_COND(real_cond_timedwait, "pthread_cond_timedwait"))
+		return ENOSYS;
+	if (!wake_on())
+		return real_cond_timedwait(cv, m, abstime);
+	since = ut_clock();
+	ret = real_cond_timedwait(cv, m, abstime);
+	err = errno;
+	if (ret == 0)
+		wake_run(cv, since, (uintptr_t)pthread_cond_timedwait, HERE());
+	errno = err;
+	return ret;
+}
+
+EXPORT int sem_post(sem_t *s)
+{
+	if (!RESOLVE(real_sem_post, "sem_post"))
+		return errno = ENOSYS, -1;
+	if (wake_on())
+		wake_note(s, (uintptr_t)sem_post, HERE());
+	return real_sem_post(s);
+}
+
+EXPORT int sem_wait(sem_t *s)
+{
+	uint64_t since;
+	int ret, err;
+
+	if (!RESOLVE(real_sem_wait, "sem_wait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
+		return errno = ENOSYS, -1;
+	if (!wake_on())
+		return real_sem_wait(s);
+	/* not a wake-up unless it waits */
+	if (real_sem_trywait(s) == 0)
+		return 0;
+	since = ut_clock();
+	ret = real_sem_wait(s);
+	err = errno;
+	if (ret == 0)
+		wake_run(s, since, (uintptr_t)sem_wait, HERE());
+	errno = err;
+	return ret;
+}
+
+EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
+{
+	uint64_t since;
+	int ret, err;
+
+	if (!RESOLVE(real_sem_timedwait, "sem_timedwait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
+		return errno = ENOSYS, -1;
+	if (!wake_on())
+		return real_sem_timedwait(s, abstime);
+	if (real_sem_trywait(s) == 0)
+		return 0;
+	since = ut_clock();
+	ret = real_sem_timedwait(s, abstime);
+	err = errno;
+	if (ret == 0)
+		wake_run(s, since, (uintptr_t)sem_timedwait, HERE());
+	errno = err;
+	return ret;
+}
+
+/*
+ * pthread_mutex_unlock: a wake when the mutex has waiters (glibc's lock
+ * word 2: "locked, maybe waiters").  The waiter is pthread_mutex_lock
+ * (lock.c), which calls ut_wake_mutex_lock() while a tracer runs.
+ */
+EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	if (!RESOLVE(real_mutex_unlock, "pthread_mutex_unlock"))
+		return ENOSYS;
+	if (wake_on() && __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) > 1)
+		wake_note(m, (uintptr_t)pthread_mutex_unlock, HERE());
+	return real_mutex_unlock(m);
+}
+
+int ut_wake_on(void)
+{
+	return wake_on();
+}
+
+int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
+		       int (*lock)(pthread_mutex_t *), uintptr_t ip, uintptr_t parent)
+{
+	uint64_t since;
+	int ret = trylock(m), err;
+
+	if (ret != EBUSY)
+		return ret;
+	since = ut_clock();
+	ret = lock(m);
+	err = errno;
+	if (ret == 0)
+		wake_run(m, since, ip, parent);
+	errno = err;
+	return ret;
+}
+
+/* ---- policy changes: wakeup_rt reads the thread's policy again ---- */
+
+EXPORT int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
+{
+	int ret;
+
+	if (!RESOLVE(real_setschedparam, "pthread_setschedparam"))
+		return ENOSYS;
+	ret = real_setschedparam(th, policy, p);
+	if (ret == 0)
+		policy_changed();
+	return ret;
+}
+
+EXPORT int pthread_setschedprio(pthread_t th, int prio)
+{
+	int ret;
+
+	if (!RESOLVE(real_setschedprio, "pthread_setschedprio"))
+		return ENOSYS;
+	ret = real_setschedprio(th, prio);
+	if (ret == 0)
+		policy_changed();
+	return ret;
+}
+
+EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
+{
+	int ret;
+
+	if (!RESOLVE(real_sched_setscheduler, "sched_setscheduler"))
+		return errno = ENOSYS, -1;
+	ret = real_sched_setscheduler(pid, policy, p);
+	if (ret == 0)
+		policy_changed();
+	return ret;
+}
+
+EXPORT int sched_setparam(pid_t pid, const struct sched_param *p)
+{
+	int ret;
+
+	if (!RESOLVE(real_sched_setparam, "sched_setparam"))
+		return errno = ENOSYS, -1;
+	ret = real_sched_setparam(pid, p);
+	if (ret == 0)
+		policy_changed();
+	return ret;
+}
