@@ -22,10 +22,11 @@ struct waiter {
 	pthread_mutex_t m;
 	pthread_cond_t cv;
 	int gen, waiting, stop;
+	const char *name;
 };
 
-static struct waiter rt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
-static struct waiter other = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+static struct waiter rt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, "rt" };
+static struct waiter other = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, "other" };
 
 static void __attribute__((noinline)) spin_ms(int ms)
 {
@@ -42,6 +43,7 @@ static void *rt_thread(void *arg)
 	struct waiter *w = arg;
 	int seen = 0;
 
+	pthread_setname_np(pthread_self(), w->name);
 	pthread_mutex_lock(&w->m);
 	for (;;) {
 		w->waiting = 1;
@@ -99,9 +101,7 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		return 1;
-	pthread_setname_np(t1, "rt");
 	pthread_create(&t2, NULL, rt_thread, &other);
-	pthread_setname_np(t2, "other");
 	for (int i = 1; i + 1 < argc; i += 2) {
 		waker(&rt, atoi(argv[i]));
 		waker(&other, atoi(argv[i + 1]));

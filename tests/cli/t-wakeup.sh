@@ -1,0 +1,116 @@
+#!/bin/bash
+# description: wakeup_rt and wakeup on a recording: a SCHED_FIFO thread and a SCHED_OTHER one woken through a condition variable, each waker holding the mutex a known time after its signal; replay shows the longest wake-up of the right thread, at least that long; wakeup_rt ignores the SCHED_OTHER thread; --thresh shows each over it; no RT thread: the header alone
+SUITE=wakeup
+. "$(dirname "$0")/lib.sh"
+S=$(cd "$(dirname "$0")/../e2e/src" && pwd)
+
+gcc -pg -mfentry -O2 -g -o "$W/w" "$S/s-wakeup.c" -lpthread || { not_ok "cannot build s-wakeup.c"; exit 1; }
+# delays (ms) of rt, other, in turn: rt's longest is 5, other's 12
+"$UT" record -t wakeup_rt -o "$W/rt" -- "$W/w" 2 8 5 12 3 1 > /dev/null 2> "$W/err"
+rc=$?
+if [ "$rc" = 77 ]; then
+	echo "ok 1 - $SUITE: # SKIP no SCHED_FIFO here"; exit 0
+fi
+[ "$rc" = 0 ] && ok "record -t wakeup_rt" || { not_ok "record -t wakeup_rt: status $rc"; sed 's/^/# /' "$W/err"; }
+
+# LAT FILE: the header's latency in us
+lat() { sed -n 's/^# latency: \([0-9]*\) us,.*/\1/p' "$1"; }
+task() { sed -n 's/^#    | task: \([^ ]*\)-[0-9]* .*/\1/p' "$1"; }
+
+"$UT" replay -i "$W/rt" > "$W/rt.out" 2>&1
+l=$(lat "$W/rt.out")
+if [ "$(task "$W/rt.out")" = rt ] && [ -n "$l" ] && [ "$l" -ge 5000 ] && [ "$l" -lt 8000 ]; then
+	ok "wakeup_rt: the rt thread's longest wake-up, $l us (>= 5000, the other thread's 8000 and 12000 ignored)"
+else
+	not_ok "wakeup_rt: task $(task "$W/rt.out"), latency '$l'"; sed 's/^/# /' "$W/rt.out"
+fi
+# exact lines of the trace, the numbers aside
+sed -E 's/[0-9]+us/Nus/g; s/-[0-9]+ /-PID /; s/#[0-9]+\/[0-9]+/#E\/E/; s/CPU#[0-9]+/CPU#C/; s/#P:[0-9]+/#P:N/; s/ on .*/ on R/; s/latency: [0-9]+/latency: L/; s/^ +//; s/^(rt-PID) +[0-9]+/\1 C/; s/Nus.: <stack/NusM: <stack/' "$W/rt.out" |
+	grep -v '^=> 0x' > "$W/rt.norm"
+cat > "$W/rt.want" <<'X'
+# tracer: wakeup_rt
+#
+# wakeup_rt latency trace v1.1.5 on R
+# --------------------------------------------------------------------
+# latency: L us, #E/E, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
+#    -----------------
+#    | task: rt-PID (uid:0 nice:0 policy:0 rt_prio:0)
+#    -----------------
+#  => started at: waker
+#  => ended at:   rt_thread
+#
+#
+#                    _------=> CPU#            
+#                   / _-----=> irqs-off/BH-disabled
+#                  | / _----=> need-resched    
+#                  || / _---=> hardirq/softirq 
+#                  ||| / _--=> preempt-depth   
+#                  |||| / _-=> migrate-disable 
+#                  ||||| /     delay           
+#  cmd     pid     |||||| time  |   caller     
+#     \   /        ||||||  \    |    /       
+rt-PID C.....    Nus#: pthread_cond_signal <-waker
+rt-PID C..... Nus : pthread_cond_wait <-rt_thread
+rt-PID C..... NusM: <stack trace>
+=> rt_thread
+=> ut_thread_start
+X
+if diff "$W/rt.want" "$W/rt.norm" > "$W/diff"; then
+	ok "wakeup_rt: the latency trace, line by line"
+else
+	not_ok "wakeup_rt: the latency trace differs"; sed 's/^/# /' "$W/diff"
+fi
+
+"$UT" record -t wakeup -o "$W/all" -- "$W/w" 2 8 5 12 3 1 > /dev/null 2>&1
+"$UT" replay -i "$W/all" > "$W/all.out" 2>&1
+l=$(lat "$W/all.out")
+if [ "$(task "$W/all.out")" = other ] && [ -n "$l" ] && [ "$l" -ge 12000 ] &&
+   grep -q '^# wakeup latency trace v1.1.5' "$W/all.out"; then
+	ok "wakeup: every thread counts: the other thread's $l us (>= 12000)"
+else
+	not_ok "wakeup: task $(task "$W/all.out"), latency '$l'"; sed 's/^/# /' "$W/all.out"
+fi
+
+# --thresh: each wake-up of at least 4 ms (rt: 5; other: 8 and 12), in time order
+"$UT" record -t wakeup --thresh 4ms -o "$W/th" -- "$W/w" 2 8 5 12 3 1 > /dev/null 2>&1
+"$UT" replay -i "$W/th" > "$W/th.out" 2>&1
+got=$(grep -E 'pthread_cond_wait <-' "$W/th.out" | awk '{print $1}' | sed 's/-[0-9]*$//' | tr '\n' ' ')
+if [ "$got" = "other rt other " ]; then
+	ok "wakeup --thresh 4ms: the three wake-ups over it ($got)"
+else
+	not_ok "wakeup --thresh 4ms: '$got'"; sed 's/^/# /' "$W/th.out"
+fi
+
+# no RT thread: the trace is the header alone, as the kernel's empty latency trace
+cat > "$W/plain.c" <<'C'
+#include <pthread.h>
+#include <unistd.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int go;
+static void *t(void *a) { pthread_mutex_lock(&m); while (!go) pthread_cond_wait(&cv, &m); pthread_mutex_unlock(&m); return a; }
+int main(void)
+{
+	pthread_t th;
+	pthread_create(&th, NULL, t, NULL);
+	usleep(20000);
+	pthread_mutex_lock(&m); go = 1; pthread_cond_signal(&cv); usleep(2000); pthread_mutex_unlock(&m);
+	pthread_join(th, NULL);
+	return 0;
+}
+C
+gcc -pg -O2 -o "$W/plain" "$W/plain.c" -lpthread
+"$UT" record -t wakeup_rt -o "$W/pl" -- "$W/plain" > /dev/null 2>&1
+"$UT" replay -i "$W/pl" > "$W/pl.out" 2>&1
+if [ "$(cat "$W/pl.out")" = "$(printf '# tracer: wakeup_rt\n#')" ]; then
+	ok "wakeup_rt without an RT thread: the header alone"
+else
+	not_ok "wakeup_rt without an RT thread"; sed 's/^/# /' "$W/pl.out"
+fi
+"$UT" record -t wakeup -o "$W/pl2" -- "$W/plain" > /dev/null 2>&1
+"$UT" replay -i "$W/pl2" > "$W/pl2.out" 2>&1
+l=$(lat "$W/pl2.out")
+[ -n "$l" ] && [ "$l" -ge 2000 ] && ok "wakeup: the same SCHED_OTHER thread counts ($l us)" ||
+	{ not_ok "wakeup on the plain program: '$l'"; sed 's/^/# /' "$W/pl2.out"; }
+# a tracer name that is not one
+expect 2 "wakeup_foo" -- "$UT" record -t wakeup_foo -o "$W/bad" -- "$W/plain"
