@@ -1,0 +1,35 @@
+# description: wakeup_rt: a SCHED_FIFO thread woken through a condition variable while the waker holds the mutex 2, 5, 3 ms (a SCHED_OTHER thread 8, 12, 1 ms: ignored); the latency trace of the 5 ms wake-up of "rt" (needs root for SCHED_FIFO: the program exits 77 otherwise)
+src=s-wakeup.c
+args="2 8 5 12 3 1"
+flags="pg"
+opts="-O2"
+ropts="-t wakeup_rt"
+cmd="replay"
+filter='s/ on [^ ]*$/ on K/; s/latency: 50[0-9][0-9] us/latency: 5NNN us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ *[0-9]*us[ !#+*@$]: <stack/ Tus : <stack/; s/ *50[0-9][0-9]us : pthread_cond_wait/ 5NNNus : pthread_cond_wait/; /^ => 0x/d'
+---
+# tracer: wakeup_rt
+#
+# wakeup_rt latency trace v1.1.5 on K
+# --------------------------------------------------------------------
+# latency: 5NNN us, #3/3, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
+#    -----------------
+#    | task: rt-T1 (uid:0 nice:0 policy:0 rt_prio:0)
+#    -----------------
+#  => started at: waker
+#  => ended at:   rt_thread
+#
+#
+#                    _------=> CPU#C            
+#                   / _-----=> irqs-off/BH-disabled
+#                  | / _----=> need-resched    
+#                  || / _---=> hardirq/softirq 
+#                  ||| / _--=> preempt-depth   
+#                  |||| / _-=> migrate-disable 
+#                  ||||| /     delay           
+#  cmd     pid     |||||| time  |   caller     
+#     \   /        ||||||  \    |    /       
+      rt-T1 C.....    0us#: pthread_cond_signal <-waker
+      rt-T1 C..... 5NNNus : pthread_cond_wait <-rt_thread
+      rt-T1 C..... Tus : <stack trace>
+ => rt_thread
+ => ut_thread_start
