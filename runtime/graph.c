@@ -414,10 +414,11 @@ static void ut_restate(struct ut_thread *t, uint64_t ts)
 }
 
 /* a CTX record (entries.h); a page start inside restates the context already */
-static int ut_put_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
+static int ut_put_ctx_task(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt,
+			   const struct ut_ctx_task *task)
 {
-	unsigned char *p = rb_reserve(&t->w, 8, &ts);
-	uint16_t n = 2;
+	uint16_t n = task ? 2 + sizeof(*task) : 2;
+	unsigned char *p = rb_reserve(&t->w, 6u + n, &ts);
 	uint32_t h;
 
 	if (!p)
@@ -427,8 +428,15 @@ static int ut_put_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t pre
 	memcpy(p + 4, &n, 2);
 	p[6] = ctx;
 	p[7] = preempt;
-	rb_commit(&t->w, 8, ts, 0);
+	if (task)
+		memcpy(p + 8, task, sizeof(*task));
+	rb_commit(&t->w, 6u + n, ts, 0);
 	return 1;
+}
+
+static int ut_put_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
+{
+	return ut_put_ctx_task(t, ts, ctx, preempt, NULL);
 }
 
 /*
@@ -462,6 +470,26 @@ int ut_write_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
 	t->busy = UT_BUSY();
 	barrier();
 	ret = ut_put_ctx(t, ts, ctx, preempt);
+	ut_release(t);
+	return ret;
+}
+
+/*
+ * ut_write_task - a latency report at @ts: the context unchanged, and the
+ * thread's identity for the header's task line.  Context: as
+ * ut_write_ctx(); system calls (the reports only).
+ */
+int ut_write_task(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt)
+{
+	struct ut_ctx_task task;
+	int ret;
+
+	if (unlikely(t->busy))
+		return 0;
+	ut_task_get(&task);
+	t->busy = UT_BUSY();
+	barrier();
+	ret = ut_put_ctx_task(t, ts, ctx, preempt, &task);
 	ut_release(t);
 	return ret;
 }

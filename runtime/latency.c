@@ -153,6 +153,7 @@ static void lat_close(struct ut_thread *t, struct ut_lat *l, uint64_t ts, uintpt
 		uintptr_t ips[UT_STACK_MAX];
 		uint32_t n = ut_program_stack(t, ips, UT_STACK_MAX);
 
+		ut_write_task(t, ts, l->wctx, l->wpreempt);
 		if (n)
 			ut_write_trace(t, ips, n, ts);
 	}

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -109,6 +110,32 @@ static int max_swap(struct ut_thread *t, uint64_t ts)
 	return 0;
 }
 
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK	0x40000000
+#endif
+
+/*
+ * ut_task_get - the calling thread's identity for the latency header's
+ * task line: real uid, nice, policy, rt priority (as the kernel's
+ * __update_max_tr() copies them from the task).  System calls: for the
+ * reports only.  errno is kept.
+ */
+void ut_task_get(struct ut_ctx_task *ti)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	struct sched_param sp;
+	int err = errno, pol, nice;
+
+	ti->uid = (int32_t)getuid();
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)tid);
+	ti->nice = nice == -1 && errno ? 0 : nice;
+	pol = sched_getscheduler(tid);
+	ti->policy = pol < 0 ? 0 : pol & ~SCHED_RESET_ON_FORK;
+	ti->rt_prio = sched_getparam(tid, &sp) == 0 ? sp.sched_priority : 0;
+	errno = err;
+}
+
 /*
  * ut_max_store - @latency won the CAS on max_latency (ut_max_new()), or
  * with @force is at least tracing_thresh (the threshold mode: every such
@@ -156,6 +183,7 @@ int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force
 		r->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
 	}
 	r->swapped = (uint32_t)swapped;
+	ut_task_get(&r->task);
 	r->count++;
 	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
 out:

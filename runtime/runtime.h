@@ -197,6 +197,9 @@ void ut_close_to(struct ut_thread *t, uint32_t to, uint64_t ts);
 void ut_ctx_trim(struct ut_thread *t);
 void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts);
 int ut_write_ctx(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt);
+/* a latency report: the same context and the thread's identity (CTX of n = 18) */
+int ut_write_task(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt);
+void ut_task_get(struct ut_ctx_task *ti);
 void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
 			uint32_t dir);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);

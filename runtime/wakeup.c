@@ -179,6 +179,7 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 		uintptr_t ips[UT_STACK_MAX];
 		uint32_t n = ut_program_stack(t, ips, UT_STACK_MAX);
 
+		ut_write_task(t, now, t->lat.wctx, t->lat.wpreempt);
 		if (n)
 			ut_write_trace(t, ips, n, now);
 	}

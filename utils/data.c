@@ -386,6 +386,10 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 	ev->preempt = c->st.preempt;
 	ev->ctx_gap = c->st.ctx_gap;
 	c->st.ctx_gap = 0;
+	ev->has_task = c->st.has_task;
+	if (c->st.has_task)
+		ev->task = c->st.task;
+	c->st.has_task = 0;
 	ev->ts = ut_data_ns(c->d, ts);
 	ev->thread = c->ti;
 }
@@ -696,6 +700,10 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 					c->st.ctx_gap |= UT_GAP_PLAIN;
 				if (!(r[6] & UT_CTX_WAKING))
 					c->st.ctx_gap |= UT_GAP_RUNNING;
+			}
+			if (n >= 2 + sizeof(struct ut_ctx_task)) {
+				memcpy(&c->st.task, r + 8, sizeof(c->st.task));
+				c->st.has_task = 1;
 			}
 			break;
 		}

@@ -70,6 +70,9 @@ struct ut_event {
 	 * latency section ended there even if the next one has begun.
 	 */
 	uint8_t ctx_gap;
+	/* a latency report's CTX record came before this event: the reporting thread's identity */
+	uint8_t has_task;
+	struct ut_ctx_task task;
 	const char *data;	/* UT_EV_MARKER, UT_EV_TRACE, UT_EV_EVENT */
 	uint32_t data_len;
 	struct ut_thread_info *thread;
@@ -142,6 +145,8 @@ struct ut_stream {
 	uint32_t depth;
 	uint8_t ctx, preempt;	/* the last CTX record's (0 at each page start) */
 	uint8_t ctx_gap;	/* UT_GAP_*: contexts stated since the last event */
+	uint8_t has_task;	/* a report's CTX since the last event: task holds it */
+	struct ut_ctx_task task;
 	uint64_t raw;		/* clock units of the record just decoded */
 	const unsigned char *rec;	/* that record (header included), valid in the stage */
 	uint32_t rec_len;

@@ -55,7 +55,10 @@
  *                         below), written by the latency tracers when it
  *                         changes and at each page start while it is not
  *                         plain; sized as a free type (a reader
- *                         takes the first two bytes of a longer one)
+ *                         takes the first two bytes of a longer one).
+ *                         n = 18 when a latency is reported: the same
+ *                         context, then struct ut_ctx_task (record.h),
+ *                         the task line of the latency header
  */
 /*        NAME           type base unit  max    counts */
 UT_RECORD(ENTRY,           1,  10,  0,     0,     1)

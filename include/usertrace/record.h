@@ -47,6 +47,19 @@ enum ut_ctx_flags {
 	UT_CTX_WAKING = 0x10,
 };
 
+/*
+ * The reporting thread's identity, at the report (a CTX record of n = 18,
+ * entries.h; the control page's max record): the latency header's
+ * "task: comm-pid (uid:U nice:N policy:P rt_prio:R)", as the kernel's
+ * __update_max_tr() takes them.  Native byte order, unaligned in records.
+ */
+struct ut_ctx_task {
+	int32_t uid;		/* real uid */
+	int32_t nice;		/* -20..19 */
+	int32_t policy;		/* SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, ... */
+	int32_t rt_prio;	/* 1..99 for FIFO/RR, else 0 */
+};
+
 /* what entries.h says of one type */
 struct ut_rec_info {
 	const char *name;

@@ -28,6 +28,8 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include "record.h"
+
 #define UT_SESSION_ENV		"USERTRACE_SESSION"
 #define UT_CTL_MAGIC		"UTCTL\0\0\1"
 #define UT_CTL_VERSION		9
@@ -218,6 +220,7 @@ struct ut_session_ctl {
 		uint32_t swapped;	/* 1: max/buf.<pid>.<tid>.<image> holds its trace */
 		uint64_t count;		/* records stored since the session began */
 		char comm[16];
+		struct ut_ctx_task task;	/* the thread's identity at the record */
 	} max_rec;
 };
 

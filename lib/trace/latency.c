@@ -66,8 +66,10 @@ void trace_latency_header(struct trace_iter *iter)
 		      lat ? lat->latency_ns / 1000 : 0, iter->entries, iter->written,
 		      lat ? lat->cpu : 0, iter->data ? iter->data->nr_cpus : 1);
 	ut_seq_puts(s, "#    -----------------\n");
-	ut_seq_printf(s, "#    | task: %.16s-%d (uid:0 nice:0 policy:0 rt_prio:0)\n",
-		      lat ? lat->comm : "", lat ? lat->tid : 0);
+	ut_seq_printf(s, "#    | task: %.16s-%d (uid:%d nice:%d policy:%d rt_prio:%d)\n",
+		      lat ? lat->comm : "", lat ? lat->tid : 0, lat ? lat->task.uid : 0,
+		      lat ? lat->task.nice : 0, lat ? lat->task.policy : 0,
+		      lat ? lat->task.rt_prio : 0);
 	ut_seq_puts(s, "#    -----------------\n");
 	if (lat && lat->start_ip) {
 		ut_seq_puts(s, "#  => started at: ");
@@ -197,6 +199,7 @@ struct lat_open {
 	uint64_t lo, hi, end;		/* first event, last event, last call (the end's mark) */
 	uint64_t start_ip, end_ip, image, count;
 	char comm[16];
+	struct ut_ctx_task task;	/* from the report's CTX record, if any */
 };
 
 struct lat_sec {
@@ -288,6 +291,8 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 		}
 		o->hi = ev.ts;
 		o->count++;
+		if (ev.has_task)
+			o->task = ev.task;
 		if (ev.type == UT_EV_FUNC) {
 			/* the last call is the end's mark, at least so far */
 			o->end = ev.ts;
@@ -331,6 +336,7 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 		lat->tid = best->o.tid;
 		lat->cpu = (int)best->o.cpu;
 		memcpy(lat->comm, best->o.comm, sizeof(lat->comm));
+		lat->task = best->o.task;
 		lat->image = best->o.image;
 		lat->start_ip = best->o.start_ip;
 		lat->end_ip = best->o.end_ip;

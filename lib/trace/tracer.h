@@ -172,6 +172,7 @@ struct trace_lat_info {
 	uint64_t latency_ns;
 	int pid, tid, cpu;
 	char comm[16];
+	struct ut_ctx_task task;	/* the task line's uid, nice, policy, rt_prio */
 	uint64_t image;			/* the process image of the ips */
 	uint64_t start_ip, end_ip;	/* 0: not known */
 	/* the times are shown from here (the iterator's clock); 0: from the first event */

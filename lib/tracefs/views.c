@@ -177,6 +177,7 @@ void view_max(struct tfs_session *s, struct view_buf *vb)
 	vb->lat.cpu = (int)r.cpu;
 	memcpy(vb->lat.comm, r.comm, sizeof(vb->lat.comm));
 	vb->lat.comm[sizeof(vb->lat.comm) - 1] = 0;
+	vb->lat.task = r.task;
 	vb->lat.image = r.image;
 	vb->lat.start_ip = r.start_ip;
 	vb->lat.end_ip = r.end_ip;

@@ -12,7 +12,7 @@ filter='s/ on [^ ]*$/ on K/; s/latency: [0-9]* us/latency: L us/; s/CPU#[0-9]*/C
 # --------------------------------------------------------------------
 # latency: L us, #22/22, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
 #    -----------------
-#    | task: s-irqsoff-T1 (uid:0 nice:0 policy:0 rt_prio:0)
+#    | task: s-irqsoff-T1 (uid:0 nice:5 policy:0 rt_prio:0)
 #    -----------------
 #  => started at: cli
 #  => ended at:   thread

@@ -13,7 +13,7 @@ filter='s/ on [^ ]*$/ on K/; s/latency: 50[0-9][0-9] us/latency: 5NNN us/; s/CPU
 # --------------------------------------------------------------------
 # latency: 5NNN us, #3/3, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
 #    -----------------
-#    | task: rt-T1 (uid:0 nice:0 policy:0 rt_prio:0)
+#    | task: rt-T1 (uid:0 nice:0 policy:1 rt_prio:10)
 #    -----------------
 #  => started at: waker
 #  => ended at:   rt_thread
