@@ -158,9 +158,9 @@ static void lat_close(struct ut_thread *t, struct ut_lat *l, uint64_t ts, uintpt
 			ut_write_trace(t, ips, n, ts);
 	}
 	if (thresh)
-		ut_max_store(delta, l->start_ip, parent, 1);
+		ut_max_store(delta, ts, l->start_ip, parent, 1);
 	else
-		ut_update_max_tr(delta, l->start_ip, parent);
+		ut_update_max_tr(delta, ts, l->start_ip, parent);
 }
 
 /*

@@ -145,7 +145,7 @@ void ut_task_get(struct ut_ctx_task *ti)
  * came first, -1 if the swap failed (the record is stored, without a
  * trace).
  */
-int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force)
+int ut_max_store(uint64_t latency, uint64_t end, uint64_t start_ip, uint64_t end_ip, int force)
 {
 	struct ut_session_ctl *c = ut_ctl;
 	struct ut_thread *t = &ut_self;
@@ -171,7 +171,7 @@ int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force
 			ret = -1;
 	}
 	r->latency = latency;
-	r->ts = ts;
+	r->ts = end ? end : ts;
 	r->start_ip = start_ip;
 	r->end_ip = end_ip;
 	r->pid = (int32_t)getpid();

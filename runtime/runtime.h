@@ -333,13 +333,13 @@ extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 void ut_lock_resolve(void);
 
 /* max.c: the max-latency buffer (tracing_max_latency) */
-int ut_max_store(uint64_t latency, uint64_t start_ip, uint64_t end_ip, int force);
-#define ut_max_new(latency, start_ip, end_ip)	ut_max_store(latency, start_ip, end_ip, 0)
+int ut_max_store(uint64_t latency, uint64_t end, uint64_t start_ip, uint64_t end_ip, int force);
+#define ut_max_new(latency, end, start_ip, end_ip)	ut_max_store(latency, end, start_ip, end_ip, 0)
 void ut_max_release(struct ut_thread *t, int close);
 
 /**
  * ut_update_max_tr - a latency tracer measured @latency (clock units)
- * from @start_ip to @end_ip on this thread
+ * from @start_ip to @end_ip on this thread, ending at @end (clock; 0: now)
  *
  * As the kernel's update_max_tr_single(): if it is a new maximum, the
  * thread's buffer and its max buffer are swapped (the trace that led to
@@ -348,7 +348,8 @@ void ut_max_release(struct ut_thread *t, int close);
  * call.  Returns 1 if it was stored, 0 if not a new maximum, -1 if stored
  * without its trace.  Context: the thread's own, outside a write.
  */
-static inline int ut_update_max_tr(uint64_t latency, uint64_t start_ip, uint64_t end_ip)
+static inline int ut_update_max_tr(uint64_t latency, uint64_t end, uint64_t start_ip,
+				   uint64_t end_ip)
 {
 	struct ut_session_ctl *c = ut_ctl;
 	uint64_t cur;
@@ -361,7 +362,7 @@ static inline int ut_update_max_tr(uint64_t latency, uint64_t start_ip, uint64_t
 			return 0;
 	} while (!__atomic_compare_exchange_n(&c->max_latency, &cur, latency, 0, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
-	return ut_max_new(latency, start_ip, end_ip);
+	return ut_max_new(latency, end, start_ip, end_ip);
 }
 
 /* signal.c */

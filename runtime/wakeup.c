@@ -188,9 +188,9 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 	if (!report)
 		return;
 	if (thresh)
-		ut_max_store(delta, w.parent, parent, 1);
+		ut_max_store(delta, now, w.parent, parent, 1);
 	else
-		ut_update_max_tr(delta, w.parent, parent);
+		ut_update_max_tr(delta, now, w.parent, parent);
 }
 
 /* ---- the wrappers ---- */

@@ -182,6 +182,17 @@ void view_max(struct tfs_session *s, struct view_buf *vb)
 	vb->lat.start_ip = r.start_ip;
 	vb->lat.end_ip = r.end_ip;
 	vb->v.lat = &vb->lat;
+	/*
+	 * As the kernel's max buffer, read from its time_start (the
+	 * section's start, tracing_iter_reset()): the thread's earlier
+	 * records in the buffer are not shown
+	 */
+	if (r.tid && r.ts >= r.latency) {
+		uint64_t start = live_ns(s->dir, r.ts - r.latency);
+
+		if (start && start - 1 > vb->v.since)
+			vb->v.since = start - 1;
+	}
 }
 
 /* print_snapshot_help(): an empty snapshot, allocated or not */

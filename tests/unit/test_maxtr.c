@@ -149,8 +149,8 @@ static void test_not_a_maximum(void **state)
 	(void)state;
 	ctl.max_latency = 500;
 	write_recs(3, 100);
-	assert_int_equal(ut_update_max_tr(499, 1, 2), 0);
-	assert_int_equal(ut_update_max_tr(500, 1, 2), 0);
+	assert_int_equal(ut_update_max_tr(499, 0, 1, 2), 0);
+	assert_int_equal(ut_update_max_tr(500, 0, 1, 2), 0);
 	/* nothing moved, nothing made, nothing stored */
 	assert_ptr_equal(ut_self.w.hdr, h);
 	assert_null(ut_self.max_hdr);
@@ -170,7 +170,7 @@ static void test_swap_keeps_the_pages(void **state)
 	/* more than a page: the trace is several pages */
 	write_recs(600, 1000);
 	assert_int_equal(first->head, 1);
-	assert_int_equal(ut_update_max_tr(200, 0x1111, 0x2222), 1);
+	assert_int_equal(ut_update_max_tr(200, 0, 0x1111, 0x2222), 1);
 	/* the buffer written is now the max one, pages and counters untouched */
 	assert_ptr_equal(ut_self.max_hdr, first);
 	assert_int_equal(first->head, 1);
@@ -207,14 +207,14 @@ static void test_swap_keeps_the_pages(void **state)
 
 	/* a smaller one: no swap */
 	write_recs(5, 2000);
-	assert_int_equal(ut_update_max_tr(150, 3, 4), 0);
+	assert_int_equal(ut_update_max_tr(150, 0, 3, 4), 0);
 	assert_ptr_equal(ut_self.w.hdr, second);
 	assert_int_equal(ctl.max_rec.latency, 200);
 
 	/* a larger one: swapped back, the first buffer emptied for writing */
 	first->lost = 3;
 	first->overrun = 9;
-	assert_int_equal(ut_update_max_tr(300, 5, 6), 1);
+	assert_int_equal(ut_update_max_tr(300, 0, 5, 6), 1);
 	assert_ptr_equal(ut_self.max_hdr, second);
 	assert_ptr_equal(ut_self.w.hdr, first);
 	assert_int_equal(ino(cur_path), first_ino);
@@ -240,7 +240,7 @@ static void test_larger_record_first(void **state)
 	ctl.max_latency = 10;
 	ctl.max_rec.latency = 900;
 	ctl.max_rec.count = 1;
-	assert_int_equal(ut_update_max_tr(50, 1, 2), 0);
+	assert_int_equal(ut_update_max_tr(50, 0, 1, 2), 0);
 	assert_null(ut_self.max_hdr);
 	assert_int_equal(ctl.max_rec.latency, 900);
 	assert_int_equal(ctl.max_rec.count, 1);
@@ -254,7 +254,7 @@ static void test_no_swap_when_recording(void **state)
 	(void)state;
 	/* record's consumer drains buf.* by name: the record alone */
 	ctl.flags = 0;
-	assert_int_equal(ut_update_max_tr(70, 7, 8), 1);
+	assert_int_equal(ut_update_max_tr(70, 0, 7, 8), 1);
 	assert_ptr_equal(ut_self.w.hdr, h);
 	assert_null(ut_self.max_hdr);
 	assert_int_equal(ctl.max_rec.latency, 70);
@@ -269,7 +269,7 @@ static void test_busy_writer(void **state)
 	(void)state;
 	/* called from a signal handler that interrupted a write */
 	ut_self.busy = 1;
-	assert_int_equal(ut_update_max_tr(70, 7, 8), -1);
+	assert_int_equal(ut_update_max_tr(70, 0, 7, 8), -1);
 	ut_self.busy = 0;
 	assert_ptr_equal(ut_self.w.hdr, h);
 	assert_int_equal(ctl.max_rec.latency, 70);
@@ -281,7 +281,7 @@ static void test_dead_lock_holder(void **state)
 	(void)state;
 	/* a process died holding max_lock: it is taken over */
 	ctl.max_lock = 999999;
-	assert_int_equal(ut_update_max_tr(80, 7, 8), 1);
+	assert_int_equal(ut_update_max_tr(80, 0, 7, 8), 1);
 	assert_int_equal(ctl.max_rec.latency, 80);
 	assert_int_equal(ctl.max_lock, 0);
 }
@@ -290,7 +290,7 @@ static void test_no_session(void **state)
 {
 	(void)state;
 	ut_ctl = NULL;
-	assert_int_equal(ut_update_max_tr(80, 7, 8), 0);
+	assert_int_equal(ut_update_max_tr(80, 0, 7, 8), 0);
 	ut_ctl = &ctl;
 }
 
