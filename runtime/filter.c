@@ -328,6 +328,7 @@ static uint32_t rf_compute(int32_t tid, int32_t pid)
 static int rf_allowed(struct ut_thread *t, uint32_t what)
 {
 	uint32_t g = __atomic_load_n(&ut_ctl->rec_filter_gen, __ATOMIC_ACQUIRE), cpu;
+	int gate;
 
 	if (unlikely(g != t->rf_gen || t->rf_inh_seq) && !(g & 1)) {
 		uint32_t done = __atomic_load_n(&ut_ctl->forklog_done, __ATOMIC_ACQUIRE);
@@ -348,7 +349,8 @@ static int rf_allowed(struct ut_thread *t, uint32_t what)
 	if (!(t->rf_ok & what))
 		return 0;
 	/* a latency tracer alone records the calls inside sections */
-	if (what == UT_RF_FUNC && __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED) && !t->lat.open)
+	if (what == UT_RF_FUNC && (gate = __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED)) &&
+	    (gate == 2 || !t->lat.open))
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;

@@ -53,7 +53,7 @@
 #include "usertrace/tracing.h"
 
 int ut_lat_mode;	/* UT_LAT_*: the sections the running tracers measure */
-int ut_lat_gate;	/* calls are recorded only inside sections */
+int ut_lat_gate;	/* 1: calls are recorded only inside sections; 2: none (function-trace off) */
 
 /* signals that cannot be blocked (the kernel drops them from any mask) */
 #define UNBLOCKABLE	((1ull << (SIGKILL - 1)) | (1ull << (SIGSTOP - 1)))

@@ -379,7 +379,7 @@ int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
 
 /* latency.c */
 extern int ut_lat_mode;		/* UT_LAT_*: the sections measured; 0: none */
-extern int ut_lat_gate;		/* calls are recorded only inside a section */
+extern int ut_lat_gate;		/* 1: calls only inside a section; 2: none */
 void ut_lat_resolve(void);
 void ut_lat_configure(int mode, int gate);
 int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h, void *uc);

@@ -39,7 +39,9 @@ static void ut_lat_apply(uint32_t running)
 	}
 	/* wakeup counts every thread: it wins over wakeup_rt */
 	ut_wake_configure(wake & UT_WAKE_ALL ? UT_WAKE_ALL : wake);
-	ut_lat_configure(mode, (mode || wake) && !others);
+	/* 2: function-trace off, the marks alone (runtime/latency.c) */
+	ut_lat_configure(mode, !(mode || wake) || others ? 0 :
+			       ut_ctl && (ut_ctl->flags & UT_CTL_NOFUNC) ? 2 : 1);
 }
 
 uint32_t ut_tracers_set(uint32_t set)

@@ -55,6 +55,11 @@ enum ut_clock {
 enum ut_ctl_flags {
 	/* a tracing-directory session: the runtime runs a control thread */
 	UT_CTL_LIVE = 1,
+	/*
+	 * function-trace off in the directory of the latency tracer: its
+	 * sections record their marks and stack, not the calls inside
+	 */
+	UT_CTL_NOFUNC = 2,
 };
 
 struct ut_session_ctl {

@@ -88,6 +88,20 @@ int recording_update(struct tfs_session *s)
 	programs_on(s, 1);
 	changed = c->active_tracers != set;
 	c->active_tracers = set;
+	{
+		/* function-trace of the directory running a latency tracer */
+		uint32_t flags = c->flags & ~(uint32_t)UT_CTL_NOFUNC;
+		const struct tracer *t = s->top.tr.current_trace;
+
+		if (t && t->lat_sections && !(s->top.tr.trace_flags & TRACE_ITER_FUNCTION))
+			flags |= UT_CTL_NOFUNC;
+		for (struct tfs_inst *in = s->insts; in; in = in->next)
+			if (in->tr.current_trace && in->tr.current_trace->lat_sections &&
+			    !(in->tr.trace_flags & TRACE_ITER_FUNCTION))
+				flags |= UT_CTL_NOFUNC;
+		changed |= flags != c->flags;
+		c->flags = flags;
+	}
 	changed |= rec_filter_update(s);
 	changed |= lists_update(s);
 	return changed;

@@ -86,7 +86,8 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 	else
 		*w &= ~o->bit;
 	/* the -fork options: the programs tell the forks of the listed threads */
-	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK)))
+	/* and function-trace: whether the latency tracers record calls (UT_CTL_NOFUNC) */
+	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION)))
 		return recording_update(s);
 	return 0;
 }

@@ -920,6 +920,8 @@ static void test_registry(void **state)
 		enum ut_rec_mode mode;
 	} want[] = {
 		{ "function_graph", UT_MODE_GRAPH },
+		{ "wakeup_rt", UT_MODE_FUNC },
+		{ "wakeup", UT_MODE_FUNC },
 		{ "preemptirqsoff", UT_MODE_FUNC },
 		{ "preemptoff", UT_MODE_FUNC },
 		{ "irqsoff", UT_MODE_FUNC },
@@ -955,6 +957,8 @@ static void test_registry(void **state)
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
 			    "  function_graph  every call and return, with durations\n"
+			    "  wakeup_rt       longest wake-up of a SCHED_FIFO/RR thread, wake to run\n"
+			    "  wakeup          longest wake-up of any thread, wake to run\n"
 			    "  preemptirqsoff  longest section with signals blocked or preemption off\n"
 			    "  preemptoff      longest section with preemption off (preempt_disable)\n"
 			    "  irqsoff         longest section with signals blocked, or in a handler\n"
@@ -1450,7 +1454,7 @@ static void test_options(void **state)
 	/* the defaults, as the kernel's: lib/trace/options.def */
 	trace_iter_init(&iter, &data, &function_graph_tracer, stdout);
 	assert_int_equal(iter.iter_flags, TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO |
-			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS);
+			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS | TRACE_ITER_FUNCTION);
 	/* (its init() adds funcgraph-proc for data of several threads) */
 	assert_int_equal(trace_opt_defaults(function_graph_tracer.opts, TRACER_MAX_OPTS),
 			 GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS);
@@ -1468,10 +1472,11 @@ static void test_options(void **state)
 	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
 	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
 	/* the global table, in the kernel's trace_options order; a tracer's own in its table */
-	assert_int_equal(TRACE_NR_OPTS, 10);
+	assert_int_equal(TRACE_NR_OPTS, 11);
 	assert_string_equal(trace_opts[0].name, "print-parent");
 	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
 	assert_string_equal(trace_opts[TRACE_ITER_EVENT_FORK_POS].name, "event-fork");
+	assert_string_equal(trace_opts[TRACE_ITER_FUNCTION_POS].name, "function-trace");
 	assert_string_equal(trace_opts[TRACE_ITER_FUNC_FORK_POS].name, "function-fork");
 	assert_int_equal(trace_opt_defaults(trace_opts, TRACE_NR_OPTS) &
 			 (TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNC_FORK), 0);
@@ -1501,7 +1506,7 @@ static void test_options_help(void **state)
 	assert_string_equal(mem_text(f),
 		"  all tracers: print-parent (default) sym-offset sym-addr\n"
 		"    context-info (default) latency-format record-tgid irq-info (default)\n"
-		"    markers (default) event-fork function-fork\n"
+		"    markers (default) event-fork function-trace (default) function-fork\n"
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"
