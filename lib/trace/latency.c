@@ -155,6 +155,11 @@ int trace_max_claim(const struct trace_array *tr)
 	return 0;
 }
 
+const struct trace_array *trace_max_owner(void)
+{
+	return max_owner;
+}
+
 void trace_max_release(const struct trace_array *tr)
 {
 	if (max_owner == tr)

@@ -140,6 +140,8 @@ void trace_lat_flags(struct trace_seq *s, const struct ut_event *ev);
  */
 int trace_max_claim(const struct trace_array *tr);
 void trace_max_release(const struct trace_array *tr);
+/* the directory whose latency tracer holds the max record now; NULL: none */
+const struct trace_array *trace_max_owner(void);
 /* a latency tracer's directory hooks: the claim, and latency-format on while it runs */
 int trace_lat_tracer_init(struct trace_array *tr);
 void trace_lat_tracer_reset(struct trace_array *tr);

@@ -51,6 +51,11 @@ struct trace_array {
 	uint32_t tracer_flags[TRACE_ARRAY_TRACERS];
 	uint32_t tracer_flags_set;		/* a bit per word given its defaults */
 	int clock_id;				/* trace_clock: enum trace_clock_id */
+	/*
+	 * tracing_max_latency (us) of a directory that does not hold the
+	 * session's max record (trace_max_owner()): what was written to it
+	 */
+	unsigned long long max_latency;
 	void *priv;				/* the current tracer's, from init to reset */
 };
 

@@ -36,6 +36,7 @@ struct pump_sink {
 	uint32_t wdepth;		/* the open calls of the stream written */
 	int sync;			/* events were passed over: restate before the next */
 	uint64_t pending_lost;
+	uint8_t wctx, wpreempt;		/* the thread's context written (CTX records) */
 	/* while an event is written (ring_page_start()) */
 	const struct ut_stream *s;
 	const struct live_stage *f;
@@ -54,6 +55,18 @@ static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void
 	memcpy(p, &h, 4);
 	memcpy(p + 4, payload, n);
 	rb_commit(w, 4 + n, ts, ut_rec_counts(type));
+}
+
+/* the thread's context from @ts on (the latency tracers' flag columns) */
+static void ring_ctx(struct rb_writer *w, uint64_t ts, uint8_t ctx, uint8_t preempt)
+{
+	unsigned char c[4];
+	uint16_t n = 2;
+
+	memcpy(c, &n, 2);
+	c[2] = ctx;
+	c[3] = preempt;
+	ring_put(w, UT_REC_CTX, ts, c, 4);
 }
 
 /* the first @d open calls shown, as a STACK (DEPTH beyond UT_STACK_MAX) */
@@ -85,6 +98,9 @@ static void ring_page_start(struct rb_writer *w, uint64_t ts)
 	struct pump_sink *k = (struct pump_sink *)((char *)w - offsetof(struct pump_sink, w));
 
 	ring_stack(k, k->wdepth, ts);
+	/* and the context, as the runtime restates it (a reader starts each page plain) */
+	if (k->wctx || k->wpreempt)
+		ring_ctx(w, ts, k->wctx, k->wpreempt);
 }
 
 /* the ring's file, at its first record: pages start at @ts */
@@ -105,6 +121,7 @@ static int ring_open(struct pump_sink *k, uint64_t ts, uint32_t cpu)
 	k->w.page_start = ring_page_start;
 	k->w.cpu = cpu;
 	k->wdepth = 0;
+	k->wctx = k->wpreempt = 0;
 	k->sync = 1;
 	rb_writer_init(&k->w, h, ts);
 	k->open = 1;
@@ -166,6 +183,20 @@ int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_st
 	if (w->cpu != ev->cpu) {
 		w->cpu = ev->cpu;
 		ring_put(w, UT_REC_CPU, ts, &ev->cpu, 4);
+	}
+	/*
+	 * The context the event was written in; a section that ended and
+	 * began again between two events shows as a plain context between
+	 */
+	if (ev->ctx_gap && (k->wctx || k->wpreempt) && ev->ctx == k->wctx &&
+	    ev->preempt == k->wpreempt) {
+		ring_ctx(w, ts, 0, 0);
+		k->wctx = k->wpreempt = 0;
+	}
+	if (ev->ctx != k->wctx || ev->preempt != k->wpreempt) {
+		ring_ctx(w, ts, ev->ctx, ev->preempt);
+		k->wctx = ev->ctx;
+		k->wpreempt = ev->preempt;
 	}
 	memcpy(&h, s->rec, 4);
 	type = RB_HDR_TYPE(h);

@@ -15,6 +15,7 @@
 #include "usertrace/record.h"
 #include "usertrace/tracers.h"
 #include "lib/trace/tracer.h"
+#include "lib/trace/output.h"
 #include "lib/tracefs/tfs_int.h"
 
 const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
@@ -293,11 +294,28 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
  * tracing_nsecs_write(), a bad number is -EINVAL (-ERANGE if too large)
  * with no line in error_log.
  */
+/*
+ * Each directory has its tracing_max_latency, as each kernel trace_array:
+ * the session's record is the one of the directory whose latency tracer
+ * runs (the top when none does); another directory's keeps what was
+ * written to it.
+ */
+static int max_latency_own(struct tfs_handle *h)
+{
+	const struct trace_array *o = trace_max_owner();
+
+	return o ? o == &h->n.inst->tr : h->n.inst == &h->s->top;
+}
+
 static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	uint64_t v = __atomic_load_n(&s->ctl->max_latency, __ATOMIC_RELAXED);
 
+	if (!max_latency_own(h)) {
+		sb_printf(b, "%llu\n", h->n.inst->tr.max_latency);
+		return 0;
+	}
 	sb_printf(b, "%llu\n", v == s->maxlat_ticks ? s->maxlat_us : ticks_to_us(s, v));
 	return 0;
 }
@@ -311,6 +329,10 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 
 	if ((perr = parse_ull(buf, size, &v)))
 		return perr;
+	if (!max_latency_own(h)) {
+		h->n.inst->tr.max_latency = v;
+		return 0;
+	}
 	t = us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
 	ut_max_lock(s->ctl, (int32_t)gettid());
 	s->ctl->max_latency = t;
@@ -365,7 +387,7 @@ const struct tfs_file tfs_tracer_files[] = {
 	TFS_FILE("options", 0640, W_OPTIONS, .show = option_show, .write = option_write),
 	TFS_FILE("trace_clock", 0640, W_TOP | W_INST, .show = trace_clock_show, .write = trace_clock_write),
 	TFS_FILE("tracing_thresh", 0640, W_TOP, .show = tracing_thresh_show, .write = tracing_thresh_write),
-	TFS_FILE("tracing_max_latency", 0640, W_TOP, .show = max_latency_show, .write = max_latency_write),
+	TFS_FILE("tracing_max_latency", 0640, W_TOP | W_INST, .show = max_latency_show, .write = max_latency_write),
 	TFS_FILE("max_graph_depth", 0640, W_TOP,
 		 .show = max_graph_depth_show, .write = max_graph_depth_write),
 	TFS_FILE("ftrace_enabled", 0440, W_TOP, .show = ftrace_enabled_show),

@@ -390,7 +390,7 @@ static int trace_show(struct tfs_handle *h, struct sbuf *b)
 	inst_pump(in);
 	view_make(h->s, in, h->n.cpu, &vb);
 	/* as the kernel's: a latency tracer's trace is its max buffer's */
-	if (in == &h->s->top && in->tr.current_trace->print_max) {
+	if (in->tr.current_trace->print_max) {
 		view_max(h->s, &vb);
 		return view_print(h->s, &vb, b);
 	}
@@ -449,7 +449,7 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
 	/* a latency tracer's max buffer is the snapshot buffer, always allocated */
-	int max = in == &s->top && in->tr.current_trace->use_max_tr;
+	int max = in->tr.current_trace->use_max_tr != 0;
 	int ret;
 
 	if (in->snap_taken || max) {
