@@ -34,7 +34,7 @@ cat > "$W/rt.want" <<'X'
 # --------------------------------------------------------------------
 # latency: L us, #E/E, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
 #    -----------------
-#    | task: rt-PID (uid:0 nice:0 policy:0 rt_prio:0)
+#    | task: rt-PID (uid:0 nice:0 policy:1 rt_prio:10)
 #    -----------------
 #  => started at: waker
 #  => ended at:   rt_thread
