@@ -7,13 +7,17 @@
  * In user space (doc/design/latency.md, "wakeup, wakeup_rt"):
  *
  *   the wake   pthread_cond_signal/broadcast, sem_post, pthread_mutex_unlock
- *              of a mutex with waiters: the waker notes the time, its
- *              caller and the call in a small table keyed by the object
+ *              of a mutex with waiters, syscall(SYS_futex) FUTEX_WAKE,
+ *              _WAKE_BITSET, _WAKE_OP, _REQUEUE, _CMP_REQUEUE (programs and
+ *              libraries with futexes of their own): the waker notes the
+ *              time, its caller and the call in a small table keyed by the
+ *              object (the futex word)
  *   the run    pthread_cond_wait/timedwait, sem_wait/timedwait (that did
- *              not succeed at once) and pthread_mutex_lock (that found
- *              the mutex taken) return: the woken thread looks its
- *              object up; a wake noted after the thread began to wait is
- *              its wake-up, and now - then its latency
+ *              not succeed at once), pthread_mutex_lock (that found the
+ *              mutex taken) and FUTEX_WAIT/_WAIT_BITSET (that returned 0:
+ *              woken) return: the woken thread looks its object up; a
+ *              wake noted after the thread began to wait is its wake-up,
+ *              and now - then its latency
  *
  * wakeup_rt counts only threads whose policy is SCHED_FIFO or SCHED_RR
  * (read once per thread, again after a policy change through the
@@ -37,8 +41,11 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <linux/futex.h>
 #include <semaphore.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "runtime/runtime.h"
 #include "usertrace/record.h"
@@ -208,6 +215,7 @@ static __typeof__(pthread_setschedparam) *real_setschedparam;
 static __typeof__(pthread_setschedprio) *real_setschedprio;
 static __typeof__(sched_setscheduler) *real_sched_setscheduler;
 static __typeof__(sched_setparam) *real_sched_setparam;
+static long (*real_syscall)(long, ...);
 
 /*
  * The condition variables have two versions in glibc; dlsym() may give
@@ -240,6 +248,7 @@ void ut_wake_resolve(void)
 	RESOLVE(real_setschedprio, "pthread_setschedprio");
 	RESOLVE(real_sched_setscheduler, "sched_setscheduler");
 	RESOLVE(real_sched_setparam, "sched_setparam");
+	RESOLVE(real_syscall, "syscall");
 }
 
 void ut_wake_configure(int mode)
@@ -364,6 +373,55 @@ EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 	if (wake_on() && __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) > 1)
 		wake_note(m, (uintptr_t)pthread_mutex_unlock, HERE());
 	return real_mutex_unlock(m);
+}
+
+/*
+ * syscall(): the futex calls of programs and libraries that use futexes
+ * directly (glibc's own locks do not come here: they are the wrappers
+ * above).  Every other call, and every call while no wakeup tracer runs,
+ * goes straight to libc's: one compare.  The six arguments are passed on
+ * as libc's syscall() reads them.
+ */
+EXPORT long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6], ret;
+	uint64_t since;
+	int cmd, err;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!RESOLVE(real_syscall, "syscall"))
+		return errno = ENOSYS, -1;
+	if (nr != SYS_futex || !wake_on())
+		return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	cmd = (int)a[1] & FUTEX_CMD_MASK;
+	switch (cmd) {
+	case FUTEX_WAKE_OP:
+		/* uaddr2's waiters too, if its condition holds */
+		wake_note((void *)a[4], (uintptr_t)syscall, HERE());
+		/* fall through */
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET:
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+		wake_note((void *)a[0], (uintptr_t)syscall, HERE());
+		return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		since = ut_clock();
+		ret = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		err = errno;
+		/* 0: woken (EAGAIN: the word had changed; ETIMEDOUT, EINTR: not woken) */
+		if (ret == 0)
+			wake_run((void *)a[0], since, (uintptr_t)syscall, HERE());
+		errno = err;
+		return ret;
+	default:
+		return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
 }
 
 int ut_wake_on(void)

@@ -112,5 +112,47 @@ fi
 l=$(lat "$W/pl2.out")
 [ -n "$l" ] && [ "$l" -ge 2000 ] && ok "wakeup: the same SCHED_OTHER thread counts ($l us)" ||
 	{ not_ok "wakeup on the plain program: '$l'"; sed 's/^/# /' "$W/pl2.out"; }
+# a futex of the program's own: FUTEX_WAKE by one thread, FUTEX_WAIT returning 0 in the other
+cat > "$W/fx.c" <<'C'
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static int word;
+__attribute__((noinline)) void futex_waiter(void)
+{
+	while (!__atomic_load_n(&word, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+__attribute__((noinline)) void futex_waker(void)
+{
+	__atomic_store_n(&word, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+static void *t(void *a) { prctl(PR_SET_NAME, "fxwait"); futex_waiter(); return a; }
+int main(void)
+{
+	pthread_t th;
+	pthread_create(&th, NULL, t, NULL);
+	usleep(50000);
+	futex_waker();
+	pthread_join(th, NULL);
+	return syscall(SYS_getpid) > 0 ? 0 : 1;
+}
+C
+gcc -pg -O2 -o "$W/fx" "$W/fx.c" -lpthread
+"$UT" record -t wakeup -o "$W/fx.d" -- "$W/fx" > /dev/null 2> "$W/fx.err"
+rc=$?
+"$UT" replay -i "$W/fx.d" > "$W/fx.out" 2>&1
+if [ "$rc" = 0 ] && [ "$(task "$W/fx.out")" = fxwait ] &&
+   grep -Eq '^ *fxwait-[0-9]+ +[0-9]+\.\.\.\.\. +0us.: syscall <-futex_waker$' "$W/fx.out" &&
+   grep -Eq '^ *fxwait-[0-9]+ +[0-9]+\.\.\.\.\. +[0-9]+us.: syscall <-futex_waiter$' "$W/fx.out" &&
+   grep -q '^#  => started at: futex_waker$' "$W/fx.out"; then
+	ok "wakeup: a futex wake-up (FUTEX_WAKE to FUTEX_WAIT's return), the other syscall()s untouched"
+else
+	not_ok "wakeup: the futex wake-up: status $rc"; sed 's/^/# /' "$W/fx.out" "$W/fx.err"
+fi
 # a tracer name that is not one
 expect 2 "wakeup_foo" -- "$UT" record -t wakeup_foo -o "$W/bad" -- "$W/plain"
