@@ -1,6 +1,10 @@
-/* lat.c - a loop of sigprocmask pairs (SIG_BLOCK, SIG_SETMASK) and one of
- * preempt_disable/preempt_enable pairs, timed; prints "sig ns/pair X" and
- * "preempt ns/pair Y" on stderr (bench/lat.sh). */
+/* lat.c - a loop of sigprocmask pairs (SIG_BLOCK, SIG_SETMASK), one of
+ * preempt_disable/preempt_enable pairs and one of wake pairs (a
+ * pthread_cond_signal and a sem_post/sem_wait that do not block: what the
+ * wakeup tracers' wrappers cost), timed; prints "sig ns/pair X",
+ * "preempt ns/pair Y" and "wake ns/pair Z" on stderr (bench/lat.sh). */
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +18,9 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
 	sigset_t s, o;
-	double t0, t1, t2;
+	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+	sem_t sem;
+	double t0, t1, t2, t3;
 
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
@@ -29,6 +35,14 @@ int main(int argc, char **argv)
 		preempt_enable();
 	}
 	t2 = now_ns();
-	fprintf(stderr, "sig ns/pair %.1f\npreempt ns/pair %.1f\n", (t1 - t0) / n, (t2 - t1) / n);
+	sem_init(&sem, 0, 0);
+	for (long i = 0; i < n; i++) {
+		pthread_cond_signal(&cv);
+		sem_post(&sem);
+		sem_wait(&sem);
+	}
+	t3 = now_ns();
+	fprintf(stderr, "sig ns/pair %.1f\npreempt ns/pair %.1f\nwake ns/pair %.1f\n",
+		(t1 - t0) / n, (t2 - t1) / n, (t3 - t2) / n);
 	return 0;
 }
