@@ -288,6 +288,8 @@ static __typeof__(epoll_pwait) *real_epoll_pwait;
 static __typeof__(pthread_spin_lock) *real_spin_lock;
 static __typeof__(pthread_spin_trylock) *real_spin_trylock;
 static __typeof__(pthread_spin_unlock) *real_spin_unlock;
+static int (*real_sigsetmask)(int), (*real_sigblock)(int);
+static int (*real_sighold)(int), (*real_sigrelse)(int);
 
 #define RESOLVE(var, name)	(var ?: (var = (__typeof__(var))dlsym(RTLD_NEXT, name)))
 
@@ -303,6 +305,10 @@ void ut_lat_resolve(void)
 	RESOLVE(real_spin_lock, "pthread_spin_lock");
 	RESOLVE(real_spin_trylock, "pthread_spin_trylock");
 	RESOLVE(real_spin_unlock, "pthread_spin_unlock");
+	RESOLVE(real_sigsetmask, "sigsetmask");
+	RESOLVE(real_sigblock, "sigblock");
+	RESOLVE(real_sighold, "sighold");
+	RESOLVE(real_sigrelse, "sigrelse");
 }
 
 static inline int lat_on(void)
@@ -330,6 +336,79 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	return lat_sigmask(real_pthread_sigmask, 1, how, set, old, (uintptr_t)pthread_sigmask,
 			   HERE());
 }
+
+/*
+ * The older interfaces, which libc implements without sigprocmask():
+ * BSD's sigsetmask()/sigblock() (a mask of signals 1..32 in an int, as
+ * glibc reads it: the first word of a sigset_t; dash clears its mask with
+ * sigsetmask(0)) and System V's sighold()/sigrelse() (one signal).
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static int bsd_mask(int how, int mask, uintptr_t ip, uintptr_t parent)
+{
+	sigset_t s, o;
+
+	sigemptyset(&s);
+	memcpy(&s, &(unsigned int){ (unsigned int)mask }, sizeof(unsigned int));
+	if (lat_sigmask(real_sigprocmask, 0, how, &s, &o, ip, parent) < 0)
+		return -1;
+	{
+		unsigned int w;
+
+		memcpy(&w, &o, sizeof(w));
+		return (int)w;
+	}
+}
+
+EXPORT int sigsetmask(int mask)
+{
+	if (!RESOLVE(real_sigsetmask, "sigsetmask") || !RESOLVE(real_sigprocmask, "sigprocmask"))
+		return errno = ENOSYS, -1;
+	if (likely(!lat_on()))
+		return real_sigsetmask(mask);
+	return bsd_mask(SIG_SETMASK, mask, (uintptr_t)sigsetmask, HERE());
+}
+
+EXPORT int sigblock(int mask)
+{
+	if (!RESOLVE(real_sigblock, "sigblock") || !RESOLVE(real_sigprocmask, "sigprocmask"))
+		return errno = ENOSYS, -1;
+	if (likely(!lat_on()))
+		return real_sigblock(mask);
+	return bsd_mask(SIG_BLOCK, mask, (uintptr_t)sigblock, HERE());
+}
+
+static int sysv_one(int how, int sig, uintptr_t ip, uintptr_t parent)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	if (sigaddset(&s, sig) < 0)
+		return -1;
+	return lat_sigmask(real_sigprocmask, 0, how, &s, NULL, ip, parent);
+}
+
+EXPORT int sighold(int sig)
+{
+	if (!RESOLVE(real_sighold, "sighold") || !RESOLVE(real_sigprocmask, "sigprocmask"))
+		return errno = ENOSYS, -1;
+	if (likely(!lat_on()))
+		return real_sighold(sig);
+	return sysv_one(SIG_BLOCK, sig, (uintptr_t)sighold, HERE());
+}
+
+EXPORT int sigrelse(int sig)
+{
+	if (!RESOLVE(real_sigrelse, "sigrelse") || !RESOLVE(real_sigprocmask, "sigprocmask"))
+		return errno = ENOSYS, -1;
+	if (likely(!lat_on()))
+		return real_sigrelse(sig);
+	return sysv_one(SIG_UNBLOCK, sig, (uintptr_t)sigrelse, HERE());
+}
+
+#pragma GCC diagnostic pop
 
 /*
  * A wait with a temporary mask: the section as that mask makes it while

@@ -122,7 +122,9 @@ void trace_lat_context(struct trace_iter *iter, const struct ut_event *ev)
 		}
 		start = iter->lat_first;
 	}
-	if (iter->merge && ut_merge_peek_same(iter->merge, &nx) > 0)
+	/* the delay to the next event shown: none after a section's last (the kernel's last entry) */
+	if (iter->merge && ut_merge_peek_same(iter->merge, &nx) > 0 &&
+	    (!iter->win || trace_in_window(iter, &nx)))
 		next = trace_clock_value(iter, &nx);
 	ut_seq_comm_pid(s, comm, len, 8, ev->tid);
 	ut_seq_putc(s, ' ');
