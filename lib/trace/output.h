@@ -124,6 +124,27 @@ void trace_print_stack_line(struct trace_iter *iter, const struct ut_event *ev);
  * trace_printk's "func: text", or with @msg_only (a graph comment) the text
  */
 void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, int msg_only);
+/* the events' formats of the recording, loaded once (iter->events; NULL if none load) */
+void trace_events_load(struct trace_iter *iter);
+/* @ev is an event SYSTEM:NAME (by its id in the recording's formats) */
+int trace_event_is(struct trace_iter *iter, const struct ut_event *ev, const char *system,
+		   const char *name);
+/*
+ * The sched events' fields (usertrace/events/sched.h, the kernel's
+ * layout): what the sched_switch tracer and function_graph's context
+ * switch lines read.  0 if @ev is too short.
+ */
+struct trace_sched_switch {
+	const char *prev_comm, *next_comm;	/* 16 bytes, maybe without a NUL */
+	int prev_pid, prev_prio, next_pid, next_prio;
+	long prev_state;
+};
+int trace_sched_switch_fields(const struct ut_event *ev, struct trace_sched_switch *sw);
+struct trace_sched_wakeup {
+	const char *comm;
+	int pid, prio, target_cpu;
+};
+int trace_sched_wakeup_fields(const struct ut_event *ev, struct trace_sched_wakeup *wk);
 /* print_trace_fmt() of an event: context, text, newline */
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */

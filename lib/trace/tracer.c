@@ -646,14 +646,7 @@ void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, 
 		ut_seq_putmem(&iter->seq, p->buf, len);
 		return;
 	}
-	if (!iter->events_loaded) {
-		iter->events_loaded = 1;
-		iter->events = ut_evtab_new();
-		if (iter->events && iter->data) {
-			ut_evtab_set_symtab(iter->events, iter->data->symtab);
-			ut_evtab_load_dir(iter->events, iter->data->dir);
-		}
-	}
+	trace_events_load(iter);
 	if (!iter->events) {
 		ut_seq_printf(&iter->seq, "id %u", ev->id);
 		return;
@@ -666,6 +659,31 @@ void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, 
 	while (n && buf[n - 1] == '\n')
 		n--;
 	ut_seq_putmem(&iter->seq, buf, n);
+}
+
+void trace_events_load(struct trace_iter *iter)
+{
+	if (iter->events_loaded)
+		return;
+	iter->events_loaded = 1;
+	iter->events = ut_evtab_new();
+	if (iter->events && iter->data) {
+		ut_evtab_set_symtab(iter->events, iter->data->symtab);
+		ut_evtab_load_dir(iter->events, iter->data->dir);
+	}
+}
+
+int trace_event_is(struct trace_iter *iter, const struct ut_event *ev, const char *system,
+		   const char *name)
+{
+	const char *sys = NULL, *n;
+
+	if (ev->type != UT_EV_EVENT)
+		return 0;
+	trace_events_load(iter);
+	if (!iter->events || !(n = ut_evtab_name(iter->events, ev->id, &sys)))
+		return 0;
+	return !strcmp(n, name) && sys && !strcmp(sys, system);
 }
 
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev)

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sched_switch.c - the sched_switch tracer: the context switches and
+ * wake-ups of the traced threads, one line each, as the kernel's ctx and
+ * wake entries print (trace_output.c's trace_ctx_print and
+ * trace_wake_print):
+ *
+ *              app-4055    [001] .....   240.132371:    4055:120:S ==> [001]       0:120:R <idle>
+ *              app-3997    [000] .....   240.132454:    3997:120:R   + [001]    4055:120:R app
+ *
+ * PID:PRIO:STATE of the task that runs (or wakes the other) first, then
+ * of the next task (or the one woken), the CPU it runs on, and its name.
+ * PRIO is the kernel's (120 for nice 0; 0-99 real time), STATE one of
+ * R S D T t X Z P I.  The lines come from the sched:sched_switch and
+ * sched:sched_wakeup events, which the recorder writes for the traced
+ * threads (cmds/schedsrc.c); any other event prints as nop prints it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/trace/output.h"
+#include "lib/trace/tracer.h"
+#include "usertrace/event.h"
+#include "usertrace/record.h"
+
+/* the kernel's layouts (events/sched/NAME/format), as usertrace/events/sched.h has them */
+enum {
+	SW_PREV_COMM = 8, SW_PREV_PID = 24, SW_PREV_PRIO = 28, SW_PREV_STATE = 32,
+	SW_NEXT_COMM = 40, SW_NEXT_PID = 56, SW_NEXT_PRIO = 60, SW_SIZE = 64,
+	WK_COMM = 8, WK_PID = 24, WK_PRIO = 28, WK_TARGET_CPU = 32, WK_SIZE = 36,
+};
+
+static int get_int(const struct ut_event *ev, unsigned off)
+{
+	int32_t v;
+
+	memcpy(&v, ev->data + off, 4);
+	return v;
+}
+
+int trace_sched_switch_fields(const struct ut_event *ev, struct trace_sched_switch *sw)
+{
+	int64_t st;
+
+	if (!ev->data || ev->data_len < SW_SIZE)
+		return 0;
+	sw->prev_comm = ev->data + SW_PREV_COMM;
+	sw->prev_pid = get_int(ev, SW_PREV_PID);
+	sw->prev_prio = get_int(ev, SW_PREV_PRIO);
+	memcpy(&st, ev->data + SW_PREV_STATE, 8);
+	sw->prev_state = (long)st;
+	sw->next_comm = ev->data + SW_NEXT_COMM;
+	sw->next_pid = get_int(ev, SW_NEXT_PID);
+	sw->next_prio = get_int(ev, SW_NEXT_PRIO);
+	return 1;
+}
+
+int trace_sched_wakeup_fields(const struct ut_event *ev, struct trace_sched_wakeup *wk)
+{
+	if (!ev->data || ev->data_len < WK_SIZE)
+		return 0;
+	wk->comm = ev->data + WK_COMM;
+	wk->pid = get_int(ev, WK_PID);
+	wk->prio = get_int(ev, WK_PRIO);
+	wk->target_cpu = get_int(ev, WK_TARGET_CPU);
+	return 1;
+}
+
+/*
+ * task_index_to_char() of a sched_switch prev_state: 0, or the preempted
+ * mark (TASK_REPORT_MAX, 0x100), is R; else the lowest state bit
+ */
+static char state_char(long state)
+{
+	static const char chars[] = "SDTtXZPI";
+
+	state &= 0xff;
+	for (unsigned b = 0; b < 8; b++)
+		if (state & (1L << b))
+			return chars[b];
+	return 'R';
+}
+
+/* the last prio seen of the few threads the wake-ups name as wakers */
+#define PRIO_SLOTS 256
+
+struct sw_state {
+	int pid[PRIO_SLOTS];
+	int prio[PRIO_SLOTS];
+};
+
+static void prio_seen(struct sw_state *st, int pid, int prio)
+{
+	unsigned i = (unsigned)pid % PRIO_SLOTS;
+
+	st->pid[i] = pid;
+	st->prio[i] = prio;
+}
+
+/* what a waker's prio was last seen as: 120 if never (140 for the idle task, pid 0) */
+static int prio_of(const struct sw_state *st, int pid)
+{
+	unsigned i = (unsigned)pid % PRIO_SLOTS;
+
+	if (st && st->pid[i] == pid && st->prio[i] > 0)
+		return st->prio[i];
+	return pid == 0 ? 140 : 120;
+}
+
+static void put_comm(struct trace_seq *s, int pid, const char *comm)
+{
+	if (pid == 0) {
+		ut_seq_puts(s, "<idle>");
+		return;
+	}
+	ut_seq_putmem(s, comm, strnlen(comm, 16));
+}
+
+/* " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s" */
+static void ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, const char *delim,
+		    int cpu, int npid, int nprio, char nst, const char *ncomm)
+{
+	ut_seq_printf(s, " %7d:%3d:%c %s [%03d] %7d:%3d:%c ", ppid, pprio, pst, delim, cpu,
+		      npid, nprio, nst);
+	put_comm(s, npid, ncomm);
+	ut_seq_putc(s, '\n');
+}
+
+static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct ut_event *ev)
+{
+	struct sw_state *st = iter->priv;
+	struct trace_sched_switch sw;
+	struct trace_sched_wakeup wk;
+
+	if (ev->type != UT_EV_EVENT)
+		return TRACE_TYPE_UNHANDLED;
+	if (trace_event_is(iter, ev, "sched", "sched_switch") && trace_sched_switch_fields(ev, &sw)) {
+		if (st) {
+			prio_seen(st, sw.prev_pid, sw.prev_prio);
+			prio_seen(st, sw.next_pid, sw.next_prio);
+		}
+		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+			trace_print_context(iter, ev);
+		ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio, state_char(sw.prev_state), "==>",
+			(int)ev->cpu, sw.next_pid, sw.next_prio, 'R', sw.next_comm);
+		return TRACE_TYPE_HANDLED;
+	}
+	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {
+		int waker;
+
+		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
+		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+			trace_print_context(iter, ev);
+		ctxwake(&iter->seq, waker, prio_of(st, waker), 'R', "  +", wk.target_cpu, wk.pid,
+			wk.prio, 'R', wk.comm);
+		return TRACE_TYPE_HANDLED;
+	}
+	return TRACE_TYPE_UNHANDLED;
+}
+
+static void sched_switch_header(struct trace_iter *iter)
+{
+	if (!iter->priv)
+		iter->priv = calloc(1, sizeof(struct sw_state));
+	trace_default_header(iter);
+}
+
+static void sched_switch_close(struct trace_iter *iter)
+{
+	free(iter->priv);
+	iter->priv = NULL;
+}
+
+const struct tracer sched_switch_tracer = {
+	.name		= "sched_switch",
+	.print_header	= sched_switch_header,
+	.print_line	= sched_switch_print_line,
+	.close		= sched_switch_close,
+};
