@@ -38,6 +38,9 @@ REAP_SRC    := lib/event/reap.c
 EVENT_SRC   := $(filter-out $(TEP_SRC) $(REAP_SRC),$(sort $(wildcard lib/event/*.c)))
 TEP_CFLAGS  := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
+# the kernel's tracing directory, for the sched events' tracefs source (cmds/schedsrc.c)
+TFS_CFLAGS  := $(shell pkg-config --cflags libtracefs 2>/dev/null || echo -I/usr/include/tracefs -I/usr/include/traceevent)
+TFS_LIBS    := $(shell pkg-config --libs libtracefs 2>/dev/null || echo -ltracefs)
 # the output part of each tracer of include/usertrace/tracers.def
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
@@ -53,14 +56,14 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/filter.c runtime/control.c runtime/max.c runtime/latency.c runtime/wakeup.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
-	       cmds/session.c cmds/mount.c cmds/ctl.c $(TRACEFS_SRC) $(LIVE_SRC) \
+	       cmds/session.c cmds/mount.c cmds/ctl.c cmds/schedsrc.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
 	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
 FUSE_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
-LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lzstd -lpthread $(TEP_LIBS)
+LIBS    := -lelf -ldl -lstdc++ -lfuse3 -lzstd -lpthread $(TFS_LIBS) $(TEP_LIBS)
 
 all: $(O)/usertrace $(O)/libusertrace.so
 
@@ -82,7 +85,7 @@ $(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
 
 $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(TFS_CFLAGS) $(SANFLAGS) -c $< -o $@
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)

@@ -37,6 +37,7 @@
 #include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
+#include "cmds/schedsrc.h"
 #include "cmds/session.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/datfile.h"
@@ -173,6 +174,9 @@ struct recorder {
 	struct cw_pool *cw;	/* compresses and writes the saved pages */
 	int nr_cpus;		/* threads to save with, once the program has ended */
 	int ending;		/* the program has ended */
+	struct sched_src *sched;	/* the sched events' source; NULL: none */
+	const char *sched_source;	/* its name, for info: "tracefs", "perf", "none" */
+	int sched_clock;
 };
 
 /* what a thread that saves streams needs of its own */
@@ -675,6 +679,9 @@ static void reap_threads(struct recorder *rec, struct save_list *l)
 				continue;
 			while (b->next_gen)
 				b = b->next_gen;
+			/* the sched events' buffer: the recorder's, not a thread's */
+			if (b->r.hdr->flags & RB_HDR_AUX)
+				continue;
 			t[n].h = b->r.hdr;
 			t[n].prio = l->st[k]->prio;
 			n++;
@@ -1209,7 +1216,7 @@ out:
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
 		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
-		      uint64_t grow_limit, uint64_t growths)
+		      uint64_t grow_limit, uint64_t growths, const char *sched_source)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -1234,11 +1241,30 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "compression=none\n");
 	if (o->thresh_ns > 0)
 		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
+	if (sched_source)
+		fprintf(f, "sched_source=%s\n", sched_source);
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
 	fputc('\n', f);
 	return fclose(f);
+}
+
+/*
+ * The program is stopped before its exec: the sched events' source
+ * watches it from now on (cmds/schedsrc.c), if they are recorded
+ */
+static void sched_attach(pid_t pid, void *arg)
+{
+	struct recorder *rec = arg;
+
+	rec->sched = sched_src_open(rec->session, rec->events, rec->sched_clock, pid);
+	rec->sched_source = rec->sched ? sched_src_name(rec->sched) : "none";
+	if (rec->sched)
+		fprintf(stderr, "usertrace: sched events from %s\n",
+			!strcmp(rec->sched_source, "tracefs") ?
+			"the kernel's tracefs (an instance with the program in set_event_pid)" :
+			"perf_event_open context-switch records");
 }
 
 /* tracing_thresh in the clock's units: the TSC's rate is measured here */
@@ -1392,6 +1418,11 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
+	/* the sched_switch tracer records the scheduler's two events, as the kernel's did */
+	if (!strcmp(o->tracer->name, "sched_switch") &&
+	    (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_switch") < 0 ||
+	     add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_wakeup") < 0))
+		pr_warn("the -e patterns leave no room for the sched_switch tracer's events");
 	/* the built-in events, selected by the patterns as they register */
 	if (ut_builtin_register(sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");
@@ -1421,6 +1452,11 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
+	rec.sched_clock = clock;
+	if (sched_src_wanted(sess.events)) {
+		sess.before_exec = sched_attach;
+		sess.before_exec_arg = &rec;
+	}
 	ut_calibrate(&tsc0, &mono0);
 	pid = session_start(&sess, o->argv, lib, NULL);
 	if (pid < 0)
@@ -1442,6 +1478,8 @@ int record_run(const struct record_opts *o, int *status)
 		int none_left;
 
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
+		if (rec.sched)
+			sched_src_poll(rec.sched);
 		scan_buffers(&rec);
 		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -1459,6 +1497,9 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	signal(SIGCHLD, SIG_DFL);
 	sig_ctl = NULL;
+	/* the last sched events, and their buffers closed for the last scan */
+	sched_src_close(rec.sched);
+	rec.sched = NULL;
 	set_ending(&rec);
 	scan_buffers(&rec);
 	/* every process is gone: also those whose pid was taken again meanwhile */
@@ -1505,7 +1546,7 @@ int record_run(const struct record_opts *o, int *status)
 	if (save_events(sess.events, o->outdir, o->events) < 0)
 		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
-		       ctl->grow_count) < 0) {
+		       ctl->grow_count, rec.sched_source) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
 		rec.error = 1;
 	}
@@ -1524,6 +1565,7 @@ out:
 	session_destroy(&sess);
 	return rec.error ? -1 : 0;
 fail:
+	sched_src_close(rec.sched);
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);

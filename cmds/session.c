@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,9 @@ pid_t session_start(const struct session *s, char **argv, const char *lib,
 			if (fd >= 0)
 				close(fd);
 		}
+		/* stopped until the recorder has set up what watches it */
+		if (s->before_exec)
+			raise(SIGSTOP);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(errpipe[1], &err, sizeof(err)) < 0)
@@ -165,6 +169,14 @@ pid_t session_start(const struct session *s, char **argv, const char *lib,
 		_exit(127);
 	}
 	close(errpipe[1]);
+	if (s->before_exec) {
+		int st;
+
+		while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+			;
+		s->before_exec(pid, s->before_exec_arg);
+		kill(pid, SIGCONT);
+	}
 	do
 		n = read(errpipe[0], &err, sizeof(err));
 	while (n < 0 && errno == EINTR);

@@ -16,6 +16,13 @@ struct session {
 	char dir[64];			/* /dev/shm/usertrace.XXXXXX, mode 0700 */
 	struct ut_session_ctl *ctl;	/* its control file, mapped */
 	struct ut_evreg *events;	/* its event registry, mapped */
+	/*
+	 * Optional: called by session_start() with the program's pid while
+	 * it is stopped before its exec (to watch it from its first
+	 * instruction: the sched events' source, cmds/schedsrc.c)
+	 */
+	void (*before_exec)(pid_t pid, void *arg);
+	void *before_exec_arg;
 };
 
 /* where libusertrace.so is: $USERTRACE_LIB, next to the binary or installed beside it */

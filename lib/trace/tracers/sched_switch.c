@@ -109,7 +109,8 @@ static int prio_of(const struct sw_state *st, int pid)
 
 static void put_comm(struct trace_seq *s, int pid, const char *comm)
 {
-	if (pid == 0) {
+	/* trace_find_cmdline(): the idle task is <idle> */
+	if (pid == 0 && !strncmp(comm, "swapper", 7)) {
 		ut_seq_puts(s, "<idle>");
 		return;
 	}

@@ -1,0 +1,761 @@
+// SPDX-License-Identifier: MIT
+/*
+ * schedsrc.c - the sched events of the traced threads, collected by the
+ * recorder (see schedsrc.h for the two sources).  The traced threads do
+ * nothing for them: the kernel writes its events or its perf records,
+ * the recorder reads them at each pass of its loop (every 20 ms at
+ * most) and writes each as an EVENT record into the buffer of the task
+ * that is the event's common_pid.
+ *
+ * perf: a switch-out record of thread T on CPU C is the sched_switch;
+ * its next task is the thread whose switch-in record follows on C
+ * within SWITCH_PAIR_NS (the two records of one context switch), else
+ * unknown: next_pid 0, next_comm "<...>", next_prio 0.  prev_state is
+ * R+ for a preemption (PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) and S for a
+ * switch-out the thread asked for (perf does not tell S from D).  A
+ * switch-in on another CPU than the thread's last switch-out is a
+ * sched_migrate_task at the switch-in's time (the kernel writes it
+ * when the move is decided, a little earlier).  Wake-ups are not in
+ * perf's records: sched_wakeup and sched_waking need the tracefs source.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <event-parse.h>
+
+#include "cmds/schedsrc.h"
+#include "lib/event/filter.h"
+#include "lib/event/reap.h"
+#include "usertrace/event.h"
+#include "usertrace/record.h"
+#include "usertrace/ringbuf.h"
+#include "usertrace/session.h"
+#include "utils/utils.h"
+
+enum { EV_SWITCH, EV_WAKEUP, EV_WAKING, EV_MIGRATE, NR_EV };
+static const char *const ev_names[NR_EV] = {
+	"sched_switch", "sched_wakeup", "sched_waking", "sched_migrate_task",
+};
+
+#define OUT_PAGES		64		/* 256 KiB per task's buffer */
+#define PERF_PAGES		64		/* per CPU */
+#define SWITCH_PAIR_NS		20000ull	/* out and in records of one switch */
+#define TASKS_MAX		4096
+
+/* the buffer of one task (a common_pid) */
+struct out {
+	int pid, tid;
+	int prio;		/* the kernel's, when the buffer was made (perf gives none) */
+	struct rb_writer w;
+	int failed;
+};
+
+struct sched_src {
+	int tracefs;
+	char session[4096];
+	const struct ut_evreg *reg;
+	int tsc;
+	uint64_t tsc_a, mono_a;		/* calibration at the start, for mono -> tsc */
+	uint64_t tsc_b, mono_b;		/* and at the latest poll */
+	uint32_t slot[NR_EV];
+	int have[NR_EV];
+	struct out *outs[TASKS_MAX];
+	int nr_outs;
+	/* perf */
+	int ncpu;
+	int *fd;
+	void **ring;
+	struct { int tid, pid, state; uint64_t ts; int pending; } *last_out;	/* per CPU */
+	struct { int tid, cpu; } *last_cpu;	/* hashed by tid: its last CPU */
+	/* tracefs */
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+};
+
+static int event_slot(const struct ut_evreg *reg, const char *name, uint32_t *slot)
+{
+	uint32_t s[4];
+
+	if (ut_evreg_find(reg, "sched", name, s, 4) < 1)
+		return 0;
+	*slot = s[0];
+	return 1;
+}
+
+static int recorded(const struct ut_evreg *reg, uint32_t slot)
+{
+	uint32_t st = __atomic_load_n(&reg->slots[slot].state, __ATOMIC_ACQUIRE);
+
+	return (st & UT_EVS_RECORD) && !(st & UT_EVS_FILTER_ERR);
+}
+
+int sched_src_wanted(const struct ut_evreg *reg)
+{
+	uint32_t slot;
+
+	for (int i = 0; i < NR_EV; i++)
+		if (event_slot(reg, ev_names[i], &slot) && recorded(reg, slot))
+			return 1;
+	return 0;
+}
+
+/* a perf or tracefs time (CLOCK_MONOTONIC ns) in the session's clock */
+static uint64_t session_time(const struct sched_src *s, uint64_t mono)
+{
+	long double rate;
+
+	if (!s->tsc)
+		return mono;
+	if (s->mono_b <= s->mono_a)
+		return s->tsc_b;
+	rate = (long double)(s->tsc_b - s->tsc_a) / (long double)(s->mono_b - s->mono_a);
+	return (uint64_t)((long double)s->tsc_b - (long double)((int64_t)(s->mono_b - mono)) * rate);
+}
+
+/* the process of thread @tid, from /proc; @tid itself if unknown */
+static int tgid_of(int tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (tid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return tid;
+	buf[n] = 0;
+	p = strstr(buf, "\nTgid:");
+	return p ? atoi(p + 6) : tid;
+}
+
+static void comm_of(int pid, int tid, char comm[16])
+{
+	char path[96];
+	ssize_t n;
+	int fd;
+
+	strcpy(comm, tid == 0 ? "<idle>" : "<...>");
+	if (tid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, 15);
+	close(fd);
+	if (n <= 0) {
+		/* the thread is gone: it had its process's name, unless it set one */
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd >= 0 ? read(fd, comm, 15) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0) {
+			strcpy(comm, "<...>");
+			return;
+		}
+	}
+	comm[n] = 0;
+	if (n && comm[n - 1] == '\n')
+		comm[n - 1] = 0;
+}
+
+/* the buffer of task @tid (of process @pid, or 0: looked up), made at its first event */
+static struct out *out_get(struct sched_src *s, int pid, int tid)
+{
+	char path[4200];
+	struct rb_header *h;
+	struct out *o;
+	int err;
+
+	for (int i = 0; i < s->nr_outs; i++)
+		if (s->outs[i]->tid == tid)
+			return s->outs[i]->failed ? NULL : s->outs[i];
+	if (s->nr_outs == TASKS_MAX)
+		return NULL;
+	o = xcalloc(1, sizeof(*o));
+	s->outs[s->nr_outs++] = o;
+	o->tid = tid;
+	o->pid = pid ? pid : tgid_of(tid);
+	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", s->session, o->pid, tid, UT_SCHED_IMAGE);
+	err = rb_create(path, OUT_PAGES, RB_MODE_CONSUMER, &h);
+	if (err) {
+		pr_warn("sched events: cannot create %s: %s", path, strerror(err < -1 ? -err : EIO));
+		o->failed = 1;
+		return NULL;
+	}
+	h->pid = o->pid;
+	h->tid = tid;
+	h->image = UT_SCHED_IMAGE;
+	h->flags |= RB_HDR_AUX;
+	comm_of(o->pid, tid, h->comm);
+	o->prio = tid ? ut_reap_prio(o->pid, tid) : 120;
+	if (o->prio < 0)
+		o->prio = 120;
+	o->w.cpu = ~0u;
+	/* from the start: no record of the source is older */
+	rb_writer_init(&o->w, h, s->tsc ? s->tsc_a : s->mono_a);
+	return o;
+}
+
+static void no_fill(struct ut_evf_ctx *ctx, unsigned needs)
+{
+	(void)ctx;
+	(void)needs;
+}
+
+/* write event @ev (entry @ent of @size bytes, common fields to be set) of task @tid on @cpu at @mono */
+static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_t mono,
+		 void *ent, uint32_t size, const char *comm)
+{
+	struct ut_trace_entry *e = ent;
+	uint64_t ts = session_time(s, mono);
+	struct out *o;
+	unsigned char *p;
+	uint32_t hdr, c = cpu < 0 ? 0 : (uint32_t)cpu;
+	uint16_t n16 = (uint16_t)size;
+
+	if (!s->have[ev] || !recorded(s->reg, s->slot[ev]))
+		return;
+	memset(e, 0, sizeof(*e));
+	e->type = (uint16_t)UT_EVREG_ID(s->slot[ev]);
+	e->pid = tid;
+	if (!(o = out_get(s, pid, tid)))
+		return;
+	/* the name the event gives, if /proc had none (the task was gone) */
+	if (comm && comm[0] && !strcmp(o->w.hdr->comm, "<...>"))
+		memcpy(o->w.hdr->comm, comm, strnlen(comm, 15));
+	{
+		struct ut_evf_ctx ctx = { (int)c, o->w.hdr->comm, NULL };
+
+		if (!ut_evreg_filter_match(s->reg, s->slot[ev], ent, size, &ctx, no_fill))
+			return;
+	}
+	if (c != o->w.cpu) {
+		o->w.cpu = c;
+		p = rb_reserve(&o->w, 8, &ts);
+		if (p) {
+			hdr = RB_HDR(UT_REC_CPU, ts - o->w.last_ts);
+			memcpy(p, &hdr, 4);
+			memcpy(p + 4, &c, 4);
+			rb_commit(&o->w, 8, ts, ut_rec_counts(UT_REC_CPU));
+		}
+	}
+	p = rb_reserve(&o->w, 6 + size, &ts);
+	if (!p)
+		return;
+	hdr = RB_HDR(UT_REC_EVENT, ts - o->w.last_ts);
+	memcpy(p, &hdr, 4);
+	memcpy(p + 4, &n16, 2);
+	memcpy(p + 6, ent, size);
+	rb_commit(&o->w, 6 + size, ts, ut_rec_counts(UT_REC_EVENT));
+}
+
+/* the entries, in the kernel's layouts (usertrace/events/sched.h) */
+struct switch_ent {
+	struct ut_trace_entry ent;
+	char prev_comm[16];
+	int32_t prev_pid, prev_prio;
+	int64_t prev_state;
+	char next_comm[16];
+	int32_t next_pid, next_prio;
+} __attribute__((packed));
+
+struct wakeup_ent {
+	struct ut_trace_entry ent;
+	char comm[16];
+	int32_t pid, prio, target_cpu;
+} __attribute__((packed));
+
+struct migrate_ent {
+	struct ut_trace_entry ent;
+	uint32_t data_loc_comm;
+	int32_t pid, prio, orig_cpu, dest_cpu;
+	char comm[16];
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct switch_ent) == 64, "sched_switch layout");
+_Static_assert(sizeof(struct wakeup_ent) == 36, "sched_wakeup layout");
+
+static void emit_switch(struct sched_src *s, int pid, int cpu, uint64_t mono,
+			int prev_pid, const char *prev_comm, int prev_prio, long prev_state,
+			int next_pid, const char *next_comm, int next_prio)
+{
+	struct switch_ent e = { 0 };
+
+	memcpy(e.prev_comm, prev_comm, strnlen(prev_comm, 15));
+	e.prev_pid = prev_pid;
+	e.prev_prio = prev_prio;
+	e.prev_state = prev_state;
+	memcpy(e.next_comm, next_comm, strnlen(next_comm, 15));
+	e.next_pid = next_pid;
+	e.next_prio = next_prio;
+	emit(s, EV_SWITCH, pid, prev_pid, cpu, mono, &e, sizeof(e), e.prev_comm);
+}
+
+static void emit_migrate(struct sched_src *s, int pid, int tid, int cpu, uint64_t mono,
+			 const char *comm, int prio, int orig, int dest)
+{
+	struct migrate_ent e = { 0 };
+	size_t len = strnlen(comm, 15) + 1;
+
+	e.data_loc_comm = (uint32_t)(len << 16) | (uint32_t)offsetof(struct migrate_ent, comm);
+	e.pid = tid;
+	e.prio = prio;
+	e.orig_cpu = orig;
+	e.dest_cpu = dest;
+	memcpy(e.comm, comm, len - 1);
+	emit(s, EV_MIGRATE, pid, tid, cpu, mono, &e,
+	     (uint32_t)(offsetof(struct migrate_ent, comm) + len), NULL);
+}
+
+/* ---- perf ---- */
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int paranoid(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = 0;
+		close(fd);
+	}
+	return buf[0] ? atoi(buf) : -100;
+}
+
+static int perf_setup(struct sched_src *s, pid_t pid)
+{
+	struct perf_event_attr a;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	s->ncpu = n > 0 ? (int)n : 1;
+	s->fd = xcalloc((size_t)s->ncpu, sizeof(*s->fd));
+	s->ring = xcalloc((size_t)s->ncpu, sizeof(*s->ring));
+	s->last_out = xcalloc((size_t)s->ncpu, sizeof(*s->last_out));
+	s->last_cpu = xcalloc(TASKS_MAX, sizeof(*s->last_cpu));
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	a.sample_id_all = 1;
+	a.context_switch = 1;
+	a.comm = 1;
+	a.inherit = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = 1u << 30;	/* the recorder polls; never woken */
+	for (int c = 0; c < s->ncpu; c++) {
+		s->fd[c] = perf_open(&a, pid, c);
+		if (s->fd[c] < 0) {
+			int err = errno;
+
+			/* an offline CPU */
+			if (err == ENODEV || err == EINVAL) {
+				s->fd[c] = -1;
+				continue;
+			}
+			if (err == EACCES || err == EPERM)
+				pr_warn("sched events: perf_event_open: %s (perf_event_paranoid is %d; "
+					"2 or less lets a user see the context switches of the "
+					"processes it runs); no context switches are recorded",
+					strerror(err), paranoid());
+			else
+				pr_warn("sched events: perf_event_open: %s; no context switches "
+					"are recorded", strerror(err));
+			return -1;
+		}
+		s->ring[c] = mmap(NULL, (size_t)(1 + PERF_PAGES) * 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, s->fd[c], 0);
+		if (s->ring[c] == MAP_FAILED) {
+			s->ring[c] = NULL;
+			pr_warn("sched events: mmap of the perf buffer: %s; no context switches are recorded",
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* the sample_id after a record's own fields: pid, tid, time, cpu */
+struct sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+};
+
+static void perf_switch(struct sched_src *s, int c, uint16_t misc, const struct sample_id *id)
+{
+	char comm[16];
+	int out = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
+	int tid = (int)id->tid, pid = (int)id->pid;
+	unsigned h = (unsigned)tid % TASKS_MAX;
+	struct out *o;
+
+	if (c < 0 || c >= s->ncpu)
+		return;
+	if (out) {
+		/* the one before it had no switch-in after it: its next is unknown */
+		if (s->last_out[c].pending) {
+			o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+			emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
+				    o ? o->w.hdr->comm : "<...>", o ? o->prio : 120, s->last_out[c].state, 0,
+				    "<...>", 0);
+		}
+		s->last_out[c].pending = 1;
+		s->last_out[c].tid = tid;
+		s->last_out[c].pid = pid;
+		s->last_out[c].ts = id->time;
+		s->last_out[c].state = misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? 0x100 : 0x1;
+		s->last_cpu[h].tid = tid;
+		s->last_cpu[h].cpu = c;
+		return;
+	}
+	/* a switch-in: the next task of this CPU's last switch-out, if it was just now */
+	o = out_get(s, pid, tid);
+	snprintf(comm, sizeof(comm), "%s", o ? o->w.hdr->comm : "<...>");
+	if (s->last_out[c].pending) {
+		struct out *p = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+		int paired = id->time - s->last_out[c].ts <= SWITCH_PAIR_NS;
+
+		emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
+			    p ? p->w.hdr->comm : "<...>", p ? p->prio : 120, s->last_out[c].state,
+			    paired ? tid : 0, paired ? comm : "<...>", paired && o ? o->prio : 0);
+		s->last_out[c].pending = 0;
+	}
+	if (s->last_cpu[h].tid == tid && s->last_cpu[h].cpu != c)
+		emit_migrate(s, pid, tid, c, id->time, comm, o ? o->prio : 120, s->last_cpu[h].cpu, c);
+	s->last_cpu[h].tid = tid;
+	s->last_cpu[h].cpu = c;
+}
+
+/* a switch record read, to be taken in time order with the other CPUs' */
+struct sw_rec {
+	struct sample_id id;
+	uint16_t misc;
+	uint32_t seq;
+};
+
+static int sw_rec_cmp(const void *a, const void *b)
+{
+	const struct sw_rec *x = a, *y = b;
+
+	if (x->id.time != y->id.time)
+		return x->id.time < y->id.time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* the records of CPU @c's ring: switches appended to @v, renames applied */
+static void perf_read(struct sched_src *s, int c, struct sw_rec **v, size_t *n, size_t *cap)
+{
+	struct perf_event_mmap_page *m = s->ring[c];
+	unsigned char *data;
+	uint64_t head, tail, size;
+
+	if (!m)
+		return;
+	data = (unsigned char *)m + m->data_offset;
+	size = m->data_size;
+	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	tail = m->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		unsigned char rec[512];
+		struct perf_event_header ph;
+
+		for (size_t i = 0; i < sizeof(ph); i++)
+			((unsigned char *)&ph)[i] = data[(tail + i) % size];
+		if (ph.size < sizeof(ph) || tail + ph.size > head)
+			break;
+		if (ph.size <= sizeof(rec)) {
+			for (size_t i = 0; i < ph.size; i++)
+				rec[i] = data[(tail + i) % size];
+			if (ph.type == PERF_RECORD_SWITCH &&
+			    ph.size >= sizeof(ph) + sizeof(struct sample_id)) {
+				if (*n == *cap)
+					*v = xrealloc(*v, (*cap = *cap ? 2 * *cap : 256) * sizeof(**v));
+				memcpy(&(*v)[*n].id, rec + sizeof(ph), sizeof(struct sample_id));
+				(*v)[*n].misc = ph.misc;
+				(*v)[*n].seq = (uint32_t)*n;
+				(*n)++;
+			} else if (ph.type == PERF_RECORD_COMM && ph.size > sizeof(ph) + 8) {
+				uint32_t tid;
+				char *name = (char *)rec + sizeof(ph) + 8;
+
+				memcpy(&tid, rec + sizeof(ph) + 4, 4);
+				rec[ph.size - 1] = 0;
+				for (int i = 0; i < s->nr_outs; i++)
+					if (s->outs[i]->tid == (int)tid && !s->outs[i]->failed)
+						memcpy(s->outs[i]->w.hdr->comm, name,
+						       strnlen(name, 15) + 1 > 16 ? 16 : strnlen(name, 15) + 1);
+			}
+		}
+		tail += ph.size;
+	}
+	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void perf_poll(struct sched_src *s)
+{
+	struct sw_rec *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int c = 0; c < s->ncpu; c++)
+		perf_read(s, c, &v, &n, &cap);
+	qsort(v, n, sizeof(*v), sw_rec_cmp);
+	for (size_t i = 0; i < n; i++)
+		perf_switch(s, (int)v[i].id.cpu, v[i].misc, &v[i].id);
+	free(v);
+}
+
+/* ---- tracefs ---- */
+
+static int field_int(struct tep_event *ev, struct tep_record *r, const char *name)
+{
+	unsigned long long v = 0;
+
+	tep_get_field_val(NULL, ev, name, r, &v, 0);
+	return (int)v;
+}
+
+static void field_comm(struct tep_event *ev, struct tep_record *r, const char *name, char out[16])
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	int len = 0;
+	const char *p = f ? tep_get_field_raw(NULL, ev, name, r, &len, 0) : NULL;
+
+	memset(out, 0, 16);
+	if (p && len > 0)
+		memcpy(out, p, (size_t)(len < 15 ? len : 15));
+}
+
+static int tracefs_cb(struct tep_event *ev, struct tep_record *r, int cpu, void *arg)
+{
+	struct sched_src *s = arg;
+	int pid = tep_data_pid(s->tep, r);
+	char comm[16], comm2[16];
+
+	if (!ev->system || strcmp(ev->system, "sched"))
+		return 0;
+	if (!strcmp(ev->name, "sched_switch")) {
+		unsigned long long st = 0;
+
+		tep_get_field_val(NULL, ev, "prev_state", r, &st, 0);
+		field_comm(ev, r, "prev_comm", comm);
+		field_comm(ev, r, "next_comm", comm2);
+		emit_switch(s, 0, cpu, r->ts, field_int(ev, r, "prev_pid"), comm,
+			    field_int(ev, r, "prev_prio"), (long)st,
+			    field_int(ev, r, "next_pid"), comm2, field_int(ev, r, "next_prio"));
+	} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_waking")) {
+		struct wakeup_ent e = { 0 };
+
+		field_comm(ev, r, "comm", e.comm);
+		e.pid = field_int(ev, r, "pid");
+		e.prio = field_int(ev, r, "prio");
+		e.target_cpu = field_int(ev, r, "target_cpu");
+		emit(s, ev->name[10] == 'u' ? EV_WAKEUP : EV_WAKING, 0, pid, cpu, r->ts, &e,
+		     sizeof(e), NULL);
+	} else if (!strcmp(ev->name, "sched_migrate_task")) {
+		field_comm(ev, r, "comm", comm);
+		emit_migrate(s, 0, field_int(ev, r, "pid"), cpu, r->ts, comm,
+			     field_int(ev, r, "prio"), field_int(ev, r, "orig_cpu"),
+			     field_int(ev, r, "dest_cpu"));
+	}
+	return 0;
+}
+
+static int tracefs_setup(struct sched_src *s, pid_t pid)
+{
+	char name[64], pidtext[32];
+	const char *err = NULL;
+
+	if (!tracefs_tracing_dir()) {
+		err = "no tracefs mounted";
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "usertrace-%d", (int)getpid());
+	s->inst = tracefs_instance_create(name);
+	if (!s->inst) {
+		err = "cannot create an instance";
+		goto fail;
+	}
+	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
+	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_file_write(s->inst, "options/event-fork", "1") < 0 ||
+	    tracefs_instance_file_write(s->inst, "set_event_pid", pidtext) < 0 ||
+	    tracefs_instance_file_write(s->inst, "buffer_size_kb", "2048") < 0) {
+		err = "cannot set up the instance";
+		goto fail;
+	}
+	s->tep = tracefs_local_events(NULL);
+	if (!s->tep) {
+		err = "cannot read the events' formats";
+		goto fail;
+	}
+	for (int i = 0; i < NR_EV; i++)
+		if (s->have[i] && tracefs_event_enable(s->inst, "sched", ev_names[i]) < 0) {
+			err = "cannot enable the sched events";
+			goto fail;
+		}
+	return 0;
+fail:
+	if (getenv(UT_SCHED_SOURCE_ENV))
+		pr_warn("sched events: the kernel's tracefs: %s (%s)", err, strerror(errno));
+	if (s->inst) {
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	if (s->tep) {
+		tep_free(s->tep);
+		s->tep = NULL;
+	}
+	return -1;
+}
+
+/* ---- the source ---- */
+
+static void calibrate_now(struct sched_src *s)
+{
+	ut_calibrate(&s->tsc_b, &s->mono_b);
+}
+
+struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg, int clock,
+				 pid_t pid)
+{
+	struct sched_src *s = xcalloc(1, sizeof(*s));
+	const char *force = getenv(UT_SCHED_SOURCE_ENV);
+
+	snprintf(s->session, sizeof(s->session), "%s", session);
+	s->reg = reg;
+	s->tsc = clock == UT_CLOCK_TSC;
+	ut_calibrate(&s->tsc_a, &s->mono_a);
+	s->tsc_b = s->tsc_a;
+	s->mono_b = s->mono_a;
+	for (int i = 0; i < NR_EV; i++)
+		s->have[i] = event_slot(reg, ev_names[i], &s->slot[i]) && recorded(reg, s->slot[i]);
+	if (force && *force && strcmp(force, "tracefs") && strcmp(force, "perf")) {
+		pr_err("%s=%s: the source is tracefs or perf", UT_SCHED_SOURCE_ENV, force);
+		free(s);
+		return NULL;
+	}
+	if ((!force || !*force || !strcmp(force, "tracefs")) &&
+	    (geteuid() == 0 || (force && *force)) && tracefs_setup(s, pid) == 0) {
+		s->tracefs = 1;
+		return s;
+	}
+	if (force && !strcmp(force, "tracefs")) {
+		free(s);
+		return NULL;
+	}
+	if (s->have[EV_WAKEUP] || s->have[EV_WAKING])
+		pr_warn("sched events: from perf context-switch records: no sched_wakeup or sched_waking "
+			"(they need the kernel's tracefs, as root)");
+	if (perf_setup(s, pid) == 0)
+		return s;
+	for (int c = 0; c < s->ncpu; c++) {
+		if (s->ring && s->ring[c])
+			munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
+		if (s->fd && s->fd[c] > 0)
+			close(s->fd[c]);
+	}
+	free(s->fd);
+	free(s->ring);
+	free(s->last_out);
+	free(s->last_cpu);
+	free(s);
+	return NULL;
+}
+
+const char *sched_src_name(const struct sched_src *s)
+{
+	return s->tracefs ? "tracefs" : "perf";
+}
+
+void sched_src_poll(struct sched_src *s)
+{
+	calibrate_now(s);
+	if (s->tracefs) {
+		tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, tracefs_cb, s);
+		return;
+	}
+	perf_poll(s);
+	/* a switch-out with no switch-in after it for long: its next was not traced */
+	for (int c = 0; c < s->ncpu; c++) {
+		uint64_t now = ut_mono_ns();
+
+		if (s->last_out[c].pending && now - s->last_out[c].ts > 10 * SWITCH_PAIR_NS) {
+			struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+
+			emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
+				    o ? o->w.hdr->comm : "<...>", o ? o->prio : 120, s->last_out[c].state, 0,
+				    "<...>", 0);
+			s->last_out[c].pending = 0;
+		}
+	}
+}
+
+void sched_src_close(struct sched_src *s)
+{
+	if (!s)
+		return;
+	sched_src_poll(s);
+	if (s->tracefs) {
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+		tep_free(s->tep);
+	} else {
+		for (int c = 0; c < s->ncpu; c++) {
+			if (s->last_out[c].pending) {
+				struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+
+				emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts,
+					    s->last_out[c].tid, o ? o->w.hdr->comm : "<...>",
+					    o ? o->prio : 120, s->last_out[c].state, 0, "<...>", 0);
+			}
+			if (s->ring[c])
+				munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
+			if (s->fd[c] >= 0)
+				close(s->fd[c]);
+		}
+		free(s->fd);
+		free(s->ring);
+		free(s->last_out);
+		free(s->last_cpu);
+	}
+	for (int i = 0; i < s->nr_outs; i++) {
+		struct out *o = s->outs[i];
+
+		if (!o->failed) {
+			rb_writer_close(&o->w);
+			munmap(o->w.hdr, rb_file_size(o->w.hdr->nr_pages));
+		}
+		free(o);
+	}
+	free(s);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * schedsrc.h - the sched events of the traced threads (sched_switch,
+ * sched_wakeup, sched_waking, sched_migrate_task), collected outside
+ * the threads by the recorder (cmds/schedsrc.c).
+ *
+ * Two sources, chosen when the recording starts:
+ *
+ *   tracefs  the kernel's own events, through an instance of the
+ *            kernel's tracing directory (root, tracefs mounted): the
+ *            program's pid in its set_event_pid with event-fork, so
+ *            every thread and child follows, trace_clock mono
+ *   perf     perf_event_open context-switch records (PERF_RECORD_SWITCH)
+ *            of the program's threads, one inherited event per CPU
+ *            (no privilege at perf_event_paranoid 2): sched_switch and
+ *            sched_migrate_task only, the other side of a switch known
+ *            only when it is a traced thread
+ *
+ * USERTRACE_SCHED_SOURCE=tracefs|perf forces one (doc/usertrace.1).
+ * The events are written as EVENT records, with the session's ids, into
+ * ring buffers of their own in the session directory,
+ * buf.<pid>.<tid>.<UT_SCHED_IMAGE>, one per task whose pid is the
+ * event's common_pid; the recorder saves them as any thread's buffer.
+ */
+#ifndef UT_CMDS_SCHEDSRC_H
+#define UT_CMDS_SCHEDSRC_H
+
+#include <sys/types.h>
+
+#include "usertrace/evreg.h"
+
+/* the image number of the sched buffers (a process image's is random, never 1) */
+#define UT_SCHED_IMAGE		1
+#define UT_SCHED_SOURCE_ENV	"USERTRACE_SCHED_SOURCE"
+
+struct sched_src;
+
+/* are any of the sched events recorded (registered in @reg, with UT_EVS_RECORD)? */
+int sched_src_wanted(const struct ut_evreg *reg);
+
+/*
+ * sched_src_open - set up the source for program @pid, stopped before
+ * its exec (nothing of it ran yet): NULL when no source can be used
+ * (the reason is printed; the program runs untraced by it).
+ * @session: the session directory, @clock its enum ut_clock.
+ */
+struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg, int clock,
+				 pid_t pid);
+/* "tracefs" or "perf" */
+const char *sched_src_name(const struct sched_src *s);
+/* write what the source has now into the buffers */
+void sched_src_poll(struct sched_src *s);
+/* the last poll, close the buffers (the recorder then saves them), free @s */
+void sched_src_close(struct sched_src *s);
+
+#endif /* UT_CMDS_SCHEDSRC_H */
