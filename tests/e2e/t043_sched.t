@@ -1,7 +1,7 @@
-# description: sched:* and task:* (built-in): exec (the rename of the kernel's exec first, from the name before it: the recorder's for the first program), renames, a thread's creation (a fork event before it runs) and end, fork, the child's exec and exit, as the kernel's events
+# description: sched:sched_process_* and task:* (the collected sched events aside: t-sched.sh) (built-in): exec (the rename of the kernel's exec first, from the name before it: the recorder's for the first program), renames, a thread's creation (a fork event before it runs) and end, fork, the child's exec and exit, as the kernel's events
 src=s-sched.c
 flags="pg"
-ropts="-e 'sched:*' -e 'task:*'"
+ropts="-e 'sched:sched_process_*' -e 'task:*'"
 cmd="replay -O nocontext-info"
 filter='s/filename=[^ ]*\//filename=/; s/\(pid\|old_pid\|child_pid\)=[0-9]*/\1=N/g'
 ---

@@ -145,6 +145,33 @@ static void verif_tid(struct trace_iter *iter, const struct ut_event *ev)
 	snprintf(c->comm, sizeof(c->comm), "%s", trace_comm(ev));
 }
 
+/*
+ * A recorded sched_switch (cmds/schedsrc.c): the CPU goes to its next
+ * task now, with the banner verif_pid() prints when it sees another
+ * task's first entry; the next task's own records then need none.
+ */
+static void graph_sched_switch(struct trace_iter *iter, const struct ut_event *ev)
+{
+	struct trace_sched_switch sw;
+	char next[17];
+	struct ut_event nev = *ev;
+	struct ut_thread_info ti;
+
+	if (ev->cpu >= TRACE_MAX_CPUS || !trace_sched_switch_fields(ev, &sw))
+		return;
+	if (sw.next_pid == 0 && !strncmp(sw.next_comm, "swapper", 7))
+		snprintf(next, sizeof(next), "<idle>");
+	else
+		snprintf(next, sizeof(next), "%.16s", sw.next_comm);
+	memset(&ti, 0, sizeof(ti));
+	snprintf(ti.comm, sizeof(ti.comm), "%s", next);
+	nev.thread = &ti;
+	nev.tid = sw.next_pid;
+	/* the banner from the task now on the CPU (the switch's prev, by verif_tid()) */
+	verif_tid(iter, ev);
+	verif_tid(iter, &nev);
+}
+
 /* print_graph_prologue() */
 static void graph_prologue(struct trace_iter *iter, const struct ut_event *ev)
 {
@@ -346,6 +373,8 @@ static enum print_line_t graph_print_line(struct trace_iter *iter, struct ut_eve
 	case UT_EV_TRACE:
 	case UT_EV_EVENT:
 		graph_comment(iter, ev);
+		if (trace_event_is(iter, ev, "sched", "sched_switch"))
+			graph_sched_switch(iter, ev);
 		break;
 	default:
 		return TRACE_TYPE_UNHANDLED;
