@@ -471,7 +471,7 @@ static void test_available_tracers(void **state)
 {
 	struct fix *f = *state;
 
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop\n");
 	assert_file(f->s, "current_tracer", "nop\n");
 	assert_file(f->s, "tracing_on", "1\n");
 }
@@ -1750,7 +1750,7 @@ static void test_tracer_hooks(void **state)
 	ret = register_tracer(&counted_tracer);
 	assert_true(ret == 0 || ret == -EEXIST);
 	assert_int_equal(register_tracer(&counted_tracer), -EEXIST);
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function nop test_refuse test_hooks\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop test_refuse test_hooks\n");
 	hook_inits = hook_resets = hook_starts = hook_stops = 0;
 
 	/*
