@@ -240,8 +240,10 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 	if (!(o = out_get(s, pid, tid)))
 		return;
 	/* the name the event gives, if /proc had none (the task was gone) */
-	if (comm && comm[0] && !strcmp(o->w.hdr->comm, "<...>"))
+	if (comm && comm[0] && !strcmp(o->w.hdr->comm, "<...>")) {
+		memset(o->w.hdr->comm, 0, sizeof(o->w.hdr->comm));
 		memcpy(o->w.hdr->comm, comm, strnlen(comm, 15));
+	}
 	{
 		struct ut_evf_ctx ctx = { (int)c, o->w.hdr->comm, NULL };
 

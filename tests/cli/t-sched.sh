@@ -92,7 +92,7 @@ for src in $sources; do
 		ok "$src: a switch from one thread to the other, with its name"
 	else
 		# on one CPU each, the other may wait in another CPU's idle
-		grep -qE " pp-[0-9]+ .*:S ==> \[[0-9]{3}\] +0:" "$W/r" && ok "$src: switches to other tasks (none direct)" ||
+		grep -qE " pp-[0-9]+ .* ==> \[[0-9]{3}\] +[0-9]+:" "$W/r" && ok "$src: switches to other tasks (none direct)" ||
 			not_ok "$src: no switch between the threads"
 	fi
 	if [ $src = tracefs ]; then
@@ -122,7 +122,7 @@ for src in $sources; do
 	else
 		not_ok "$src: format files differ from the kernel's"
 	fi
-	EVL='^ +pp-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: sched_switch: prev_comm=pp prev_pid=[0-9]+ prev_prio=120 prev_state=(S|R\+?) ==> next_comm=.* next_pid=[0-9]+ next_prio=[0-9]+$'
+	EVL='^ +pp-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: sched_switch: prev_comm=pp prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[RSDTtXZPI|+]+ ==> next_comm=.* next_pid=[0-9]+ next_prio=[0-9]+$'
 	nev=$("$UT" replay -i "$W/e" 2> /dev/null | grep -cE "$EVL")
 	nall=$("$UT" replay -i "$W/e" 2> /dev/null | grep -c ' sched_switch: prev_comm=pp ')
 	if [ "$nev" -ge $((2 * NPING - 4)) ] && [ "$nev" = "$nall" ]; then

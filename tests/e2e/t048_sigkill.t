@@ -1,7 +1,7 @@
 # description: sched_process_exit of processes killed by signals (SIGKILL: the parent's wait writes it for each thread, the leader's group_dead last), task_rename at exec (before sched_process_exec, as the kernel's exec), signal_generate for kill(0) and killpg (one per process of the group, newest first, res=1 where ignored), none for failed sends; as the kernel's events for the same program
 src=s-sigkill.c
 flags="pg"
-ropts="-e 'sched:*' -e 'task:*' -e 'signal:signal_generate'"
+ropts="-e 'sched:sched_process_*' -e 'task:*' -e 'signal:signal_generate'"
 cmd="replay -O nocontext-info"
 filter='s/filename=[^ ]*\//filename=/; s/\(pid\|old_pid\|child_pid\)=[0-9]*/\1=N/g'
 ---
