@@ -56,7 +56,7 @@ RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/con
 	       runtime/filter.c runtime/control.c runtime/max.c runtime/latency.c runtime/wakeup.c lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
-	       cmds/session.c cmds/mount.c cmds/ctl.c cmds/schedsrc.c $(TRACEFS_SRC) $(LIVE_SRC) \
+	       cmds/session.c cmds/mount.c cmds/ctl.c cmds/schedsrc.c cmds/schedlive.c $(TRACEFS_SRC) $(LIVE_SRC) \
 	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
 	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 

@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "cmds/cmds.h"
+#include "cmds/schedlive.h"
 #include "cmds/session.h"
 #include "lib/event/builtin.h"
 #include "lib/tracefs/tracefs.h"
@@ -74,6 +75,7 @@
 static struct {
 	struct session sess;
 	struct tfs_session *tfs;
+	struct sched_live *sched;	/* the sched events' source (cmds/schedlive.c) */
 	char mountpoint[PATH_MAX];
 	struct timespec start;
 
@@ -1068,6 +1070,9 @@ int command_mount(int argc, char **argv)
 		session_destroy(&D.sess);
 		return 1;
 	}
+	/* the sched events, collected here while a directory wants them */
+	D.sched = sched_live_start(&D.sess);
+	tfs_session_set_collector(D.tfs, sched_live_sync, D.sched);
 	fuse_start();
 	prog = session_start(&D.sess, prog_argv, lib, &orig);
 	if (prog < 0) {
@@ -1082,6 +1087,7 @@ int command_mount(int argc, char **argv)
 
 		if (!ended && reap(prog, &prog_ws)) {
 			ended = 1;
+			sched_live_ended(D.sched);
 			tfs_session_ended(D.tfs);
 		}
 		sig = sigwaitinfo(&block, &si);
@@ -1106,6 +1112,8 @@ int command_mount(int argc, char **argv)
 		snprintf(sock, sizeof(sock), "%s/%s", D.sess.dir, SESSION_SOCK);
 		unlink(sock);
 	}
+	/* the kernel's instance or the perf events go before the buffers */
+	sched_live_stop(D.sched);
 	session_destroy(&D.sess);
 	pthread_mutex_lock(&D.lock);
 	D.stopped = 1;

@@ -18,6 +18,7 @@
  * when the move is decided, a little earlier).  Wake-ups are not in
  * perf's records: sched_wakeup and sched_waking need the tracefs source.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -63,6 +64,14 @@ struct out {
 
 struct sched_src {
 	int tracefs;
+	int started;			/* the source has its kernel side (live: between follow and stop) */
+	int failed;			/* live: no source could be used (said once) */
+	int live;			/* a tracing directory's session (sched_src_live()) */
+	uint32_t out_pages;		/* each task's buffer */
+	int out_mode;			/* RB_MODE_CONSUMER (record) or RB_MODE_OVERWRITE (live) */
+	const volatile uint32_t *on;	/* the session's tracing_on (live), NULL: always */
+	int *skip, nr_skip;		/* tids whose own events are dropped (the runtime's threads) */
+	int *tids, nr_tids;		/* the threads followed (added to the kernel's list, or opened) */
 	char session[4096];
 	const struct ut_evreg *reg;
 	int tsc;
@@ -74,13 +83,15 @@ struct sched_src {
 	int nr_outs;
 	/* perf */
 	int ncpu;
-	int *fd;
+	int *fd;			/* per CPU: the event whose ring is mapped */
 	void **ring;
+	int *tfd, nr_tfd;		/* the other threads' events, their output set to fd[cpu] */
 	struct { int tid, pid, state; uint64_t ts; int pending; } *last_out;	/* per CPU */
 	struct { int tid, cpu; } *last_cpu;	/* hashed by tid: its last CPU */
 	/* tracefs */
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
+	int kernel_on[NR_EV];		/* enabled in the instance */
 };
 
 static int event_slot(const struct ut_evreg *reg, const char *name, uint32_t *slot)
@@ -195,7 +206,7 @@ static struct out *out_get(struct sched_src *s, int pid, int tid)
 	o->tid = tid;
 	o->pid = pid ? pid : tgid_of(tid);
 	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", s->session, o->pid, tid, UT_SCHED_IMAGE);
-	err = rb_create(path, OUT_PAGES, RB_MODE_CONSUMER, &h);
+	err = rb_create(path, s->out_pages, (enum rb_mode)s->out_mode, &h);
 	if (err) {
 		pr_warn("sched events: cannot create %s: %s", path, strerror(err < -1 ? -err : EIO));
 		o->failed = 1;
@@ -234,6 +245,12 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 
 	if (!s->have[ev] || !recorded(s->reg, s->slot[ev]))
 		return;
+	/* the session is off: the programs record nothing either */
+	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+		return;
+	for (int i = 0; i < s->nr_skip; i++)
+		if (s->skip[i] == tid)
+			return;
 	memset(e, 0, sizeof(*e));
 	e->type = (uint16_t)UT_EVREG_ID(s->slot[ev]);
 	e->pid = tid;
@@ -348,16 +365,33 @@ static int paranoid(void)
 	return buf[0] ? atoi(buf) : -100;
 }
 
-static int perf_setup(struct sched_src *s, pid_t pid)
+static void perf_arrays(struct sched_src *s)
 {
-	struct perf_event_attr a;
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
+	if (s->fd)
+		return;
 	s->ncpu = n > 0 ? (int)n : 1;
 	s->fd = xcalloc((size_t)s->ncpu, sizeof(*s->fd));
+	for (int c = 0; c < s->ncpu; c++)
+		s->fd[c] = -1;
 	s->ring = xcalloc((size_t)s->ncpu, sizeof(*s->ring));
 	s->last_out = xcalloc((size_t)s->ncpu, sizeof(*s->last_out));
 	s->last_cpu = xcalloc(TASKS_MAX, sizeof(*s->last_cpu));
+}
+
+/*
+ * Follow thread @tid: one event per CPU, `inherit` (its later threads and
+ * children follow).  The first event of a CPU has the CPU's ring mapped;
+ * the later ones (other threads, in a live session) write into it
+ * (PERF_EVENT_IOC_SET_OUTPUT).  0, 1 when the thread is gone, -1 when
+ * perf cannot be used (said).
+ */
+static int perf_add(struct sched_src *s, pid_t tid)
+{
+	struct perf_event_attr a;
+
+	perf_arrays(s);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
@@ -374,15 +408,16 @@ static int perf_setup(struct sched_src *s, pid_t pid)
 	a.watermark = 1;
 	a.wakeup_watermark = 1u << 30;	/* the recorder polls; never woken */
 	for (int c = 0; c < s->ncpu; c++) {
-		s->fd[c] = perf_open(&a, pid, c);
-		if (s->fd[c] < 0) {
+		int fd = perf_open(&a, tid, c);
+
+		if (fd < 0) {
 			int err = errno;
 
+			if (err == ESRCH)
+				return 1;
 			/* an offline CPU */
-			if (err == ENODEV || err == EINVAL) {
-				s->fd[c] = -1;
+			if (err == ENODEV || err == EINVAL)
 				continue;
-			}
 			if (err == EACCES || err == EPERM)
 				pr_warn("sched events: perf_event_open: %s (perf_event_paranoid is %d; "
 					"2 or less lets a user see the context switches of the "
@@ -393,16 +428,45 @@ static int perf_setup(struct sched_src *s, pid_t pid)
 					"are recorded", strerror(err));
 			return -1;
 		}
-		s->ring[c] = mmap(NULL, (size_t)(1 + PERF_PAGES) * 4096, PROT_READ | PROT_WRITE,
-				  MAP_SHARED, s->fd[c], 0);
-		if (s->ring[c] == MAP_FAILED) {
-			s->ring[c] = NULL;
-			pr_warn("sched events: mmap of the perf buffer: %s; no context switches are recorded",
-				strerror(errno));
+		if (s->fd[c] < 0) {
+			s->fd[c] = fd;
+			s->ring[c] = mmap(NULL, (size_t)(1 + PERF_PAGES) * 4096, PROT_READ | PROT_WRITE,
+					  MAP_SHARED, fd, 0);
+			if (s->ring[c] == MAP_FAILED) {
+				s->ring[c] = NULL;
+				pr_warn("sched events: mmap of the perf buffer: %s; no context switches "
+					"are recorded", strerror(errno));
+				return -1;
+			}
+			continue;
+		}
+		s->tfd = xrealloc(s->tfd, (size_t)(s->nr_tfd + 1) * sizeof(*s->tfd));
+		s->tfd[s->nr_tfd++] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[c]) < 0) {
+			pr_warn("sched events: perf_event_open: cannot share the CPU's buffer: %s; "
+				"no context switches are recorded", strerror(errno));
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* the perf events closed, the rings unmapped (the records read are kept) */
+static void perf_release(struct sched_src *s)
+{
+	for (int i = 0; i < s->nr_tfd; i++)
+		close(s->tfd[i]);
+	free(s->tfd);
+	s->tfd = NULL;
+	s->nr_tfd = 0;
+	for (int c = 0; s->fd && c < s->ncpu; c++) {
+		if (s->ring[c])
+			munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
+		s->ring[c] = NULL;
+		if (s->fd[c] >= 0)
+			close(s->fd[c]);
+		s->fd[c] = -1;
+	}
 }
 
 /* the sample_id after a record's own fields: pid, tid, time, cpu */
@@ -530,8 +594,19 @@ static void perf_poll(struct sched_src *s)
 	for (int c = 0; c < s->ncpu; c++)
 		perf_read(s, c, &v, &n, &cap);
 	qsort(v, n, sizeof(*v), sw_rec_cmp);
-	for (size_t i = 0; i < n; i++)
-		perf_switch(s, (int)v[i].id.cpu, v[i].misc, &v[i].id);
+	for (size_t i = 0; i < n; i++) {
+		int dup = 0;
+
+		/*
+		 * a thread followed twice (opened in a live session, and
+		 * inherited from its creator's event) gives each record twice
+		 */
+		for (size_t j = i; j-- > 0 && v[j].id.time == v[i].id.time && !dup;)
+			dup = v[j].id.tid == v[i].id.tid && v[j].id.cpu == v[i].id.cpu &&
+			      v[j].misc == v[i].misc;
+		if (!dup)
+			perf_switch(s, (int)v[i].id.cpu, v[i].misc, &v[i].id);
+	}
 	free(v);
 }
 
@@ -591,9 +666,13 @@ static int tracefs_cb(struct tep_event *ev, struct tep_record *r, int cpu, void 
 	return 0;
 }
 
-static int tracefs_setup(struct sched_src *s, pid_t pid)
+/*
+ * The instance, without any pid yet and so with no event enabled (an
+ * empty set_event_pid is every task): trace_clock mono, event-fork.
+ */
+static int tracefs_setup(struct sched_src *s)
 {
-	char name[64], pidtext[32];
+	char name[64];
 	const char *err = NULL;
 
 	if (!tracefs_tracing_dir()) {
@@ -606,10 +685,8 @@ static int tracefs_setup(struct sched_src *s, pid_t pid)
 		err = "cannot create an instance";
 		goto fail;
 	}
-	snprintf(pidtext, sizeof(pidtext), "%d", (int)pid);
 	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0 ||
 	    tracefs_instance_file_write(s->inst, "options/event-fork", "1") < 0 ||
-	    tracefs_instance_file_write(s->inst, "set_event_pid", pidtext) < 0 ||
 	    tracefs_instance_file_write(s->inst, "buffer_size_kb", "2048") < 0) {
 		err = "cannot set up the instance";
 		goto fail;
@@ -619,11 +696,6 @@ static int tracefs_setup(struct sched_src *s, pid_t pid)
 		err = "cannot read the events' formats";
 		goto fail;
 	}
-	for (int i = 0; i < NR_EV; i++)
-		if (s->have[i] && tracefs_event_enable(s->inst, "sched", ev_names[i]) < 0) {
-			err = "cannot enable the sched events";
-			goto fail;
-		}
 	return 0;
 fail:
 	if (getenv(UT_SCHED_SOURCE_ENV))
@@ -640,6 +712,57 @@ fail:
 	return -1;
 }
 
+/* the instance removed: the kernel's settings as they were */
+static void tracefs_release(struct sched_src *s)
+{
+	if (s->inst) {
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	if (s->tep) {
+		tep_free(s->tep);
+		s->tep = NULL;
+	}
+	memset(s->kernel_on, 0, sizeof(s->kernel_on));
+}
+
+/* threads @tids into the instance's set_event_pid (appended: the kernel's forks stay) */
+static int tracefs_add(struct sched_src *s, const int *tids, int n)
+{
+	char *text = xcalloc((size_t)n + 1, 12);
+	size_t len = 0;
+	int r;
+
+	for (int i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%s%d", i ? " " : "", tids[i]);
+	r = tracefs_instance_file_append(s->inst, "set_event_pid", text);
+	free(text);
+	if (r < 0)
+		pr_warn("sched events: the kernel's tracefs: cannot write set_event_pid (%s)",
+			strerror(errno));
+	return r < 0 ? -1 : 0;
+}
+
+/* the instance's events: those recorded now (never before a pid is in set_event_pid) */
+static int tracefs_events(struct sched_src *s)
+{
+	for (int i = 0; i < NR_EV; i++) {
+		int want = s->nr_tids && s->have[i] && recorded(s->reg, s->slot[i]);
+
+		if (want == s->kernel_on[i])
+			continue;
+		if ((want ? tracefs_event_enable : tracefs_event_disable)(s->inst, "sched",
+									   ev_names[i]) < 0) {
+			pr_warn("sched events: the kernel's tracefs: cannot %s sched:%s",
+				want ? "enable" : "disable", ev_names[i]);
+			return -1;
+		}
+		s->kernel_on[i] = want;
+	}
+	return 0;
+}
+
 /* ---- the source ---- */
 
 static void calibrate_now(struct sched_src *s)
@@ -647,11 +770,20 @@ static void calibrate_now(struct sched_src *s)
 	ut_calibrate(&s->tsc_b, &s->mono_b);
 }
 
-struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg, int clock,
-				 pid_t pid)
+static int force_valid(void)
+{
+	const char *force = getenv(UT_SCHED_SOURCE_ENV);
+
+	if (force && *force && strcmp(force, "tracefs") && strcmp(force, "perf")) {
+		pr_err("%s=%s: the source is tracefs or perf", UT_SCHED_SOURCE_ENV, force);
+		return 0;
+	}
+	return 1;
+}
+
+static struct sched_src *src_new(const char *session, const struct ut_evreg *reg, int clock)
 {
 	struct sched_src *s = xcalloc(1, sizeof(*s));
-	const char *force = getenv(UT_SCHED_SOURCE_ENV);
 
 	snprintf(s->session, sizeof(s->session), "%s", session);
 	s->reg = reg;
@@ -660,38 +792,160 @@ struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg
 	s->tsc_b = s->tsc_a;
 	s->mono_b = s->mono_a;
 	for (int i = 0; i < NR_EV; i++)
-		s->have[i] = event_slot(reg, ev_names[i], &s->slot[i]) && recorded(reg, s->slot[i]);
-	if (force && *force && strcmp(force, "tracefs") && strcmp(force, "perf")) {
-		pr_err("%s=%s: the source is tracefs or perf", UT_SCHED_SOURCE_ENV, force);
-		free(s);
-		return NULL;
-	}
+		s->have[i] = event_slot(reg, ev_names[i], &s->slot[i]);
+	return s;
+}
+
+/* the kernel side of the source: the kernel's tracefs if it can be used, else perf */
+static int src_start(struct sched_src *s)
+{
+	const char *force = getenv(UT_SCHED_SOURCE_ENV);
+
 	if ((!force || !*force || !strcmp(force, "tracefs")) &&
-	    (geteuid() == 0 || (force && *force)) && tracefs_setup(s, pid) == 0) {
+	    (geteuid() == 0 || (force && *force)) && tracefs_setup(s) == 0) {
 		s->tracefs = 1;
-		return s;
+		s->started = 1;
+		return 0;
 	}
-	if (force && !strcmp(force, "tracefs")) {
-		free(s);
-		return NULL;
-	}
-	if (s->have[EV_WAKEUP] || s->have[EV_WAKING])
+	if (force && !strcmp(force, "tracefs"))
+		return -1;
+	if ((s->have[EV_WAKEUP] && recorded(s->reg, s->slot[EV_WAKEUP])) ||
+	    (s->have[EV_WAKING] && recorded(s->reg, s->slot[EV_WAKING])))
 		pr_warn("sched events: from perf context-switch records: no sched_wakeup or sched_waking "
 			"(they need the kernel's tracefs, as root)");
-	if (perf_setup(s, pid) == 0)
-		return s;
-	for (int c = 0; c < s->ncpu; c++) {
-		if (s->ring && s->ring[c])
-			munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
-		if (s->fd && s->fd[c] > 0)
-			close(s->fd[c]);
+	s->tracefs = 0;
+	s->started = 1;
+	perf_arrays(s);
+	return 0;
+}
+
+static int tid_followed(const struct sched_src *s, int tid)
+{
+	for (int i = 0; i < s->nr_tids; i++)
+		if (s->tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* the threads of process @pid not followed yet, from /proc; -1: the process is gone */
+static int new_threads(const struct sched_src *s, pid_t pid, int **out)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0, cap = 0;
+	DIR *d;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name);
+
+		if (tid <= 0 || tid_followed(s, tid))
+			continue;
+		if (n == cap)
+			*out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(**out));
+		(*out)[n++] = tid;
 	}
-	free(s->fd);
-	free(s->ring);
-	free(s->last_out);
-	free(s->last_cpu);
-	free(s);
-	return NULL;
+	closedir(d);
+	return n;
+}
+
+int sched_src_follow(struct sched_src *s, pid_t pid)
+{
+	if (s->failed)
+		return -1;
+	if (!s->started && src_start(s) < 0) {
+		s->failed = 1;
+		return -1;
+	}
+	/* again until no thread is new: one may have started while the others were added */
+	for (int round = 0; round < 16; round++) {
+		int *tids, n = new_threads(s, pid, &tids), err = 0;
+
+		if (n <= 0) {
+			free(tids);
+			if (n < 0 && !round)
+				return 1;
+			break;
+		}
+		if (s->tracefs)
+			err = tracefs_add(s, tids, n) < 0;
+		for (int i = 0; i < n && !err; i++)
+			err = !s->tracefs && perf_add(s, tids[i]) < 0;
+		if (!err) {
+			s->tids = xrealloc(s->tids, (size_t)(s->nr_tids + n) * sizeof(*s->tids));
+			memcpy(s->tids + s->nr_tids, tids, (size_t)n * sizeof(*tids));
+			s->nr_tids += n;
+		}
+		free(tids);
+		if (err)
+			goto fail;
+	}
+	if (s->tracefs && tracefs_events(s) < 0)
+		goto fail;
+	return 0;
+fail:
+	sched_src_stop(s);
+	s->failed = 1;
+	return -1;
+}
+
+struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg, int clock,
+				 pid_t pid)
+{
+	struct sched_src *s;
+
+	if (!force_valid())
+		return NULL;
+	s = src_new(session, reg, clock);
+	for (int i = 0; i < NR_EV; i++)
+		s->have[i] = s->have[i] && recorded(reg, s->slot[i]);
+	s->out_pages = OUT_PAGES;
+	s->out_mode = RB_MODE_CONSUMER;
+	if (sched_src_follow(s, pid) != 0) {
+		sched_src_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct sched_src *sched_src_live(const char *session, const struct ut_evreg *reg, int clock,
+				 uint32_t nr_pages, const volatile uint32_t *on)
+{
+	struct sched_src *s;
+
+	if (!force_valid())
+		return NULL;
+	s = src_new(session, reg, clock);
+	s->live = 1;
+	s->out_pages = nr_pages >= 2 ? nr_pages : OUT_PAGES;
+	s->out_mode = RB_MODE_OVERWRITE;
+	s->on = on;
+	return s;
+}
+
+void sched_src_skip(struct sched_src *s, pid_t tid)
+{
+	for (int i = 0; i < s->nr_skip; i++)
+		if (s->skip[i] == tid)
+			return;
+	s->skip = xrealloc(s->skip, (size_t)(s->nr_skip + 1) * sizeof(*s->skip));
+	s->skip[s->nr_skip++] = tid;
+}
+
+void sched_src_sync_events(struct sched_src *s)
+{
+	if (s->started && s->tracefs && tracefs_events(s) < 0) {
+		sched_src_stop(s);
+		s->failed = 1;
+	}
+}
+
+int sched_src_running(const struct sched_src *s)
+{
+	return s && s->started;
 }
 
 const char *sched_src_name(const struct sched_src *s)
@@ -699,8 +953,21 @@ const char *sched_src_name(const struct sched_src *s)
 	return s->tracefs ? "tracefs" : "perf";
 }
 
+/* perf: a switch-out whose switch-in was not seen: its next task unknown */
+static void flush_out(struct sched_src *s, int c)
+{
+	struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+
+	emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
+		    o ? o->w.hdr->comm : "<...>", o ? o->prio : 120, s->last_out[c].state, 0,
+		    "<...>", 0);
+	s->last_out[c].pending = 0;
+}
+
 void sched_src_poll(struct sched_src *s)
 {
+	if (!s->started)
+		return;
 	calibrate_now(s);
 	if (s->tracefs) {
 		tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, tracefs_cb, s);
@@ -708,48 +975,35 @@ void sched_src_poll(struct sched_src *s)
 	}
 	perf_poll(s);
 	/* a switch-out with no switch-in after it for long: its next was not traced */
-	for (int c = 0; c < s->ncpu; c++) {
-		uint64_t now = ut_mono_ns();
+	for (int c = 0; c < s->ncpu; c++)
+		if (s->last_out[c].pending && ut_mono_ns() - s->last_out[c].ts > 10 * SWITCH_PAIR_NS)
+			flush_out(s, c);
+}
 
-		if (s->last_out[c].pending && now - s->last_out[c].ts > 10 * SWITCH_PAIR_NS) {
-			struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
-
-			emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
-				    o ? o->w.hdr->comm : "<...>", o ? o->prio : 120, s->last_out[c].state, 0,
-				    "<...>", 0);
-			s->last_out[c].pending = 0;
-		}
+void sched_src_stop(struct sched_src *s)
+{
+	if (!s->started)
+		return;
+	sched_src_poll(s);
+	if (s->tracefs) {
+		tracefs_release(s);
+	} else {
+		for (int c = 0; c < s->ncpu; c++)
+			if (s->last_out[c].pending)
+				flush_out(s, c);
+		perf_release(s);
 	}
+	free(s->tids);
+	s->tids = NULL;
+	s->nr_tids = 0;
+	s->started = 0;
 }
 
 void sched_src_close(struct sched_src *s)
 {
 	if (!s)
 		return;
-	sched_src_poll(s);
-	if (s->tracefs) {
-		tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-		tep_free(s->tep);
-	} else {
-		for (int c = 0; c < s->ncpu; c++) {
-			if (s->last_out[c].pending) {
-				struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
-
-				emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts,
-					    s->last_out[c].tid, o ? o->w.hdr->comm : "<...>",
-					    o ? o->prio : 120, s->last_out[c].state, 0, "<...>", 0);
-			}
-			if (s->ring[c])
-				munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
-			if (s->fd[c] >= 0)
-				close(s->fd[c]);
-		}
-		free(s->fd);
-		free(s->ring);
-		free(s->last_out);
-		free(s->last_cpu);
-	}
+	sched_src_stop(s);
 	for (int i = 0; i < s->nr_outs; i++) {
 		struct out *o = s->outs[i];
 
@@ -759,5 +1013,10 @@ void sched_src_close(struct sched_src *s)
 		}
 		free(o);
 	}
+	free(s->fd);
+	free(s->ring);
+	free(s->last_out);
+	free(s->last_cpu);
+	free(s->skip);
 	free(s);
 }

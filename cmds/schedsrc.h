@@ -46,11 +46,40 @@ int sched_src_wanted(const struct ut_evreg *reg);
  */
 struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg, int clock,
 				 pid_t pid);
+/*
+ * sched_src_live - the source of a tracing directory's session
+ * (cmds/schedlive.c): nothing is watched until sched_src_follow(); the
+ * buffers are @nr_pages, overwrite mode; nothing is written while
+ * *@on (the session's tracing_on) is 0.  NULL after a message when
+ * UT_SCHED_SOURCE_ENV names no source.
+ */
+struct sched_src *sched_src_live(const char *session, const struct ut_evreg *reg, int clock,
+				 uint32_t nr_pages, const volatile uint32_t *on);
+/*
+ * sched_src_follow - watch every thread of process @pid (the kernel's
+ * or perf's inheritance then follows the threads and children they
+ * make); the source's kernel side is set up at the first.  0, 1 when
+ * the process is gone, -1 when no source can be used (said; the
+ * source stays off: every later call is -1).
+ */
+int sched_src_follow(struct sched_src *s, pid_t pid);
+/* the events of thread @tid itself are not written (the runtime's own threads) */
+void sched_src_skip(struct sched_src *s, pid_t tid);
+/* the kernel's events (tracefs) follow which sched events are recorded now */
+void sched_src_sync_events(struct sched_src *s);
+/* is the kernel side set up (between the first follow and a stop)? */
+int sched_src_running(const struct sched_src *s);
+/*
+ * sched_src_stop - the last poll, then the kernel side released (the
+ * instance removed, the perf events closed); the buffers stay, the
+ * next sched_src_follow() starts again
+ */
+void sched_src_stop(struct sched_src *s);
 /* "tracefs" or "perf" */
 const char *sched_src_name(const struct sched_src *s);
 /* write what the source has now into the buffers */
 void sched_src_poll(struct sched_src *s);
-/* the last poll, close the buffers (the recorder then saves them), free @s */
+/* sched_src_stop(), then close the buffers (the recorder then saves them), free @s */
 void sched_src_close(struct sched_src *s);
 
 #endif /* UT_CMDS_SCHEDSRC_H */

@@ -110,6 +110,7 @@ int ut_reap_exit(const struct ut_evreg *reg, int tracing_on, struct ut_reap_thre
 		 uint64_t (*now)(void))
 {
 	uint64_t image = 0, latest = 0;
+	int have_image = 0;
 	uint32_t slot[4];
 	int written = 0, leader = -1, last = -1, own_group = 0, nslots, dead_at;
 
@@ -119,7 +120,11 @@ int ut_reap_exit(const struct ut_evreg *reg, int tracing_on, struct ut_reap_thre
 	for (int i = 0; i < n; i++) {
 		uint64_t at = head_time(t[i].h);
 
-		if (i == 0 || at > latest) {
+		/* the sched events' buffers (cmds/schedsrc.c): their writer is the recorder or daemon */
+		if (__atomic_load_n(&t[i].h->flags, __ATOMIC_ACQUIRE) & RB_HDR_AUX)
+			continue;
+		if (!have_image || at > latest) {
+			have_image = 1;
 			latest = at;
 			image = t[i].h->image;
 		}
@@ -129,7 +134,7 @@ int ut_reap_exit(const struct ut_evreg *reg, int tracing_on, struct ut_reap_thre
 		uint32_t fl;
 
 		t[i].reap = 0;
-		if (h->image != image)
+		if (h->image != image || (__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & RB_HDR_AUX))
 			continue;
 		fl = __atomic_load_n(&h->flags, __ATOMIC_ACQUIRE);
 		if (fl & RB_HDR_ENDED)

@@ -321,6 +321,12 @@ void tfs_session_close(struct tfs_session *s)
 	free(s);
 }
 
+void tfs_session_set_collector(struct tfs_session *s, void (*fn)(void *arg), void *arg)
+{
+	s->collect = fn;
+	s->collect_arg = arg;
+}
+
 void tfs_session_ended(struct tfs_session *s)
 {
 	pthread_mutex_lock(&s->lock);

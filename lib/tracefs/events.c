@@ -77,22 +77,43 @@ int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
 	return -1;
 }
 
-/* does the directory enable an event? */
+/* does the directory enable an event (or its tracer one)? */
 int ev_any(const struct tfs_inst *in)
 {
 	for (int i = 0; i < TFS_EV_WORDS; i++)
-		if (in->ev_on[i])
+		if (in->ev_on[i] || in->tr_ev[i])
 			return 1;
 	return 0;
+}
+
+void ev_dir(const struct tfs_inst *in, uint64_t *set)
+{
+	for (int i = 0; i < TFS_EV_WORDS; i++)
+		set[i] = in->ev_on[i] | in->tr_ev[i];
+}
+
+/* the events a tracer shows: the sched_switch tracer's, as record -t sched_switch */
+void tracer_events(struct tfs_session *s, struct tfs_inst *in)
+{
+	static const char *const sched_switch_evs[] = { "sched_switch", "sched_wakeup" };
+
+	memset(in->tr_ev, 0, sizeof(in->tr_ev));
+	if (strcmp(tfs_tracer_name(in), "sched_switch"))
+		return;
+	ev_refresh(s);
+	for (size_t k = 0; k < sizeof(sched_switch_evs) / sizeof(*sched_switch_evs); k++)
+		for (uint32_t i = 0; i < s->nr_evd; i++)
+			if (ev_is(s, i, "sched", sched_switch_evs[k]))
+				ev_bit_set(in->tr_ev, i, 1);
 }
 
 /* what every directory enables together into @set.  Context: s->lock held. */
 void ev_union(struct tfs_session *s, uint64_t *set)
 {
-	memcpy(set, s->top.ev_on, sizeof(s->top.ev_on));
+	ev_dir(&s->top, set);
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
 		for (int i = 0; i < TFS_EV_WORDS; i++)
-			set[i] |= in->ev_on[i];
+			set[i] |= in->ev_on[i] | in->tr_ev[i];
 }
 
 /*
@@ -126,7 +147,7 @@ int ev_publish(struct tfs_session *s)
 	changed |= soft_publish_all(s);
 	/* the session's buffers get events the top did not enable: its views drop them */
 	for (int i = 0; i < TFS_EV_WORDS; i++)
-		if (all[i] & ~s->top.ev_on[i])
+		if (all[i] & ~(s->top.ev_on[i] | s->top.tr_ev[i]))
 			s->top_ev_wide = 1;
 	return changed;
 }

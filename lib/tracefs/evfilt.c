@@ -90,10 +90,10 @@ static void evfilt_publish(struct tfs_session *s, uint32_t slot)
 
 	if (!s->evreg)
 		return;
-	if (ev_bit(s->top.ev_on, slot) || s->top.ev_soft[slot])
+	if (ev_bit(s->top.ev_on, slot) || ev_bit(s->top.tr_ev, slot) || s->top.ev_soft[slot])
 		pick = &s->top;
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!ev_bit(in->ev_on, slot) && !in->ev_soft[slot])
+		if (!ev_bit(in->ev_on, slot) && !ev_bit(in->tr_ev, slot) && !in->ev_soft[slot])
 			continue;
 		if (!pick)
 			pick = in;

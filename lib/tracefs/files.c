@@ -451,6 +451,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 	struct tfs_node n;
 	int ret, apply = 0;
 
+	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
 	ret = resolve(s, path, &n);
 	if (ret)
@@ -484,6 +485,8 @@ out:
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
 		ctl_apply(s);
+	if (ret == 0 && (flags & (O_TRUNC | O_ACCMODE)))
+		tfs_collect(s);
 	return ret;
 }
 
@@ -494,6 +497,9 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 
 	if ((h->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
+	/* the text is made at the first read: from what is collected until now */
+	if (h->n.f->read || !h->have_text)
+		tfs_collect(s);
 	if (h->n.f->read)
 		return h->n.f->read(h, buf, size);
 	if (off < 0)
@@ -536,6 +542,8 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	/* as the kernel, a marker longer than an event can hold is cut: the write is short */
 	if (f->max_write && size > f->max_write)
 		size = f->max_write;
+	/* what was collected before the change is taken as things were */
+	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
 	s->err_inst = h->n.inst;
 	s->ev_apply = 0;
@@ -555,6 +563,7 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	}
 	if (ret == TFS_WR_APPLY || apply)
 		ctl_apply(s);
+	tfs_collect(s);
 	return ret < 0 ? ret : (ssize_t)size;
 }
 
@@ -563,6 +572,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 	struct tfs_handle h = { .s = s, .flags = O_WRONLY };
 	int ret, apply = 0;
 
+	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
 	ret = resolve(s, path, &h.n);
 	if (!ret && h.n.dir != D_NONE)
@@ -577,6 +587,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
 		ctl_apply(s);
+	tfs_collect(s);
 	return ret;
 }
 
@@ -603,6 +614,8 @@ void tfs_release(struct tfs_handle *h)
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
 		ctl_apply(s);
+	if (apply)
+		tfs_collect(s);
 	/* h->rd is the directory's: it stays */
 	free(h->pend);
 	free(h->text);

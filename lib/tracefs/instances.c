@@ -524,6 +524,7 @@ void inst_pump(struct tfs_inst *in)
 {
 	struct live_fire fires[2 * UT_EVREG_DIRLOG];
 	uint64_t soft_mode[TFS_EV_WORDS], soft0[TFS_EV_WORDS], seen[TFS_EV_WORDS], done = in->log_done;
+	uint64_t ev_on[TFS_EV_WORDS];
 	struct live_timeline tl = { .trace_dir = in->rdir ? in->rdir + 1 : 0, .on = in->on };
 	char pids[LIVE_PIDS_MAX], evpids[LIVE_PIDS_MAX];
 	int n = 0, lost = 0, drained = 0, on_seen = 0, applied;
@@ -573,8 +574,9 @@ void inst_pump(struct tfs_inst *in)
 		tl.fires = fires;
 		tl.nr = n;
 	}
+	ev_dir(in, ev_on);
 	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, pids, evpids,
-		      in->filter, in->notrace, in->ev_on, evfilt_progs(in), &tl);
+		      in->filter, in->notrace, ev_on, evfilt_progs(in), &tl);
 	if (!in->rd)
 		return;
 	in->log_done = done;
@@ -720,6 +722,8 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	size_t len = next_comp(&p, &c);
 	int ret;
 
+	/* the instance's pump takes what was collected until now */
+	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
 	ret = resolve(s, path, &n);
 	if (ret)
@@ -748,6 +752,7 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 		/* the programs may record less now */
 		pthread_mutex_unlock(&s->lock);
 		ctl_apply(s);
+		tfs_collect(s);
 		return 0;
 	}
 out:

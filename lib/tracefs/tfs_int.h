@@ -273,6 +273,14 @@ struct tfs_inst {
 	 */
 	uint64_t ev_on[TFS_EV_WORDS];
 	/*
+	 * The events its tracer shows (the sched_switch tracer's
+	 * sched:sched_switch and sched_wakeup), enabled with ev_on for the
+	 * programs, the views and the pump, but not listed in set_event nor
+	 * in the enable files, as the kernel's tracer used its tracepoints
+	 * without the events (ev_dir(), tracer_events())
+	 */
+	uint64_t tr_ev[TFS_EV_WORDS];
+	/*
 	 * The directory's event filters (events/SYS/NAME/filter), by slot
 	 * (each layout of an event has its own program), and the system
 	 * filters' texts (events/SYS/filter).  Its views and its pump keep
@@ -359,7 +367,17 @@ struct tfs_session {
 	 * bits, the tracer) before it failed: apply it
 	 */
 	int ev_apply;
+	/* tfs_session_set_collector() */
+	void (*collect)(void *arg);
+	void *collect_arg;
 };
+
+/* the collector's pass (tfs_session_set_collector()); s->lock not held */
+static inline void tfs_collect(struct tfs_session *s)
+{
+	if (s->collect)
+		s->collect(s->collect_arg);
+}
 
 struct tfs_evfilt {
 	char *text;			/* NULL: none */
@@ -594,6 +612,10 @@ void ev_bit_set(uint64_t *set, uint32_t i, int on);
 int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name);
 int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len);
 int ev_any(const struct tfs_inst *in);
+/* the events directory @in records: its ev_on and its tracer's (tr_ev), into @set */
+void ev_dir(const struct tfs_inst *in, uint64_t *set);
+/* in->tr_ev for its current tracer.  Context: s->lock held. */
+void tracer_events(struct tfs_session *s, struct tfs_inst *in);
 void ev_union(struct tfs_session *s, uint64_t *set);
 int ev_publish(struct tfs_session *s);
 int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,

@@ -45,6 +45,16 @@ void tfs_session_close(struct tfs_session *s);
 /* the traced program has exited: trace_pipe readers waiting for data return */
 void tfs_session_ended(struct tfs_session *s);
 
+/*
+ * tfs_session_set_collector - @fn(@arg) brings what is collected outside
+ * the programs into the session's buffers (the sched events,
+ * cmds/schedlive.c) and follows what the directories now want (the
+ * registry's enable bits): called before each request is served and
+ * after each that may change a setting, never with the session's lock
+ * held.  Set before the first request.
+ */
+void tfs_session_set_collector(struct tfs_session *s, void (*fn)(void *arg), void *arg);
+
 int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st);
 /* call @fill for each entry of directory @path ("." and ".." not included) */
 int tfs_readdir(struct tfs_session *s, const char *path,

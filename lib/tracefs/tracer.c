@@ -156,7 +156,9 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	err = tracer_switch(&in->tr, t);
 	if (err)
 		tfs_err(s, "The tracer failed to initialize", t->name);
-	ret = recording_update(s);
+	/* the events the tracer shows are recorded while it is the directory's */
+	tracer_events(s, in);
+	ret = ev_publish(s) | recording_update(s);
 	/* as the kernel, a new tracer starts with an empty buffer */
 	trace_clear(s, in);
 	in->tr.tracer_gen++;

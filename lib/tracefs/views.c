@@ -117,7 +117,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	 */
 	vb->v.ev_on = NULL;
 	if (in == &s->top && s->top_ev_wide) {
-		memcpy(vb->ev_on, in->ev_on, sizeof(vb->ev_on));
+		ev_dir(in, vb->ev_on);
 		/*
 		 * and the events in soft mode: their triggers chose what was
 		 * recorded.  Unless an instance had the programs record them
@@ -283,7 +283,7 @@ void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 
 		ev_union(s, all);
 		for (int i = 0; i < TFS_EV_WORDS; i++)
-			wide |= (all[i] & ~in->ev_on[i]) != 0;
+			wide |= (all[i] & ~(in->ev_on[i] | in->tr_ev[i])) != 0;
 		s->top_ev_wide = wide;
 	}
 }
