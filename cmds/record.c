@@ -703,6 +703,14 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 		if (!st)
 			return;
 	}
+	/*
+	 * its sched events first: the kernel wrote them before the death
+	 * was seen, but the source's last pass may be older (a short
+	 * program may run entirely between two), and its buffer is saved
+	 * with its process's
+	 */
+	if (rec->sched)
+		sched_src_poll(rec->sched);
 	/* its last buffers too, and threads that started since the last scan */
 	scan_buffers(rec);
 	for (st = rec->streams; st; st = st->next)

@@ -827,7 +827,15 @@ static int tid_followed(const struct sched_src *s, int tid)
 	return 0;
 }
 
-/* the threads of process @pid not followed yet, from /proc; -1: the process is gone */
+static int tid_skipped(const struct sched_src *s, int tid)
+{
+	for (int i = 0; i < s->nr_skip; i++)
+		if (s->skip[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* the threads of process @pid not followed yet (nor skipped), from /proc; -1: the process is gone */
 static int new_threads(const struct sched_src *s, pid_t pid, int **out)
 {
 	char path[64];
@@ -842,7 +850,7 @@ static int new_threads(const struct sched_src *s, pid_t pid, int **out)
 	while ((de = readdir(d))) {
 		int tid = atoi(de->d_name);
 
-		if (tid <= 0 || tid_followed(s, tid))
+		if (tid <= 0 || tid_followed(s, tid) || tid_skipped(s, tid))
 			continue;
 		if (n == cap)
 			*out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(**out));

@@ -11,7 +11,10 @@
  * privilege; it writes its policy into argv[1].wakee) that a second
  * thread wakes through a condition variable every few milliseconds,
  * holding the mutex 2 ms after the signal, until argv[1].wakestop (or
- * argv[1]) exists. */
+ * argv[1]) exists.
+ * For argv[1].ping two threads pass a byte to each other through two
+ * pipes PING_ROUNDS times (each blocks in every round it waits), then
+ * write "PINGER_TID PONGER_TID" into argv[1].pingdone. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -140,6 +143,49 @@ static void *waker_main(void *arg)
 	return NULL;
 }
 
+#define PING_ROUNDS	20
+static int ping_a[2], ping_b[2];
+static pid_t ponger_tid;
+
+static void *ponger_main(void *arg)
+{
+	char c;
+
+	(void)arg;
+	ponger_tid = gettid();
+	for (int i = 0; i < PING_ROUNDS; i++)
+		if (read(ping_a[0], &c, 1) != 1 || write(ping_b[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static void *pinger_main(void *arg)
+{
+	char p[4096], t[4100], c = 'x';
+	pthread_t th;
+	FILE *f;
+
+	(void)arg;
+	if (pipe(ping_a) || pipe(ping_b) || pthread_create(&th, NULL, ponger_main, NULL))
+		return NULL;
+	for (int i = 0; i < PING_ROUNDS; i++)
+		if (write(ping_a[1], &c, 1) != 1 || read(ping_b[0], &c, 1) != 1)
+			break;
+	pthread_join(th, NULL);
+	close(ping_a[0]);
+	close(ping_a[1]);
+	close(ping_b[0]);
+	close(ping_b[1]);
+	snprintf(p, sizeof(p), "%s.pingdone", stop);
+	snprintf(t, sizeof(t), "%s.tmp", p);
+	if ((f = fopen(t, "w"))) {
+		fprintf(f, "%d %d\n", gettid(), ponger_tid);
+		fclose(f);
+		rename(t, p);
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec ms = { 0, 1000000 };
@@ -190,6 +236,15 @@ int main(int argc, char **argv)
 			snprintf(p, sizeof(p), "%s.wake", stop);
 			unlink(p);
 			if (pthread_create(&t, NULL, waker_main, NULL) == 0)
+				pthread_detach(t);
+		}
+		if (exists(".ping")) {
+			char p[4096];
+			pthread_t t;
+
+			snprintf(p, sizeof(p), "%s.ping", stop);
+			unlink(p);
+			if (pthread_create(&t, NULL, pinger_main, NULL) == 0)
 				pthread_detach(t);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
