@@ -926,6 +926,7 @@ static void test_registry(void **state)
 		{ "preemptoff", UT_MODE_FUNC },
 		{ "irqsoff", UT_MODE_FUNC },
 		{ "function", UT_MODE_FUNC },
+		{ "sched_switch", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -963,6 +964,7 @@ static void test_registry(void **state)
 			    "  preemptoff      longest section with preemption off (preempt_disable)\n"
 			    "  irqsoff         longest section with signals blocked, or in a handler\n"
 			    "  function        every call, with its caller\n"
+			    "  sched_switch    context switches and wake-ups of the traced threads\n"
 			    "  nop             no tracer: markers only\n");
 }
 
