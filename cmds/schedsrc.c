@@ -217,6 +217,11 @@ static struct out *out_get(struct sched_src *s, int pid, int tid)
 	h->image = UT_SCHED_IMAGE;
 	h->flags |= RB_HDR_AUX;
 	comm_of(o->pid, tid, h->comm);
+	/* gone from /proc already (perf: a short program read after its end): its process's name */
+	for (int i = 0; i < s->nr_outs - 1 && !strcmp(h->comm, "<...>") && tid; i++)
+		if (s->outs[i]->pid == o->pid && !s->outs[i]->failed &&
+		    strcmp(s->outs[i]->w.hdr->comm, "<...>"))
+			memcpy(h->comm, s->outs[i]->w.hdr->comm, sizeof(h->comm));
 	o->prio = tid ? ut_reap_prio(o->pid, tid) : 120;
 	if (o->prio < 0)
 		o->prio = 120;
@@ -573,8 +578,13 @@ static void perf_read(struct sched_src *s, int c, struct sw_rec **v, size_t *n, 
 				uint32_t tid;
 				char *name = (char *)rec + sizeof(ph) + 8;
 
+				uint32_t cpid;
+
+				memcpy(&cpid, rec + sizeof(ph), 4);
 				memcpy(&tid, rec + sizeof(ph) + 4, 4);
 				rec[ph.size - 1] = 0;
+				/* the name its exec gave: kept for the threads it makes */
+				out_get(s, (int)cpid, (int)tid);
 				for (int i = 0; i < s->nr_outs; i++)
 					if (s->outs[i]->tid == (int)tid && !s->outs[i]->failed)
 						memcpy(s->outs[i]->w.hdr->comm, name,
