@@ -38,7 +38,7 @@ static int slot = -1;		/* this process's procs[] entry */
 
 static long futex(volatile uint32_t *uaddr, int op, uint32_t val)
 {
-	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+	return ut_sys_futex(uaddr, op, val, NULL);
 }
 
 /*

@@ -157,12 +157,12 @@ struct ut_start {
 
 static void ut_futex_wait(volatile uint32_t *w, const struct timespec *to)
 {
-	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, 0, to, NULL, 0);
+	ut_sys_futex(w, FUTEX_WAIT_PRIVATE, 0, to);
 }
 
 static void ut_futex_wake(volatile uint32_t *w)
 {
-	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	ut_sys_futex(w, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
 /* the new thread's half: its id to the creator, then wait for the event */

@@ -144,16 +144,18 @@ static void lat_close(struct ut_thread *t, struct ut_lat *l, uint64_t ts, uintpt
 	l->open = 0;
 	if (!on || !l->start)
 		return;
-	ut_write(t, UT_REC_FUNC, ts, ip, parent);
 	thresh = __atomic_load_n(&c->tracing_thresh, __ATOMIC_RELAXED);
 	report = thresh ? delta >= thresh : delta > __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);
+	/* a report's identity rides on the end's record (the stack may be empty) */
+	if (report)
+		ut_write_task(t, ts, l->wctx, l->wpreempt);
+	ut_write(t, UT_REC_FUNC, ts, ip, parent);
 	if (!report)
 		return;
 	{
 		uintptr_t ips[UT_STACK_MAX];
 		uint32_t n = ut_program_stack(t, ips, UT_STACK_MAX);
 
-		ut_write_task(t, ts, l->wctx, l->wpreempt);
 		if (n)
 			ut_write_trace(t, ips, n, ts);
 	}
@@ -167,18 +169,29 @@ static void lat_close(struct ut_thread *t, struct ut_lat *l, uint64_t ts, uintpt
  * The state of @l changed at @ip (the call that changed it) called from
  * @parent: open or close the section, state the context.
  */
+static void lat_update_ts(struct ut_thread *t, struct ut_lat *l, int open, uintptr_t ip,
+			  uintptr_t parent);
+
+/* (the program's errno is kept: a report's system calls, a first buffer's setup) */
 static void lat_update(struct ut_lat *l, uintptr_t ip, uintptr_t parent)
 {
 	struct ut_thread *t = &ut_self;
 	uint8_t ctx = lat_ctx(l);
-	int open = lat_open_now(l, ctx);
-	uint64_t ts;
+	int open = lat_open_now(l, ctx), err;
 
 	if (!open && !l->open && ctx == l->wctx && l->preempt == l->wpreempt)
 		return;
-	if (!lat_ready(t))
-		return;
-	ts = ut_clock();
+	err = errno;
+	if (lat_ready(t))
+		lat_update_ts(t, l, open, ip, parent);
+	errno = err;
+}
+
+static void lat_update_ts(struct ut_thread *t, struct ut_lat *l, int open, uintptr_t ip,
+			  uintptr_t parent)
+{
+	uint64_t ts = ut_clock();
+
 	if (open && !l->open) {
 		l->open = 1;
 		l->start = ts;

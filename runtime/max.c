@@ -153,9 +153,12 @@ int ut_max_store(uint64_t latency, uint64_t end, uint64_t start_ip, uint64_t end
 	uint64_t all = ~0ull, saved, ts = ut_clock();
 	int32_t tid = (int32_t)syscall(SYS_gettid);
 	int ret = 1, swapped = 0;
+	struct ut_ctx_task task;
 
 	if (syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved, sizeof(all)) < 0)
 		return -1;
+	/* (its system calls before the lock: the controller spins on it) */
+	ut_task_get(&task);
 	ut_max_lock(c, tid);
 	if (force) {
 		__atomic_store_n(&c->max_latency, latency, __ATOMIC_RELAXED);
@@ -183,7 +186,7 @@ int ut_max_store(uint64_t latency, uint64_t end, uint64_t start_ip, uint64_t end
 		r->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
 	}
 	r->swapped = (uint32_t)swapped;
-	ut_task_get(&r->task);
+	r->task = task;
 	r->count++;
 	prctl(PR_GET_NAME, r->comm, 0, 0, 0);
 out:

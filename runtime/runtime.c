@@ -152,7 +152,7 @@ static void ut_wake(struct rb_writer *w)
 	(void)w;
 	__atomic_add_fetch(&ut_ctl->wake, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&ut_ctl->sleeping, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, &ut_ctl->wake, FUTEX_WAKE, 1, NULL, NULL, 0);
+		ut_sys_futex(&ut_ctl->wake, FUTEX_WAKE, 1, NULL);
 }
 
 /**

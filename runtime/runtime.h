@@ -374,6 +374,11 @@ extern int ut_wake_mode;
 void ut_wake_resolve(void);
 void ut_wake_configure(int mode);
 int ut_wake_on(void);
+/*
+ * The runtime's own futex calls: libc's syscall(), not the exported one
+ * (wakeup.c), so the runtime's handshakes are no program wake-ups
+ */
+long ut_sys_futex(volatile uint32_t *uaddr, int op, uint32_t val, const struct timespec *to);
 int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
 		       int (*lock)(pthread_mutex_t *), uintptr_t ip, uintptr_t parent);
 

@@ -137,7 +137,8 @@ static int wake_counts(void)
 	if (my_gen != g) {
 		int p = sched_getscheduler(0);
 
-		my_rt = p == SCHED_FIFO || p == SCHED_RR;
+		/* the kernel's rt_or_dl_task(): SCHED_DEADLINE too */
+		my_rt = p == SCHED_FIFO || p == SCHED_RR || p == 6;
 		my_gen = g;
 	}
 	return my_rt;
@@ -179,14 +180,16 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 	t->lat.wctx = ctx | UT_CTX_WAKING;	/* restated on a page start meanwhile */
 	ut_write_ctx(t, wts, ctx | UT_CTX_WAKING, t->lat.wpreempt);
 	ut_write(t, UT_REC_FUNC, wts, w.ip, w.parent);
-	ut_write(t, UT_REC_FUNC, now, ip, parent);
 	thresh = __atomic_load_n(&c->tracing_thresh, __ATOMIC_RELAXED);
 	report = thresh ? delta >= thresh : delta > __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);
+	/* a report's identity rides on the run's record (the stack may be empty) */
+	if (report)
+		ut_write_task(t, now, t->lat.wctx, t->lat.wpreempt);
+	ut_write(t, UT_REC_FUNC, now, ip, parent);
 	if (report) {
 		uintptr_t ips[UT_STACK_MAX];
 		uint32_t n = ut_program_stack(t, ips, UT_STACK_MAX);
 
-		ut_write_task(t, now, t->lat.wctx, t->lat.wpreempt);
 		if (n)
 			ut_write_trace(t, ips, n, now);
 	}
@@ -329,9 +332,15 @@ EXPORT int sem_wait(sem_t *s)
 		return errno = ENOSYS, -1;
 	if (!wake_on())
 		return real_sem_wait(s);
-	/* not a wake-up unless it waits */
+	/*
+	 * Not a wake-up unless it waits.  As libc's sem_wait: a
+	 * cancellation point first; a failed try leaves no errno behind.
+	 */
+	pthread_testcancel();
+	err = errno;
 	if (real_sem_trywait(s) == 0)
 		return 0;
+	errno = err;
 	since = ut_clock();
 	ret = real_sem_wait(s);
 	err = errno;
@@ -348,10 +357,14 @@ EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
 
 	if (!RESOLVE(real_sem_timedwait, "sem_timedwait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
 		return errno = ENOSYS, -1;
-	if (!wake_on())
+	/* a bad time is libc's to refuse (EINVAL), before any try */
+	if (!wake_on() || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000)
 		return real_sem_timedwait(s, abstime);
+	pthread_testcancel();
+	err = errno;
 	if (real_sem_trywait(s) == 0)
 		return 0;
+	errno = err;
 	since = ut_clock();
 	ret = real_sem_timedwait(s, abstime);
 	err = errno;
@@ -400,14 +413,21 @@ EXPORT long syscall(long nr, ...)
 	cmd = (int)a[1] & FUTEX_CMD_MASK;
 	switch (cmd) {
 	case FUTEX_WAKE_OP:
-		/* uaddr2's waiters too, if its condition holds */
-		wake_note((void *)a[4], (uintptr_t)syscall, HERE());
+		/*
+		 * uaddr2's waiters too (val2, in the timeout's place), if the
+		 * operation's condition holds: known only after the call, so
+		 * noted before it as a possible wake
+		 */
+		if (a[3] > 0)
+			wake_note((void *)a[4], (uintptr_t)syscall, HERE());
 		/* fall through */
 	case FUTEX_WAKE:
 	case FUTEX_WAKE_BITSET:
 	case FUTEX_REQUEUE:
 	case FUTEX_CMP_REQUEUE:
-		wake_note((void *)a[0], (uintptr_t)syscall, HERE());
+		/* val: how many to wake (the requeued ones are not woken: they wait on) */
+		if (a[2] > 0)
+			wake_note((void *)a[0], (uintptr_t)syscall, HERE());
 		return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:
@@ -422,6 +442,13 @@ EXPORT long syscall(long nr, ...)
 	default:
 		return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	}
+}
+
+long ut_sys_futex(volatile uint32_t *uaddr, int op, uint32_t val, const struct timespec *to)
+{
+	if (!RESOLVE(real_syscall, "syscall"))
+		return errno = ENOSYS, -1;
+	return real_syscall(SYS_futex, uaddr, op, val, to, NULL, 0);
 }
 
 int ut_wake_on(void)

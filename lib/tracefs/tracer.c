@@ -131,11 +131,15 @@ static int current_tracer_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
+static void max_latency_handover(struct tfs_session *s, struct tfs_inst *in,
+				 const struct trace_array *before);
+
 static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
 	const struct tracer *t;
+	const struct trace_array *before;
 	char *w = strip_dup(buf, size);
 	int ret, err;
 
@@ -152,8 +156,10 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 		return 0;
 	inst_pump(in);
 	top_sync(s);
+	before = trace_max_owner();
 	/* the old tracer's reset, the new one's init: one that refuses leaves nop */
 	err = tracer_switch(&in->tr, t);
+	max_latency_handover(s, in, before);
 	if (err)
 		tfs_err(s, "The tracer failed to initialize", t->name);
 	/* the events the tracer shows are recorded while it is the directory's */
@@ -309,16 +315,56 @@ static int max_latency_own(struct tfs_handle *h)
 	return o ? o == &h->n.inst->tr : h->n.inst == &h->s->top;
 }
 
-static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
+/* the session's record as tracing_max_latency reads it (us) */
+static unsigned long long max_latency_now(struct tfs_session *s)
 {
-	struct tfs_session *s = h->s;
 	uint64_t v = __atomic_load_n(&s->ctl->max_latency, __ATOMIC_RELAXED);
 
-	if (!max_latency_own(h)) {
-		sb_printf(b, "%llu\n", h->n.inst->tr.max_latency);
-		return 0;
+	return v == s->maxlat_ticks ? s->maxlat_us : ticks_to_us(s, v);
+}
+
+/* the session's record set to @v us, the trace of the last maximum forgotten */
+static void max_latency_set(struct tfs_session *s, unsigned long long v)
+{
+	uint64_t t = us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
+
+	ut_max_lock(s->ctl, (int32_t)gettid());
+	s->ctl->max_latency = t;
+	s->ctl->max_rec.latency = 0;
+	s->ctl->max_rec.swapped = 0;
+	ut_max_unlock(s->ctl);
+	s->maxlat_ticks = t;
+	s->maxlat_us = v;
+}
+
+/*
+ * Directory @in changed its tracer from the holder of the max record
+ * @before: as the kernel's __irqsoff_tracer_init() (tr->max_latency = 0),
+ * a latency tracer starts from 0; the record is each directory's own
+ * (the top's when no latency tracer runs), so it is handed over.
+ */
+static void max_latency_handover(struct tfs_session *s, struct tfs_inst *in,
+				 const struct trace_array *before)
+{
+	const struct trace_array *after = trace_max_owner();
+
+	if (before == after)
+		return;
+	if (before == &in->tr && in != &s->top) {
+		/* released: the instance keeps its last maximum, the top gets its own back */
+		in->tr.max_latency = max_latency_now(s);
+		max_latency_set(s, s->top.tr.max_latency);
 	}
-	sb_printf(b, "%llu\n", v == s->maxlat_ticks ? s->maxlat_us : ticks_to_us(s, v));
+	if (after == &in->tr) {
+		if (in != &s->top)
+			s->top.tr.max_latency = max_latency_now(s);
+		max_latency_set(s, 0);
+	}
+}
+
+static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
+{
+	sb_printf(b, "%llu\n", max_latency_own(h) ? max_latency_now(h->s) : h->n.inst->tr.max_latency);
 	return 0;
 }
 
@@ -326,7 +372,6 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	unsigned long long v;
-	uint64_t t;
 	int perr;
 
 	if ((perr = parse_ull(buf, size, &v)))
@@ -335,14 +380,7 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 		h->n.inst->tr.max_latency = v;
 		return 0;
 	}
-	t = us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
-	ut_max_lock(s->ctl, (int32_t)gettid());
-	s->ctl->max_latency = t;
-	s->ctl->max_rec.latency = 0;
-	s->ctl->max_rec.swapped = 0;
-	ut_max_unlock(s->ctl);
-	s->maxlat_ticks = t;
-	s->maxlat_us = v;
+	max_latency_set(s, v);
 	return 0;
 }
 
