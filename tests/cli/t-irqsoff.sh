@@ -1,10 +1,13 @@
 #!/bin/bash
-# description: irqsoff through the older mask interfaces libc implements on its own: BSD sigblock()/sigsetmask() and System V sighold()/sigrelse() open and close sections as sigprocmask does, and return what libc's return (the old mask); dash, which unblocks with sigsetmask(0), has its SIGCHLD sections end there
+# description: irqsoff through the older mask interfaces libc implements on its own: BSD sigblock()/sigsetmask() and System V sighold()/sigrelse() open and close sections as sigprocmask does, and return what libc's return (the old mask), errno kept; dash, which unblocks with sigsetmask(0), has its SIGCHLD sections end there
 SUITE=irqsoff
 . "$(dirname "$0")/lib.sh"
 
 cat > "$W/old.c" <<'C'
 #define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <time.h>
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -17,9 +20,12 @@ static void spin(long us)
 }
 __attribute__((noinline)) int bsd(void)
 {
+	errno = 4242;
 	int old = sigblock(sigmask(SIGUSR1) | sigmask(SIGUSR2));
 	spin(3000);
-	int mid = sigsetmask(old);
+	int mid = sigsetmask(old);	/* ends the section, reported: errno kept all the same */
+	if (errno != 4242)
+		return 11;
 	/* libc's answers: the mask before each call */
 	return old == 0 && mid == (sigmask(SIGUSR1) | sigmask(SIGUSR2)) ? 0 : 10;
 }
@@ -34,9 +40,22 @@ __attribute__((noinline)) int sysv(void)
 		return 21;
 	return sighold(0) == -1 ? 0 : 22;	/* not a signal: libc's EINVAL */
 }
-int main(void) { return bsd() + sysv(); }
+/* under wakeup: a sem_wait that waits (its first try fails) leaves errno as it was */
+static sem_t s;
+static void *poster(void *a) { spin(20000); sem_post(&s); return a; }
+int sem(void)
+{
+	pthread_t t;
+	sem_init(&s, 0, 0);
+	pthread_create(&t, 0, poster, 0);
+	errno = 4343;
+	int r = sem_wait(&s) == 0 && errno == 4343 ? 0 : 40;
+	pthread_join(t, 0);
+	return r;
+}
+int main(int argc, char **argv) { (void)argv; return argc > 1 ? sem() : bsd() + sysv(); }
 C
-gcc -w -pg -O2 -o "$W/old" "$W/old.c" || { not_ok "cannot build"; exit 1; }
+gcc -w -pg -O2 -o "$W/old" "$W/old.c" -lpthread || { not_ok "cannot build"; exit 1; }
 "$UT" record -t irqsoff --thresh 1ms -o "$W/d" -- "$W/old" > /dev/null 2> "$W/err"
 rc=$?
 [ "$rc" = 0 ] && ok "the program's checks of libc's answers pass under irqsoff" ||
@@ -58,6 +77,11 @@ if diff "$W/want" "$W/got" > "$W/diff"; then
 else
 	not_ok "the sections differ"; sed 's/^/# /' "$W/diff"
 fi
+
+"$UT" record -t wakeup -o "$W/sem" -- "$W/old" sem > /dev/null 2> "$W/err"
+rc=$?
+[ "$rc" = 0 ] && ok "under wakeup, a sem_wait that waits keeps errno" ||
+	{ not_ok "sem_wait under wakeup: status $rc"; sed 's/^/# /' "$W/err"; }
 
 # dash: sigprocmask blocks all, sigsuspend waits, SIGCHLD's handler runs, sigsetmask(0) unblocks
 if [ -x /bin/dash ]; then
