@@ -35,6 +35,7 @@
 #include "lib/filter/list.h"
 #include "lib/tracefs/live_int.h"
 #include "usertrace/record.h"
+#include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
@@ -324,6 +325,12 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->ffilter = v && v->ffilter && v->ffilter[0] ? v->ffilter : NULL;
 	f->fnotrace = v && v->fnotrace && v->fnotrace[0] ? v->fnotrace : NULL;
 	f->as_func = v && v->tracer && !strcmp(v->tracer, "function");
+	/*
+	 * A tracer that records no calls (nop, sched_switch) shows none:
+	 * the calls in the buffers are another directory's, not counted in
+	 * this one's entries (the kernel's buffer would not hold them)
+	 */
+	f->events_only = v && v->tracer && ut_tracer_mode(v->tracer) == UT_MODE_NONE;
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
