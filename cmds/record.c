@@ -743,6 +743,7 @@ static void usage(FILE *f)
 		"                        [--buffer-limit SIZE] [--compress none|zstd[:LEVEL]]\n"
 		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
+		"                        [-O [no]function-trace]\n"
 		"                        -- PROG [ARGS...]\n"
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
@@ -772,8 +773,12 @@ static void usage(FILE *f)
 		"      --graph-notrace PAT\n"
 		"                       neither these functions nor their callees\n"
 		"  -D, --max-depth N    function_graph: at most N levels (max_graph_depth)\n"
-		"      --thresh TIME    function_graph: only calls lasting TIME or more\n"
+		"      --thresh TIME    function_graph: only calls lasting TIME or more;\n"
+		"                       latency tracers: every section of TIME or more\n"
 		"                       (tracing_thresh), e.g. 10us, 2ms; plain = us\n"
+		"  -O, --option [no]function-trace\n"
+		"                       latency tracers: record the calls inside their\n"
+		"                       sections (default) or their marks alone\n"
 		"  -e, --event SYS:EVENT\n"
 		"                       record these events too (set_event's syntax:\n"
 		"                       sys:event, sys:*, *:*, a system or an event\n"
@@ -979,6 +984,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "trigger", required_argument, NULL, 'T' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "event-filter", required_argument, NULL, 'f' },
+		{ "option", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -993,7 +999,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->compress = UT_COMPRESS_ZSTD;
 	o->level = DEFAULT_ZSTD_LEVEL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:f:O:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -1075,6 +1081,15 @@ int record_options(int argc, char **argv, struct record_opts *o)
 				return -1;
 			}
 			break;
+		case 'O':
+			/* the options the programs apply while recording (the others are replay's) */
+			if (!strcmp(optarg, "function-trace") || !strcmp(optarg, "nofunction-trace")) {
+				o->nofunc = optarg[0] == 'n';
+				break;
+			}
+			pr_err("unknown record option '%s' (function-trace, nofunction-trace; "
+			       "the output options are replay's -O)", optarg);
+			return -1;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -1440,6 +1455,8 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->tracing_on = 1;
 	ctl->max_graph_depth = o->max_depth;
 	ctl->tracing_thresh = thresh_ticks(o->thresh_ns, clock);
+	if (o->nofunc)
+		ctl->flags |= UT_CTL_NOFUNC;
 	/* the lists fit: record_options() bounds them by UT_LIST_MAX */
 	strcpy(ctl->filter, o->filter);
 	strcpy(ctl->notrace, o->notrace);

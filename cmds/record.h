@@ -28,6 +28,7 @@ struct record_opts {
 	int last_event_filtered;
 	unsigned int max_depth;	/* max_graph_depth: -D */
 	long long thresh_ns;	/* tracing_thresh: --thresh */
+	int nofunc;		/* -O nofunction-trace: the latency tracers' marks alone */
 	char **argv;
 };
 

@@ -78,6 +78,18 @@ else
 	not_ok "the sections differ"; sed 's/^/# /' "$W/diff"
 fi
 
+# -O nofunction-trace: the marks and the stacks alone
+"$UT" record -t irqsoff --thresh 1ms -O nofunction-trace -o "$W/nf" -- "$W/old" > /dev/null 2>&1
+"$UT" replay -i "$W/nf" 2>&1 | grep -v '^#' | grep -v '^ =>' |
+	sed -E 's/^ *old-[0-9]+ +[0-9]+/old C/; s/ +[0-9]+us.: / T: /' > "$W/got"
+grep -v ': spin <-' "$W/want" > "$W/want.nf"
+if diff "$W/want.nf" "$W/got" > "$W/diff"; then
+	ok "record -O nofunction-trace: the sections without the calls inside"
+else
+	not_ok "record -O nofunction-trace"; sed 's/^/# /' "$W/diff"
+fi
+expect 2 "unknown record option 'sym-offset'" -- "$UT" record -O sym-offset -o "$W/bad" -- "$W/old"
+
 "$UT" record -t wakeup -o "$W/sem" -- "$W/old" sem > /dev/null 2> "$W/err"
 rc=$?
 [ "$rc" = 0 ] && ok "under wakeup, a sem_wait that waits keeps errno" ||

@@ -1,16 +1,16 @@
-# description: irqsoff across fork: the child blocks every signal for 4 ms, the parent for 1 ms; the maximum is the child's section (its task, its marks, the call inside, its stack)
+# description: irqsoff across fork: the child blocks every signal for 8 ms, the parent for 0.2 ms; the maximum is the child's section (its task, its marks, the call inside, its stack)
 src=s-irqfork.c
 flags="pg fentry"
 opts="-O2"
 ropts="-t irqsoff"
 cmd="replay"
-filter='s/ on [^ ]*$/ on K/; s/latency: 40[0-9][0-9] us/latency: 40NN us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ [0-9]us\(.\): / Xus\1: /; s/ 40[0-9][0-9]us/ 40NNus/; s/0x[0-9a-f]*/ADDR/'
+filter='s/ on [^ ]*$/ on K/; s/latency: [0-9]* us/latency: L us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ [0-9]us\(.\): / Xus\1: /; s/ [0-9][0-9][0-9][0-9][0-9]*us/ Lus/; s/0x[0-9a-f]*/ADDR/'
 ---
 # tracer: irqsoff
 #
 # irqsoff latency trace v1.1.5 on K
 # --------------------------------------------------------------------
-# latency: 40NN us, #4/4, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
+# latency: L us, #4/4, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
 #    -----------------
 #    | task: s-irqfork-T1 (uid:0 nice:0 policy:0 rt_prio:0)
 #    -----------------
@@ -29,8 +29,8 @@ filter='s/ on [^ ]*$/ on K/; s/latency: 40[0-9][0-9] us/latency: 40NN us/; s/CPU
 #     \   /        ||||||  \    |    /       
 s-irqfor-T1 Cd....    Xus : sigprocmask <-child_section
 s-irqfor-T1 Cd....    Xus#: spin <-child_section
-s-irqfor-T1 Cd.... 40NNus : sigprocmask <-child_section
-s-irqfor-T1 Cd.... 40NNus : <stack trace>
+s-irqfor-T1 Cd.... Lus : sigprocmask <-child_section
+s-irqfor-T1 Cd.... Lus : <stack trace>
  => child_section
  => main
  => ADDR
