@@ -676,6 +676,21 @@ static int tracefs_cb(struct tep_event *ev, struct tep_record *r, int cpu, void 
 	return 0;
 }
 
+/* the instance removed: the kernel's settings as they were */
+static void tracefs_release(struct sched_src *s)
+{
+	if (s->inst) {
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	if (s->tep) {
+		tep_free(s->tep);
+		s->tep = NULL;
+	}
+	memset(s->kernel_on, 0, sizeof(s->kernel_on));
+}
+
 /*
  * The instance, without any pid yet and so with no event enabled (an
  * empty set_event_pid is every task): trace_clock mono, event-fork.
@@ -710,31 +725,8 @@ static int tracefs_setup(struct sched_src *s)
 fail:
 	if (getenv(UT_SCHED_SOURCE_ENV))
 		pr_warn("sched events: the kernel's tracefs: %s (%s)", err, strerror(errno));
-	if (s->inst) {
-		tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-		s->inst = NULL;
-	}
-	if (s->tep) {
-		tep_free(s->tep);
-		s->tep = NULL;
-	}
+	tracefs_release(s);
 	return -1;
-}
-
-/* the instance removed: the kernel's settings as they were */
-static void tracefs_release(struct sched_src *s)
-{
-	if (s->inst) {
-		tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-		s->inst = NULL;
-	}
-	if (s->tep) {
-		tep_free(s->tep);
-		s->tep = NULL;
-	}
-	memset(s->kernel_on, 0, sizeof(s->kernel_on));
 }
 
 /* threads @tids into the instance's set_event_pid (appended: the kernel's forks stay) */

@@ -277,41 +277,37 @@ EXPORT int pthread_cond_broadcast(pthread_cond_t *cv)
 	return real_cond_broadcast(cv);
 }
 
+/* a wait on a condition variable (@abstime NULL: untimed) that measures its wake-up */
+static int cond_wait_run(pthread_cond_t *cv, pthread_mutex_t *m, const struct timespec *abstime,
+			 uintptr_t ip, uintptr_t parent)
+{
+	uint64_t since = ut_clock();
+	int ret = abstime ? real_cond_timedwait(cv, m, abstime) : real_cond_wait(cv, m);
+	int err = errno;
+
+	if (ret == 0)
+		wake_run(cv, since, ip, parent);
+	errno = err;
+	return ret;
+}
+
 EXPORT int pthread_cond_wait(pthread_cond_t *cv, pthread_mutex_t *m)
 {
-	uint64_t since;
-	int ret, err;
-
 	if (!RESOLVE_COND(real_cond_wait, "pthread_cond_wait"))
 		return ENOSYS;
 	if (!wake_on())
 		return real_cond_wait(cv, m);
-	since = ut_clock();
-	ret = real_cond_wait(cv, m);
-	err = errno;
-	if (ret == 0)
-		wake_run(cv, since, (uintptr_t)pthread_cond_wait, HERE());
-	errno = err;
-	return ret;
+	return cond_wait_run(cv, m, NULL, (uintptr_t)pthread_cond_wait, HERE());
 }
 
 EXPORT int pthread_cond_timedwait(pthread_cond_t *cv, pthread_mutex_t *m,
 				  const struct timespec *abstime)
 {
-	uint64_t since;
-	int ret, err;
-
 	if (!RESOLVE_COND(real_cond_timedwait, "pthread_cond_timedwait"))
 		return ENOSYS;
 	if (!wake_on())
 		return real_cond_timedwait(cv, m, abstime);
-	since = ut_clock();
-	ret = real_cond_timedwait(cv, m, abstime);
-	err = errno;
-	if (ret == 0)
-		wake_run(cv, since, (uintptr_t)pthread_cond_timedwait, HERE());
-	errno = err;
-	return ret;
+	return cond_wait_run(cv, m, abstime, (uintptr_t)pthread_cond_timedwait, HERE());
 }
 
 EXPORT int sem_post(sem_t *s)
@@ -323,55 +319,47 @@ EXPORT int sem_post(sem_t *s)
 	return real_sem_post(s);
 }
 
-EXPORT int sem_wait(sem_t *s)
+/*
+ * A semaphore wait (@abstime NULL: untimed): not a wake-up unless it
+ * waits.  As libc's: a cancellation point first; a failed try leaves no
+ * errno behind.
+ */
+static int sem_wait_run(sem_t *s, const struct timespec *abstime, uintptr_t ip, uintptr_t parent)
 {
 	uint64_t since;
 	int ret, err;
 
-	if (!RESOLVE(real_sem_wait, "sem_wait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
-		return errno = ENOSYS, -1;
-	if (!wake_on())
-		return real_sem_wait(s);
-	/*
-	 * Not a wake-up unless it waits.  As libc's sem_wait: a
-	 * cancellation point first; a failed try leaves no errno behind.
-	 */
 	pthread_testcancel();
 	err = errno;
 	if (real_sem_trywait(s) == 0)
 		return 0;
 	errno = err;
 	since = ut_clock();
-	ret = real_sem_wait(s);
+	ret = abstime ? real_sem_timedwait(s, abstime) : real_sem_wait(s);
 	err = errno;
 	if (ret == 0)
-		wake_run(s, since, (uintptr_t)sem_wait, HERE());
+		wake_run(s, since, ip, parent);
 	errno = err;
 	return ret;
 }
 
+EXPORT int sem_wait(sem_t *s)
+{
+	if (!RESOLVE(real_sem_wait, "sem_wait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
+		return errno = ENOSYS, -1;
+	if (!wake_on())
+		return real_sem_wait(s);
+	return sem_wait_run(s, NULL, (uintptr_t)sem_wait, HERE());
+}
+
 EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
-	uint64_t since;
-	int ret, err;
-
 	if (!RESOLVE(real_sem_timedwait, "sem_timedwait") || !RESOLVE(real_sem_trywait, "sem_trywait"))
 		return errno = ENOSYS, -1;
 	/* a bad time is libc's to refuse (EINVAL), before any try */
 	if (!wake_on() || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000)
 		return real_sem_timedwait(s, abstime);
-	pthread_testcancel();
-	err = errno;
-	if (real_sem_trywait(s) == 0)
-		return 0;
-	errno = err;
-	since = ut_clock();
-	ret = real_sem_timedwait(s, abstime);
-	err = errno;
-	if (ret == 0)
-		wake_run(s, since, (uintptr_t)sem_timedwait, HERE());
-	errno = err;
-	return ret;
+	return sem_wait_run(s, abstime, (uintptr_t)sem_timedwait, HERE());
 }
 
 /*

@@ -168,6 +168,22 @@ int trace_lat_tracer_init(struct trace_array *tr);
 void trace_lat_tracer_reset(struct trace_array *tr);
 void trace_lat_tracer_open(struct trace_iter *iter);
 /*
+ * A latency tracer's output part: the sections it reads (struct tracer
+ * .lat_sections), the max buffer, the latency format, the function lines
+ */
+#define LATENCY_TRACER(tname, sections)					\
+	const struct tracer tname##_tracer = {				\
+		.name		= #tname,				\
+		.lat_sections	= sections,				\
+		.use_max_tr	= 1,					\
+		.print_max	= 1,					\
+		.init		= trace_lat_tracer_init,		\
+		.reset		= trace_lat_tracer_reset,		\
+		.open		= trace_lat_tracer_open,		\
+		.print_header	= trace_default_header,			\
+		.print_line	= trace_fn_print_line,			\
+	}
+/*
  * A recording of a latency tracer (t->lat_sections): find its sections
  * and keep the longest, or with @thresh_ns each of at least that; set
  * @iter's windows, header (@lat) and counts.  0, or -1 if the data

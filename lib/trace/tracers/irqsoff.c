@@ -21,20 +21,7 @@
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 
-#define IRQSOFF_TRACER(tname, sections)					\
-	const struct tracer tname##_tracer = {				\
-		.name		= #tname,				\
-		.lat_sections	= sections,				\
-		.use_max_tr	= 1,					\
-		.print_max	= 1,					\
-		.init		= trace_lat_tracer_init,		\
-		.reset		= trace_lat_tracer_reset,		\
-		.open		= trace_lat_tracer_open,		\
-		.print_header	= trace_default_header,			\
-		.print_line	= trace_fn_print_line,			\
-	}
-
 /* the sections: 1 signals blocked, 2 preemption off (runtime/latency.c's UT_LAT_*) */
-IRQSOFF_TRACER(irqsoff, 1);
-IRQSOFF_TRACER(preemptoff, 2);
-IRQSOFF_TRACER(preemptirqsoff, 3);
+LATENCY_TRACER(irqsoff, 1);
+LATENCY_TRACER(preemptoff, 2);
+LATENCY_TRACER(preemptirqsoff, 3);

@@ -19,18 +19,6 @@
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 
-#define WAKEUP_TRACER(tname)						\
-	const struct tracer tname##_tracer = {				\
-		.name		= #tname,				\
-		.lat_sections	= 4,					\
-		.use_max_tr	= 1,					\
-		.print_max	= 1,					\
-		.init		= trace_lat_tracer_init,		\
-		.reset		= trace_lat_tracer_reset,		\
-		.open		= trace_lat_tracer_open,		\
-		.print_header	= trace_default_header,			\
-		.print_line	= trace_fn_print_line,			\
-	}
-
-WAKEUP_TRACER(wakeup_rt);
-WAKEUP_TRACER(wakeup);
+/* the section: a wake-up (lib/trace/latency.c lat_cond()) */
+LATENCY_TRACER(wakeup_rt, 4);
+LATENCY_TRACER(wakeup, 4);
