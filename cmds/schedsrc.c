@@ -603,7 +603,8 @@ static void perf_poll(struct sched_src *s)
 
 	for (int c = 0; c < s->ncpu; c++)
 		perf_read(s, c, &v, &n, &cap);
-	qsort(v, n, sizeof(*v), sw_rec_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), sw_rec_cmp);
 	for (size_t i = 0; i < n; i++) {
 		int dup = 0;
 

@@ -4,6 +4,9 @@
 B=${1:-build}
 T=$(dirname "$0")
 pass=0 fail=0
+# the sanitized build (make asan): leaks of the libraries, not ours (tests/lsan.supp)
+LSAN_OPTIONS="suppressions=$(cd "$T" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 log=$(mktemp /tmp/usertrace-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
 
