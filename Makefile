@@ -49,16 +49,16 @@ LIVE_SRC    := $(sort $(wildcard lib/tracefs/live*.c))
 TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard lib/tracefs/*.c)))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
-RT_SRC      := runtime/runtime.c runtime/graph.c runtime/interpose.c runtime/context.c runtime/exec.c \
-	       runtime/dynamic.c runtime/tracer.c runtime/events.c runtime/triggers.c lib/event/registry.c \
-	       lib/event/filter.c $(RT_TRACER_SRC) \
-	       lib/event/builtin.c $(REAP_SRC) runtime/sched.c runtime/signal.c runtime/kmem.c runtime/lock.c \
-	       runtime/filter.c runtime/control.c runtime/max.c runtime/latency.c runtime/wakeup.c lib/filter/list.c $(RINGBUF_SRC)
+# the runtime: every file of runtime/ and runtime/tracers/, and the parts
+# of lib/ it shares with the tools
+RT_SRC      := $(sort $(wildcard runtime/*.c)) $(RT_TRACER_SRC) lib/event/registry.c \
+	       lib/event/filter.c lib/event/builtin.c $(REAP_SRC) lib/filter/list.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
-CLI_SRC     := usertrace.c cmds/record.c cmds/chunkw.c cmds/replay.c cmds/report.c cmds/live.c cmds/dump.c \
-	       cmds/session.c cmds/mount.c cmds/ctl.c cmds/schedsrc.c cmds/schedlive.c $(TRACEFS_SRC) $(LIVE_SRC) \
-	       utils/symtab.c utils/data.c utils/utils.c lib/filter/list.c \
-	       lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
+# the tools: a file per subcommand (cmds/), the decoder (utils/), output
+# (lib/trace/) and the tracing directory (lib/tracefs/)
+CLI_SRC     := usertrace.c $(sort $(wildcard cmds/*.c)) $(TRACEFS_SRC) $(LIVE_SRC) \
+	       $(sort $(wildcard utils/*.c)) lib/filter/list.c \
+	       $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
