@@ -43,6 +43,9 @@ TFS_CFLAGS  := $(shell pkg-config --cflags libtracefs 2>/dev/null || echo -I/usr
 TFS_LIBS    := $(shell pkg-config --libs libtracefs 2>/dev/null || echo -ltracefs)
 # the output part of each tracer of include/usertrace/tracers.def
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
+# the output side, for the tests and fuzz targets that link it: lib/trace,
+# every tracer's output part, the statistics files the stat tracers read
+TRACE_OUT_SRC := $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) utils/statarea.c
 # the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
 # the reader of the live buffers it stands on
 LIVE_SRC    := $(sort $(wildcard lib/tracefs/live*.c))

@@ -52,6 +52,7 @@
 #include "usertrace/evreg.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
+#include "utils/statarea.h"
 #include "utils/utils.h"
 
 /* -e patterns go to the session's event registry whole */
@@ -1568,6 +1569,7 @@ int record_run(const struct record_opts *o, int *status)
 		*status = 1;
 	report_session_errors(session);
 	save_maps(session, o->outdir);
+	ut_stat_save(session, o->outdir);
 	if (save_events(sess.events, o->outdir, o->events) < 0)
 		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,

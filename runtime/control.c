@@ -92,6 +92,7 @@ static void *control_thread(void *arg)
 
 		if (g != applied) {
 			ut_dyn_apply();
+			ut_stat_sync();
 			applied = g;
 			__atomic_store_n(&ut_ctl->procs[slot].gen, g, __ATOMIC_RELEASE);
 			__atomic_add_fetch(&ut_ctl->acked, 1, __ATOMIC_RELEASE);

@@ -436,6 +436,7 @@ static void ut_atfork_child(void)
 	ut_image = ut_clock() ^ ((uint64_t)getpid() << 40);
 	ut_maps_seq = 0;
 	ut_write_maps(0);
+	ut_stat_atfork_child();
 	t->state = UT_TS_NEW;
 	t->w.hdr = NULL;
 	if (was_ready || t->depth) {
@@ -456,6 +457,7 @@ static void ut_runtime_fini(void)
 		ut_sched_exit(1);
 	if (t->state == UT_TS_READY)
 		prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);
+	ut_stat_sync();
 }
 
 /*
@@ -542,6 +544,11 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 		ut_sched_exec();
 	if (ut_ctl->flags & UT_CTL_LIVE)
 		ut_control_start();
+}
+
+uint64_t ut_image_id(void)
+{
+	return ut_image;
 }
 
 const char *ut_session_dir(void)

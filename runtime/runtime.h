@@ -403,6 +403,26 @@ int ut_api_preempt_count(void);
 void ut_exec_resolve(void);
 void ut_exec_init(void);
 
+/* statarea.c: the statistics files (usertrace/statarea.h) */
+/*
+ * ut_stat_area - the payload (@size bytes, zeroed at first) of this
+ * process image's statistics file NAME; the same one when asked again
+ * with the same layout.  NULL, with a line in the session's errors, when
+ * it cannot be made (no session, a bad name, no room).  Context: not the
+ * hot path (it may take a lock and make a file).
+ */
+void *ut_stat_area(const char *name, uint32_t version, size_t size);
+/*
+ * ut_stat_on_sync - run @fn at each sync: it copies into its area what
+ * its tracer counts in the program's memory.  0, or -1 when full.
+ */
+int ut_stat_on_sync(void (*fn)(void));
+/* the sync: on the control thread at each generation, and at exit */
+void ut_stat_sync(void);
+void ut_stat_atfork_child(void);
+/* the process image's id, as in the buffers' names */
+uint64_t ut_image_id(void);
+
 /* control.c */
 void ut_control_start(void);
 void ut_control_functions_changed(void);

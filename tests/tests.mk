@@ -25,6 +25,10 @@ $(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++
 
+$(O)/tests/test_statarea: tests/unit/test_statarea.c utils/statarea.c utils/utils.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
 # test_output stands in for the merge of utils/data.c to script events; it
 # also decodes real record pages with data.c itself, whose merge functions
 # are renamed data_merge_* here so that both can be linked
@@ -35,7 +39,7 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: tests/unit/test_output.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) utils/utils.c \
+$(O)/tests/test_output: tests/unit/test_output.c $(TRACE_OUT_SRC) utils/utils.c \
 		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread $(TEP_LIBS)
@@ -52,7 +56,7 @@ $(O)/tests/test_tep: tests/unit/test_tep.c tests/unit/sample_event.h $(EVENT_SRC
 
 # test_tracefs stands in for lib/tracefs/live.c (stubs in the test file);
 # the tracers' hooks are lib/trace's
-TRACE_SRC := lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) utils/data.c utils/symtab.c utils/utils.c \
+TRACE_SRC := $(TRACE_OUT_SRC) utils/data.c utils/symtab.c utils/utils.c \
 	     $(RINGBUF_SRC) $(TEP_SRC)
 $(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $(EVENT_SRC) $(HDRS)
 	@mkdir -p $(dir $@)
@@ -61,7 +65,7 @@ $(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $
 
 # test_lost runs replay and report themselves on data directories it writes
 $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
+		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		$(HDRS) cmds/cmds.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
@@ -96,7 +100,7 @@ asan:
 	@$(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils/data.c utils/symtab.c \
-		utils/utils.c lib/trace/tracer.c lib/trace/clock.c lib/trace/latency.c lib/trace/stat.c $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
+		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 

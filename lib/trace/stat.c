@@ -86,13 +86,13 @@ static void insert_sorted(void **v, size_t n, void *e, int (*cmp)(const void *, 
 	v[i] = e;
 }
 
-int trace_stat_print(struct tracer_stat *trace, FILE *out)
+int trace_stat_print(struct tracer_stat *trace, const char *dir, FILE *out)
 {
 	void **v = NULL, *e;
 	size_t n = 0, cap = 0;
 	int ret = 0;
 
-	for (e = trace->stat_start(trace); e; e = trace->stat_next(e, (int)n)) {
+	for (e = trace->stat_start(trace, dir); e; e = trace->stat_next(e, (int)n)) {
 		if (n == cap) {
 			void **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
 

@@ -7,8 +7,10 @@
  * Reading the file walks the tracer's entries (stat_start, then
  * stat_next until NULL), sorts them with stat_cmp, largest first, and
  * prints stat_headers then stat_show for each.  The data comes from
- * wherever the tracer keeps it (for the tracers to come, shared files of
- * the session that the runtime fills); @priv is the tracer's.
+ * wherever the tracer keeps it: usually the statistics files the programs
+ * fill (usertrace/statarea.h), read with ut_stat_foreach() from the
+ * directory given to stat_start (a session's, live, or a recording's);
+ * @priv is the tracer's.
  */
 #ifndef USERTRACE_TRACE_STAT_H
 #define USERTRACE_TRACE_STAT_H
@@ -17,8 +19,11 @@
 
 struct tracer_stat {
 	const char *name;		/* the file's name in trace_stat/ */
-	/* the first entry, or NULL when there is none; called once per read */
-	void *(*stat_start)(struct tracer_stat *trace);
+	/*
+	 * the first entry, or NULL when there is none; called once per read.
+	 * @dir: the session or data directory whose statistics to show.
+	 */
+	void *(*stat_start)(struct tracer_stat *trace, const char *dir);
 	/* the entry after @prev, the @idx-th (1, 2...), or NULL at the end */
 	void *(*stat_next)(void *prev, int idx);
 	/*
@@ -47,7 +52,7 @@ void unregister_stat_tracer(struct tracer_stat *trace);
 /* the @i-th registered stat, in registration order; NULL past the end */
 struct tracer_stat *stat_tracer_at(unsigned i);
 struct tracer_stat *stat_tracer_find(const char *name, size_t len);
-/* the file's text: headers, then the sorted entries; 0 or -errno */
-int trace_stat_print(struct tracer_stat *trace, FILE *out);
+/* the file's text for @dir: headers, then the sorted entries; 0 or -errno */
+int trace_stat_print(struct tracer_stat *trace, const char *dir, FILE *out);
 
 #endif

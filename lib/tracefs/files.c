@@ -500,6 +500,8 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 	/* the text is made at the first read: from what is collected until now */
 	if (h->n.f->read || !h->have_text)
 		tfs_collect(s);
+	if (h->n.f->sync && !h->have_text)
+		ctl_apply(s);
 	if (h->n.f->read)
 		return h->n.f->read(h, buf, size);
 	if (off < 0)

@@ -19,7 +19,7 @@ static int stat_show(struct tfs_handle *h, struct sbuf *b)
 
 	if (!f)
 		return -ENOMEM;
-	ret = trace_stat_print(h->n.stat, f);
+	ret = trace_stat_print(h->n.stat, h->s->dir, f);
 	if (fclose(f) != 0 && !ret)
 		ret = -ENOMEM;
 	if (!ret)
@@ -30,6 +30,6 @@ static int stat_show(struct tfs_handle *h, struct sbuf *b)
 
 const struct tfs_file tfs_stat_files[] = {
 	/* the name is the stat tracer's (W_STAT) */
-	TFS_FILE("trace_stat", 0440, W_STAT, .show = stat_show),
+	TFS_FILE("trace_stat", 0440, W_STAT, .show = stat_show, .sync = 1),
 	TFS_FILES_END
 };

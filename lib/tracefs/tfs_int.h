@@ -187,6 +187,12 @@ struct tfs_file {
 	 */
 	int (*release)(struct tfs_handle *h);
 	size_t max_write;		/* a longer write is cut there and short (trace_marker); 0: none */
+	/*
+	 * @sync: before the text is made, the programs copy their
+	 * statistics into their files (ctl_apply(): usertrace/statarea.h),
+	 * so that a read sees the counts of that moment
+	 */
+	int sync;
 	int arg;			/* for handlers that serve several files: which one */
 };
 

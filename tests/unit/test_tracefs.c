@@ -1907,9 +1907,10 @@ static struct hit hits[] = {
 };
 static int hit_releases;
 
-static void *hit_start(struct tracer_stat *trace)
+static void *hit_start(struct tracer_stat *trace, const char *dir)
 {
 	(void)trace;
+	assert_non_null(dir);
 	return &hits[0];
 }
 
@@ -1955,9 +1956,10 @@ static struct tracer_stat order_stat = {
 	.name = "test_order", .stat_start = hit_start, .stat_next = hit_next, .stat_show = hit_show,
 };
 
-static void *none_start(struct tracer_stat *trace)
+static void *none_start(struct tracer_stat *trace, const char *dir)
 {
 	(void)trace;
+	(void)dir;
 	return NULL;
 }
 
