@@ -100,8 +100,14 @@ extern "C" {
 
 __attribute__((weak, visibility("hidden"))) struct ut_branch_slot __ut_branch_slot = {
 	UT_BRANCH_ABI, 0, 0 };
+/* retain: kept by --gc-sections too, though no code refers to it */
+#if defined(__has_attribute) && __has_attribute(retain)
+#define __UT_BRANCH_RETAIN	__attribute__((retain))
+#else
+#define __UT_BRANCH_RETAIN
+#endif
 static struct ut_branch_slot *const __ut_branch_slot_ptr
-	__attribute__((used, section(UT_BRANCH_SLOT_SECTION))) = &__ut_branch_slot;
+	__attribute__((used, section(UT_BRANCH_SLOT_SECTION))) __UT_BRANCH_RETAIN = &__ut_branch_slot;
 
 static inline __attribute__((always_inline, unused))
 int __ut_branch_update(struct ut_branch_site *f, int val, int expect)
@@ -113,7 +119,7 @@ int __ut_branch_update(struct ut_branch_site *f, int val, int expect)
 }
 
 #define __ut_branch_check(x, expect) ({						\
-	static struct ut_branch_site __attribute__((aligned(8),		\
+	static struct ut_branch_site __attribute__((used, aligned(8),	\
 		section(UT_BRANCH_ANNOTATED_SECTION))) __ut_bf = {		\
 		__func__, __FILE__, __LINE__, UT_BRANCH_ABI, { 0, 0 } };	\
 	__ut_branch_update(&__ut_bf, __builtin_expect(!!(x), expect), expect);	\
@@ -126,7 +132,7 @@ int __ut_branch_update(struct ut_branch_site *f, int val, int expect)
 
 #ifdef USERTRACE_PROFILE_ALL_BRANCHES
 #define __ut_trace_if_value(cond) ({						\
-	static struct ut_branch_site __attribute__((aligned(8),		\
+	static struct ut_branch_site __attribute__((used, aligned(8),	\
 		section(UT_BRANCH_ALL_SECTION))) __ut_if = {			\
 		__func__, __FILE__, __LINE__, UT_BRANCH_ABI, { 0, 0 } };	\
 	(cond) ? (__ut_if.miss_hit[1]++, 1) : (__ut_if.miss_hit[0]++, 0);	\

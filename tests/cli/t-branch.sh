@@ -62,6 +62,27 @@ else
 	not_ok "the sites of every object"; sed 's/^/# /' "$W/diff" "$W/err"
 fi
 
+# --gc-sections keeps the tracer's slot (no code refers to its section);
+# clang keeps the if sites whole (no field but the counts is read in the
+# program): gcc and clang
+for cc in gcc clang; do
+	command -v $cc > /dev/null || continue
+	$cc -O2 -ffunction-sections -fdata-sections -Wl,--gc-sections -DUSERTRACE_PROFILE_ALL_BRANCHES \
+		-I"$INC" -o "$W/gc" -x c - <<'C'
+#include <usertrace/branch.h>
+volatile int v = 1;
+int main(void) { if (v) return likely(v) ? 0 : 1; return 2; }
+C
+	"$UT" record -t branch -o "$W/gc.d" -- "$W/gc" > /dev/null 2>&1
+	"$UT" replay -i "$W/gc.d" 2> /dev/null | grep -q '\[  ok  \] main:<stdin>:3$' &&
+		ok "$cc --gc-sections: the branch tracer's lines" ||
+		not_ok "$cc --gc-sections: no branch tracer lines"
+	"$UT" report --branch -i "$W/gc.d" 2> /dev/null | sed -n '/branch_all/,$p' |
+		grep -Eq '^ +0 +1 100 main +<stdin> +3$' &&
+		ok "$cc: the if site in branch_all" || not_ok "$cc: no if site in branch_all"
+	rm -rf "$W/gc.d"
+done
+
 # no cost without the defines: the same code as without the header
 cat > "$W/plain.c" <<'C'
 #define likely(x) __builtin_expect(!!(x), 1)
