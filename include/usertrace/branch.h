@@ -34,7 +34,9 @@
  *
  * Include it after the system headers when the `if` profiler is on: it
  * redefines the keyword for what follows.  A child of fork starts its
- * counts from zero.
+ * counts from zero.  C++: the sites in templates are not profiled (g++
+ * puts their static records in a section of their own, which the
+ * runtime does not read); those of other functions, inline ones too, are.
  */
 #ifndef USERTRACE_BRANCH_H
 #define USERTRACE_BRANCH_H
