@@ -47,7 +47,8 @@ struct brow {
 	char file[UT_BRANCH_NAME_MAX];
 };
 
-static pthread_mutex_t br_lock = PTHREAD_MUTEX_INITIALIZER;
+/* recursive: a destructor that runs in a dlclose may dlopen (a scan) */
+static pthread_mutex_t br_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct brow *rows;
 static size_t nr_rows;
 static struct ut_branch_slot **slots;
@@ -303,7 +304,10 @@ void ut_branch_tracing(int on)
 /* in a fork child: its counts start from zero (the files are its own, zeroed) */
 void ut_branch_atfork_child(void)
 {
-	pthread_mutex_init(&br_lock, NULL);
+	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+	/* the only thread of the child: an unlocked mutex */
+	br_lock = fresh;
 	for (size_t i = 0; i < nr_rows; i++) {
 		struct brow *r = &rows[i];
 
