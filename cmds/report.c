@@ -3,6 +3,11 @@
  * report.c - usertrace report: per-function statistics of a recording.
  *
  *   usertrace report [-i DIR] [-s KEY] [--stat]
+ *   usertrace report [-i DIR] --branch
+ *
+ * --branch prints the branch profilers' tables (trace_stat/branch_annotated
+ * and branch_all, lib/trace/tracers/branch.c) from the statistics files
+ * the recording kept, summed over its processes.
  *
  * Each thread is walked on its own, in record order: time-merging threads
  * would cost a heap operation per event and tells nothing per function.
@@ -53,6 +58,9 @@
 #include <sys/types.h>
 
 #include "cmds/cmds.h"
+#include "lib/trace/stat.h"
+#include "usertrace/branchstat.h"
+#include "utils/statarea.h"
 #include "utils/data.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
@@ -768,14 +776,54 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int count_file(const struct ut_stat_hdr *hdr, const void *payload, void *arg)
+{
+	(void)hdr;
+	(void)payload;
+	(void)arg;
+	return 0;
+}
+
+/* the branch profilers' tables of the recording in @dir: 0, or 1 when it has none */
+static int report_branch(const char *dir)
+{
+	static const char *const names[] = { UT_BRANCH_STAT_ANNOTATED, UT_BRANCH_STAT_ALL };
+	int have[2], shown = 0;
+
+	for (int i = 0; i < 2; i++)
+		have[i] = ut_stat_foreach(dir, names[i], UT_BRANCH_STAT_VERSION, count_file, NULL) > 0;
+	if (!have[0] && !have[1]) {
+		pr_err("%s has no branch statistics: build the program with <usertrace/branch.h> "
+		       "and -DUSERTRACE_PROFILE_BRANCHES (or -DUSERTRACE_PROFILE_ALL_BRANCHES)", dir);
+		return 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct tracer_stat *t = stat_tracer_find(names[i], strlen(names[i]));
+
+		if (!have[i] || !t)
+			continue;
+		/* two tables: each under its file's name */
+		if (have[0] && have[1])
+			printf("%s==> trace_stat/%s <==\n", shown++ ? "\n" : "", names[i]);
+		if (trace_stat_print(t, dir, stdout) < 0) {
+			pr_err("cannot print %s", names[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace report [-i DIR] [-s KEY] [--stat]\n"
+		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
 		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
 		"      --stat           the kernel's trace_stat/function layout\n"
+		"      --branch         the branch profilers' tables (trace_stat/branch_annotated,\n"
+		"                       branch_all) of a program built with\n"
+		"                       -DUSERTRACE_PROFILE_BRANCHES or ..._ALL_BRANCHES\n"
 		"  -h, --help           this help\n");
 }
 
@@ -785,6 +833,7 @@ int command_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "stat", no_argument, NULL, 'S' },
+		{ "branch", no_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -794,7 +843,7 @@ int command_report(int argc, char **argv)
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
-	int c, stat = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
+	int c, stat = 0, branch = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
 
 	sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
@@ -818,6 +867,9 @@ int command_report(int argc, char **argv)
 		case 'S':
 			stat = 1;
 			break;
+		case 'B':
+			branch = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -838,8 +890,17 @@ int command_report(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (stat && branch) {
+		pr_err("--stat and --branch are two reports: choose one");
+		return 1;
+	}
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
+	if (branch) {
+		c = report_branch(dir);
+		ut_data_close(&d);
+		return c;
+	}
 
 	/* what the data's tracer had recorded (an unknown one: calls and returns) */
 	mode = ut_tracer_mode(d.tracer);

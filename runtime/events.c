@@ -42,6 +42,8 @@
 #include "lib/event/builtin.h"
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
+#define __UT_BRANCH_TYPES 1
+#include "usertrace/branch.h"
 #include "usertrace/ftrace.h"
 #include "usertrace/tracing.h"
 
@@ -282,6 +284,33 @@ static void api_scan(const struct dl_phdr_info *info, const struct sec *sec)
 	}
 }
 
+/*
+ * The branch profilers' sites and slots of an object (usertrace/branch.h),
+ * @sec: the sections annotated, all, slots; each must be in a writable
+ * segment, whole sites and pointers
+ */
+static void branch_scan(const struct dl_phdr_info *info, const char *path, const struct sec *sec)
+{
+	size_t n[3] = { 0, 0, 0 };
+	size_t unit[3] = { sizeof(struct ut_branch_site), sizeof(struct ut_branch_site),
+			   sizeof(void *) };
+
+	for (int k = 0; k < 3; k++) {
+		if (!sec[k].size)
+			continue;
+		if (sec[k].size % unit[k] ||
+		    !mapped(info, info->dlpi_addr + sec[k].addr, sec[k].size, k < 2)) {
+			ut_log("%s: %s is not whole or not in a writable segment; ignored", path,
+			       sec[k].name);
+			continue;
+		}
+		n[k] = sec[k].size / unit[k];
+	}
+	ut_branch_scan_object(info, path, (struct ut_branch_site *)(info->dlpi_addr + sec[0].addr), n[0],
+			      (struct ut_branch_site *)(info->dlpi_addr + sec[1].addr), n[1],
+			      (struct ut_branch_slot **)(info->dlpi_addr + sec[2].addr), n[2]);
+}
+
 /* the registry's say for @tp (recorded, in soft mode, triggers) into its state */
 static void tp_apply(struct ut_tracepoint *tp)
 {
@@ -325,7 +354,9 @@ static void tp_register(struct ut_tracepoint *tp, const char *path)
  */
 void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
 {
-	struct sec secs[] = { { UT_TP_SECTION, 0, 0 }, { UT_API_SECTION, 0, 0 } };
+	struct sec secs[] = { { UT_TP_SECTION, 0, 0 }, { UT_API_SECTION, 0, 0 },
+			      { UT_BRANCH_ANNOTATED_SECTION, 0, 0 }, { UT_BRANCH_ALL_SECTION, 0, 0 },
+			      { UT_BRANCH_SLOT_SECTION, 0, 0 } };
 	struct ut_tracepoint **ptrs;
 	struct tp_obj *o, *no;
 
@@ -341,8 +372,9 @@ void ut_events_scan_object(const struct dl_phdr_info *info, const char *path)
 	if (!o->path)
 		return;
 	nr_objs++;
-	find_sections(path, secs, 2);
+	find_sections(path, secs, sizeof(secs) / sizeof(secs[0]));
 	api_scan(info, &secs[1]);
+	branch_scan(info, path, &secs[2]);
 	if (!reg || !secs[0].size)
 		return;
 	ptrs = (struct ut_tracepoint **)(info->dlpi_addr + secs[0].addr);

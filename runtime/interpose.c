@@ -286,7 +286,9 @@ EXPORT int dlclose(void *handle)
 	if (!ut_ctl)
 		return next_dlclose(handle);
 	ut_dyn_lock();
+	ut_branch_dlclose_begin();
 	ret = next_dlclose(handle);
+	ut_branch_dlclose_end();
 	if (ret == 0)
 		ut_dyn_forget();
 	ut_dyn_unlock();

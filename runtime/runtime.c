@@ -437,6 +437,7 @@ static void ut_atfork_child(void)
 	ut_maps_seq = 0;
 	ut_write_maps(0);
 	ut_stat_atfork_child();
+	ut_branch_atfork_child();
 	t->state = UT_TS_NEW;
 	t->w.hdr = NULL;
 	if (was_ready || t->depth) {

@@ -204,6 +204,19 @@ void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, u
 			uint32_t dir);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);
 
+struct dl_phdr_info;
+/* branch.c: the branch profilers' sites (usertrace/branch.h) */
+struct ut_branch_site;
+struct ut_branch_slot;
+void ut_branch_scan_object(const struct dl_phdr_info *info, const char *path,
+			   struct ut_branch_site *ann, size_t nann,
+			   struct ut_branch_site *all, size_t nall,
+			   struct ut_branch_slot **sl, size_t nsl);
+void ut_branch_dlclose_begin(void);
+void ut_branch_dlclose_end(void);
+void ut_branch_tracing(int on);
+void ut_branch_atfork_child(void);
+
 /* events.c */
 struct dl_phdr_info;
 void ut_events_init(const char *session);

@@ -311,6 +311,9 @@ EXPORT void _exit(int status)
 {
 	if (unlikely(trace_sched_process_exit_enabled()))
 		ut_sched_exit(1);
+	/* the statistics kept in the program's memory, as exit()'s destructors do */
+	if (ut_ctl)
+		ut_stat_sync();
 	if (RESOLVE(_exit))
 		real__exit(status);
 	syscall(SYS_exit_group, status);
@@ -321,6 +324,9 @@ EXPORT void _Exit(int status)
 {
 	if (unlikely(trace_sched_process_exit_enabled()))
 		ut_sched_exit(1);
+	/* the statistics kept in the program's memory, as exit()'s destructors do */
+	if (ut_ctl)
+		ut_stat_sync();
 	if (RESOLVE(_Exit))
 		real__Exit(status);
 	syscall(SYS_exit_group, status);

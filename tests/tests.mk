@@ -142,3 +142,9 @@ check: $(O)/tests/test_tracepoint_cxx
 $(O)/tests/test_event_filter: tests/unit/test_event_filter.c lib/event/filter.c lib/event/registry.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
+
+# test_branch prints the branch profilers' trace_stat/ files
+$(O)/tests/test_branch: tests/unit/test_branch.c $(TRACE_SRC) $(EVENT_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread \
+		-lelf -ldl -lstdc++ $(TEP_LIBS)

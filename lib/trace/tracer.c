@@ -646,6 +646,15 @@ void trace_print_event_text(struct trace_iter *iter, const struct ut_event *ev, 
 		ut_seq_putmem(&iter->seq, p->buf, len);
 		return;
 	}
+	/* the branch tracer's entry, as the kernel's trace_branch_print() */
+	if (ev->id == UT_EVENT_ID_BRANCH && ev->data_len >= sizeof(struct ut_ftrace_branch)) {
+		const struct ut_ftrace_branch *b = (const void *)ev->data;
+
+		ut_seq_printf(&iter->seq, "[%s] %.*s:%.*s:%d", b->correct ? "  ok  " : " MISS ",
+			      (int)sizeof(b->func), b->func, (int)sizeof(b->file), b->file,
+			      (int)b->line);
+		return;
+	}
 	trace_events_load(iter);
 	if (!iter->events) {
 		ut_seq_printf(&iter->seq, "id %u", ev->id);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "usertrace/record.h"
+#include "usertrace/tracers.h"
 #include "lib/tracefs/tfs_int.h"
 
 static int inst_records(struct tfs_inst *in);
@@ -120,8 +121,11 @@ static int inst_traces(struct tfs_inst *in)
  */
 static int inst_records(struct tfs_inst *in)
 {
+	int t = ut_tracer_index(tfs_tracer_name(in));
+
 	return (in->on || in->traceon_trigs) &&
-	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in));
+	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) ||
+		(t >= 0 && (ut_tracers[t].needs & UT_NEED_ENTRIES)));
 }
 
 /* does the instance hold an event in soft mode (its triggers may switch it on)? */

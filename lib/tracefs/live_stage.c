@@ -331,6 +331,11 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	 * this one's entries (the kernel's buffer would not hold them)
 	 */
 	f->events_only = v && v->tracer && ut_tracer_mode(v->tracer) == UT_MODE_NONE;
+	/*
+	 * The branch tracer's entries go to its directory's buffer alone, as
+	 * the kernel's (into branch_tracer's trace_array)
+	 */
+	f->no_branch = v && v->tracer && strcmp(v->tracer, "branch");
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
@@ -519,6 +524,8 @@ static int stage_event(const struct live_stage *f, const struct ut_event *ev)
 {
 	uint32_t slot;
 
+	if (ev->id == UT_EVENT_ID_BRANCH)
+		return !f->no_branch;
 	if (ev->id < UT_EVENT_ID_DYNAMIC)
 		return 1;
 	slot = ev->id - UT_EVENT_ID_DYNAMIC;

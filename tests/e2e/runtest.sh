@@ -19,6 +19,7 @@
 #                          the hooks)
 #   ropts="-F foo"         options of usertrace record
 #   opts="-O0 -O2"         optimisation levels (default both)
+#   cflags="-DX"           more compiler options (the program's and its libraries')
 #   cmd="replay -O ..."    usertrace command run on the data (default: the
 #                          call graph without the cpu and duration columns)
 #   filter=sed-expression  applied to the output before comparing
@@ -53,7 +54,7 @@ normalize() {
 for t in "$HERE"/t*.t; do
 	name=$(basename "$t" .t)
 	[ -n "$PAT" ] && [[ $name != *$PAT* ]] && continue
-	src= args= status=0 flags="pg fentry cyg pfe nopmcount" opts="-O0 -O2" filter= cmd= lib= link=1 ropts=
+	src= args= status=0 flags="pg fentry cyg pfe nopmcount" opts="-O0 -O2" filter= cmd= lib= link=1 ropts= cflags=
 	eval "$(sed '/^---$/,$d' "$t")"
 	[ -n "$cmd" ] || cmd="replay -O nofuncgraph-cpu -O nofuncgraph-duration"
 	sed '1,/^---$/d' "$t" > "$WORK/expect"
@@ -73,10 +74,10 @@ for t in "$HERE"/t*.t; do
 			for l in $lib; do
 				mkdir -p "$LIBDIR"
 				soname=$(basename "$l" .c); soname=lib${soname#lib-}.so
-				$cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -I"$HERE/src" -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$l" 2>> "$WORK/cc.err"
+				$cc ${FLAG[$f]} $o $cflags -g -I"$HERE/../../include" -I"$HERE/src" -fPIC -shared -o "$LIBDIR/$soname" "$HERE/src/$l" 2>> "$WORK/cc.err"
 				[ "$link" = 1 ] && libflags="$libflags $LIBDIR/$soname -Wl,-rpath,$LIBDIR"
 			done
-			if ! $cc ${FLAG[$f]} $o -g -I"$HERE/../../include" -I"$HERE/src" -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
+			if ! $cc ${FLAG[$f]} $o $cflags -g -I"$HERE/../../include" -I"$HERE/src" -o "$exe" "$HERE/src/$src" $libflags -lpthread -ldl 2>> "$WORK/cc.err"; then
 				echo "not ok $n - $id: does not compile"; sed 's/^/# /' "$WORK/cc.err"
 				fail=$((fail + 1)); continue
 			fi

@@ -14,7 +14,11 @@
  * argv[1]) exists.
  * For argv[1].ping two threads pass a byte to each other through two
  * pipes PING_ROUNDS times (each blocks in every round it waits), then
- * write "PINGER_TID PONGER_TID" into argv[1].pingdone. */
+ * write "PINGER_TID PONGER_TID" into argv[1].pingdone.
+ * For argv[1].branch it takes the likely()/unlikely() sites of
+ * branch_once() ten times (built with -DUSERTRACE_PROFILE_BRANCHES:
+ * check 9 right 1 wrong, rare 7 right 3 wrong), then writes
+ * argv[1].branchdone. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +28,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <usertrace/branch.h>
 #define noinline __attribute__((noinline))
 
 volatile int sink;
@@ -76,6 +81,22 @@ static void *thread_main(void *arg)
 	tell(".tid", gettid());
 	work(tid_leaf, ".tidstop");
 	return NULL;
+}
+
+noinline int check(int i)
+{
+	return likely(i > 0);
+}
+
+noinline int rare(int i)
+{
+	return unlikely(i % 4 == 0);
+}
+
+static void branch_once(void)
+{
+	for (int i = 0; i < 10; i++)
+		sink += check(i) + rare(i);
 }
 
 static pthread_mutex_t wake_m = PTHREAD_MUTEX_INITIALIZER;
@@ -237,6 +258,14 @@ int main(int argc, char **argv)
 			unlink(p);
 			if (pthread_create(&t, NULL, waker_main, NULL) == 0)
 				pthread_detach(t);
+		}
+		if (exists(".branch")) {
+			char p[4096];
+
+			snprintf(p, sizeof(p), "%s.branch", stop);
+			unlink(p);
+			branch_once();
+			tell(".branchdone", 1);
 		}
 		if (exists(".ping")) {
 			char p[4096];

@@ -188,7 +188,7 @@ static void test_builtin_kernel(void **state)
 static void test_ftrace_kernel(void **state)
 {
 	(void)state;
-	assert_int_equal(ut_ftrace_nr_events, 8);
+	assert_int_equal(ut_ftrace_nr_events, 9);
 	for (unsigned i = 0; i < ut_ftrace_nr_events; i++) {
 		const struct ut_event_desc *d = &ut_ftrace_events[i];
 		char *want = kernel_format(d->name), *got = ut_event_format(d);

@@ -471,7 +471,7 @@ static void test_available_tracers(void **state)
 {
 	struct fix *f = *state;
 
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop\n");
 	assert_file(f->s, "current_tracer", "nop\n");
 	assert_file(f->s, "tracing_on", "1\n");
 }
@@ -991,7 +991,7 @@ static void test_events(void **state)
 		memset(&n, 0, sizeof(n));
 		snprintf(path, sizeof(path), "%sevents/ftrace", dirs[d]);
 		assert_int_equal(tfs_readdir(f->s, path, fill, &n), 0);
-		assert_string_equal(n.all, "function/ kernel_stack/ print/ bprint/ funcgraph_exit/ "
+		assert_string_equal(n.all, "function/ kernel_stack/ print/ bprint/ branch/ funcgraph_exit/ "
 					   "funcgraph_entry/ user_stack/ bputs/ ");
 		snprintf(path, sizeof(path), "%sevents/header_page", dirs[d]);
 		assert_file(f->s, path, ut_event_header_page());
@@ -1750,7 +1750,7 @@ static void test_tracer_hooks(void **state)
 	ret = register_tracer(&counted_tracer);
 	assert_true(ret == 0 || ret == -EEXIST);
 	assert_int_equal(register_tracer(&counted_tracer), -EEXIST);
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop test_refuse test_hooks\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop test_refuse test_hooks\n");
 	hook_inits = hook_resets = hook_starts = hook_stops = 0;
 
 	/*
@@ -1976,6 +1976,14 @@ static void test_trace_stat(void **state)
 				   .stat_show = hit_show };
 	int err;
 
+	struct tracer_stat *builtin[TRACE_STAT_MAX], *t;
+	unsigned nr_builtin = 0;
+
+	/* the tracers' own (branch_annotated...) out of the way for this test */
+	while ((t = stat_tracer_at(0))) {
+		builtin[nr_builtin++] = t;
+		unregister_stat_tracer(t);
+	}
 	/* as this machine's kernel: no stat tracer, no trace_stat/ */
 	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
 	assert_null(strstr(n.all, "trace_stat"));
@@ -2037,6 +2045,8 @@ static void test_trace_stat(void **state)
 	memset(&n, 0, sizeof(n));
 	assert_int_equal(tfs_readdir(f->s, "", fill, &n), 0);
 	assert_null(strstr(n.all, "trace_stat"));
+	for (unsigned i = 0; i < nr_builtin; i++)
+		assert_int_equal(register_stat_tracer(builtin[i]), 0);
 }
 
 int main(void)
