@@ -265,7 +265,8 @@ static void filter_update_fast(int mode)
 		     __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0 || ut_ctl->nr_ev_nopids != 0,
 			 __ATOMIC_RELEASE);
-	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
+	/* the stack tracer and the profiler: every entry through the C hook */
+	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter && !ut_extra;
 	if (!fast)
 		__atomic_store_n(&ut_fast, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&ut_filtering, filtering, __ATOMIC_RELEASE);

@@ -60,6 +60,12 @@ enum ut_ctl_flags {
 	 * sections record their marks and stack, not the calls inside
 	 */
 	UT_CTL_NOFUNC = 2,
+	/* the max stack tracer runs (stack_tracer_enabled; runtime/profile.c) */
+	UT_CTL_STACK = 4,
+	/* the function profiler runs (function_profile_enabled) */
+	UT_CTL_PROFILE = 8,
+	/* ... with graph-time off: a call's time leaves out its callees' */
+	UT_CTL_NOGRAPHTIME = 16,
 };
 
 struct ut_session_ctl {
