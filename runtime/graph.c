@@ -904,8 +904,11 @@ static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 
 			ut_write(t, UT_REC_FUNC, ts, ip, parent);
 		}
-		/* the profiler times the call: a frame that records nothing */
-		if (!(extra & UT_X_PROF))
+		/*
+		 * the profiler times the call, the stack tracer walks the
+		 * frames: a frame that records nothing
+		 */
+		if (!extra)
 			return;
 		kind = UT_FE_SKIP;
 	} else if (unlikely(extra) && !ut_ctl->tracing_on) {

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,7 +50,19 @@ static void rm_tree(const char *path)
 	rmdir(path);
 }
 
-/* the symbols of @dir: its sym/ (a recording), else made from its maps.* (a session) */
+/*
+ * The symbols of @dir: its sym/ (a recording), else made from its maps.*
+ * (a session) in a temporary directory, kept until sym_close() (symbol
+ * files are read at the first lookup in them).
+ */
+struct prof_syms {
+	struct ut_symtab *st;
+	char tmp[64];
+};
+
+static struct prof_syms open_syms[8];
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct ut_symtab *sym_open(const char *dir)
 {
 	char path[4096], tmp[] = "/tmp/usertrace-sym.XXXXXX";
@@ -77,8 +90,36 @@ static struct ut_symtab *sym_open(const char *dir)
 		closedir(d);
 	if (ut_symtab_save(tmp) == 0)
 		st = ut_symtab_load(tmp);
+	pthread_mutex_lock(&open_lock);
+	for (size_t i = 0; st && i < sizeof(open_syms) / sizeof(open_syms[0]); i++) {
+		if (!open_syms[i].st) {
+			open_syms[i].st = st;
+			snprintf(open_syms[i].tmp, sizeof(open_syms[i].tmp), "%s", tmp);
+			pthread_mutex_unlock(&open_lock);
+			return st;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
+	/* no room to remember it: names only from what was read already */
+	if (st)
+		ut_symtab_free(st);
 	rm_tree(tmp);
-	return st;
+	return NULL;
+}
+
+static void sym_close(struct ut_symtab *st)
+{
+	if (!st)
+		return;
+	ut_symtab_free(st);
+	pthread_mutex_lock(&open_lock);
+	for (size_t i = 0; i < sizeof(open_syms) / sizeof(open_syms[0]); i++) {
+		if (open_syms[i].st == st) {
+			rm_tree(open_syms[i].tmp);
+			open_syms[i].st = NULL;
+		}
+	}
+	pthread_mutex_unlock(&open_lock);
 }
 
 static int is_library(const char *module)
@@ -254,7 +295,7 @@ int prof_stack_trace(const char *dir, int enabled, FILE *out)
 		      "# (or record with --stack-trace)\n"
 		      "#\n", out);
 	if (sym)
-		ut_symtab_free(sym);
+		sym_close(sym);
 	free(b);
 	return 0;
 }
@@ -294,7 +335,7 @@ int prof_stack_report(const char *dir, FILE *out)
 
 	ut_stat_foreach(dir, UT_STACK_STAT_NAME, UT_STACK_STAT_VERSION, stk_rep_fn, &r);
 	if (r.sym)
-		ut_symtab_free(r.sym);
+		sym_close(r.sym);
 	if (!r.n) {
 		fprintf(stderr, "usertrace: %s has no stack statistics (record with --stack-trace)\n",
 			dir);
@@ -550,7 +591,7 @@ int prof_func_report(const char *dir, FILE *out)
 		fprintf(stderr, "usertrace: %s has no function profile (record with --func-profile)\n",
 			dir);
 		if (a.sym)
-			ut_symtab_free(a.sym);
+			sym_close(a.sym);
 		return -1;
 	}
 	fprintf(out, "# all threads%s\n", a.graph_time ? "" : " (graph-time off: callees not counted)");
@@ -573,7 +614,7 @@ int prof_func_report(const char *dir, FILE *out)
 	}
 	free(l.v);
 	if (a.sym)
-		ut_symtab_free(a.sym);
+		sym_close(a.sym);
 	return 0;
 }
 
@@ -601,7 +642,7 @@ static void *fstat_start(struct tracer_stat *trace, const char *dir)
 	free(v);
 	acc_free(&a);
 	if (a.sym)
-		ut_symtab_free(a.sym);
+		sym_close(a.sym);
 	return first;
 }
 

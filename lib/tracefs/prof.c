@@ -3,7 +3,8 @@
  * prof.c - the max stack tracer's files (stack_tracer_enabled,
  * stack_max_size, stack_trace) and the function profiler's switch
  * (function_profile_enabled); its trace_stat/function<cpu> files are
- * stat tracers (utils/profile.c).  Top directory only, as the kernel's.
+ * stat tracers (utils/profile.c), registered by the daemon (cmds/mount.c).
+ * Top directory only, as the kernel's.
  *
  * Each switch is a flag of the control page (UT_CTL_STACK,
  * UT_CTL_PROFILE), applied by the programs with the handshake
@@ -143,12 +144,6 @@ void prof_graph_time_update(struct tfs_session *s)
 		__atomic_or_fetch(&s->ctl->flags, UT_CTL_NOGRAPHTIME, __ATOMIC_RELAXED);
 	else
 		__atomic_and_fetch(&s->ctl->flags, ~(uint32_t)UT_CTL_NOGRAPHTIME, __ATOMIC_RELAXED);
-}
-
-/* the trace_stat/function<cpu> files: registered with the first session's files */
-__attribute__((constructor)) static void prof_stats_init(void)
-{
-	prof_register_stats();
 }
 
 const struct tfs_file tfs_prof_files[] = {
