@@ -299,7 +299,7 @@ void ut_prof_entry(struct ut_thread *t, uintptr_t sp, uintptr_t ip, uintptr_t re
 {
 	int x = ut_extra;
 
-	if ((x & UT_X_STACK) && stk)
+	if ((x & UT_X_STACK) && stk && ut_stack_listed(ip))
 		stk_check(t, sp, ip, ret, cyg);
 	if ((x & UT_X_PROF) && prof) {
 		struct ut_prof_table *tab = prof_table(t);

@@ -321,6 +321,7 @@ void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
 void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
+int ut_stack_listed(uintptr_t ip);
 int ut_rec_allowed(struct ut_thread *t);
 int ut_ev_allowed(struct ut_thread *t);
 int ut_follow_on(void);

@@ -233,6 +233,11 @@ struct ut_session_ctl {
 		char comm[16];
 		struct ut_ctx_task task;	/* the thread's identity at the record */
 	} max_rec;
+	/*
+	 * stack_trace_filter: the functions whose entry the max stack tracer
+	 * measures (set_ftrace_filter's syntax; empty: all)
+	 */
+	char stack_filter[UT_LIST_MAX];
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");
