@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/trace/output.h"
 #include "lib/trace/stat.h"
 #include "usertrace/profile.h"
 #include "utils/profile.h"
@@ -495,21 +496,14 @@ static void acc_free(struct prof_acc *a)
 	a->nrows = 0;
 }
 
-/* trace_print_graph_duration(): "%llu.%03lu us" cut to 7 digits, padded to 8 */
+/* a duration as the kernel's trace_print_graph_duration() (lib/trace's) */
 static void print_dur(FILE *out, uint64_t ns)
 {
-	char num[48];
-	int len = snprintf(num, sizeof(num), "%" PRIu64, ns / 1000);
+	struct trace_seq s;
 
-	if (len < 7) {
-		char frac[8];
-		int keep = 7 - len < 3 ? 7 - len : 3;
-
-		snprintf(frac, sizeof(frac), "%03u", (unsigned)(ns % 1000));
-		frac[keep] = 0;
-		len += snprintf(num + len, sizeof(num) - (size_t)len, ".%s", frac);
-	}
-	fprintf(out, "%s us %*s", num, len < 8 ? 8 - len : 0, "");
+	ut_seq_init(&s, out);
+	trace_print_graph_duration(&s, ns);
+	ut_seq_flush(&s);
 }
 
 static void prof_headers(FILE *out)
