@@ -67,6 +67,7 @@
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
+#include "utils/profile.h"
 #include "utils/utils.h"
 
 #define DEFAULT_BUF_SIZE	(1u << 20)
@@ -1065,6 +1066,8 @@ int command_mount(int argc, char **argv)
 		session_destroy(&D.sess);
 		return 1;
 	}
+	/* the function profiler's trace_stat/function<cpu> (utils/profile.c) */
+	prof_register_stats();
 	D.tfs = tfs_session_open(D.sess.dir);
 	if (!D.tfs || socket_start() < 0) {
 		session_destroy(&D.sess);

@@ -744,7 +744,8 @@ static void usage(FILE *f)
 		"                        [--buffer-limit SIZE] [--compress none|zstd[:LEVEL]]\n"
 		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
-		"                        [-O [no]function-trace]\n"
+		"                        [-O [no]function-trace] [-O [no]graph-time]\n"
+		"                        [--stack-trace] [--func-profile]\n"
 		"                        -- PROG [ARGS...]\n"
 		"\n"
 		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
@@ -780,6 +781,13 @@ static void usage(FILE *f)
 		"  -O, --option [no]function-trace\n"
 		"                       latency tracers: record the calls inside their\n"
 		"                       sections (default) or their marks alone\n"
+		"  -O, --option [no]graph-time\n"
+		"                       --func-profile: a function's time counts its\n"
+		"                       callees' (default) or its own alone\n"
+		"      --stack-trace    the max stack tracer: each thread's deepest stack\n"
+		"                       and the chain of the process's (report --stack)\n"
+		"      --func-profile   the function profiler: hits and times per\n"
+		"                       function, CPU and thread (report --profile)\n"
 		"  -e, --event SYS:EVENT\n"
 		"                       record these events too (set_event's syntax:\n"
 		"                       sys:event, sys:*, *:*, a system or an event\n"
@@ -986,6 +994,8 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		{ "event", required_argument, NULL, 'e' },
 		{ "event-filter", required_argument, NULL, 'f' },
 		{ "option", required_argument, NULL, 'O' },
+		{ "stack-trace", no_argument, NULL, 'K' },
+		{ "func-profile", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1088,9 +1098,19 @@ int record_options(int argc, char **argv, struct record_opts *o)
 				o->nofunc = optarg[0] == 'n';
 				break;
 			}
-			pr_err("unknown record option '%s' (function-trace, nofunction-trace; "
-			       "the output options are replay's -O)", optarg);
+			if (!strcmp(optarg, "graph-time") || !strcmp(optarg, "nograph-time")) {
+				o->nograph_time = optarg[0] == 'n';
+				break;
+			}
+			pr_err("unknown record option '%s' (function-trace, nofunction-trace, "
+			       "graph-time, nograph-time; the output options are replay's -O)", optarg);
 			return -1;
+		case 'K':
+			o->stack_trace = 1;
+			break;
+		case 'P':
+			o->func_profile = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -1458,6 +1478,12 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->tracing_thresh = thresh_ticks(o->thresh_ns, clock);
 	if (o->nofunc)
 		ctl->flags |= UT_CTL_NOFUNC;
+	if (o->stack_trace)
+		ctl->flags |= UT_CTL_STACK;
+	if (o->func_profile)
+		ctl->flags |= UT_CTL_PROFILE;
+	if (o->nograph_time)
+		ctl->flags |= UT_CTL_NOGRAPHTIME;
 	/* the lists fit: record_options() bounds them by UT_LIST_MAX */
 	strcpy(ctl->filter, o->filter);
 	strcpy(ctl->notrace, o->notrace);

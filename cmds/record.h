@@ -29,6 +29,9 @@ struct record_opts {
 	unsigned int max_depth;	/* max_graph_depth: -D */
 	long long thresh_ns;	/* tracing_thresh: --thresh */
 	int nofunc;		/* -O nofunction-trace: the latency tracers' marks alone */
+	int stack_trace;	/* --stack-trace: the max stack tracer (stack_tracer_enabled) */
+	int func_profile;	/* --func-profile: the function profiler (function_profile_enabled) */
+	int nograph_time;	/* -O nograph-time: the profiler's time leaves out the callees' */
 	char **argv;
 };
 

@@ -49,6 +49,7 @@
  * (what ran then is not known), and the time of an untimed callee up to
  * the loss too: self times are never more than what the trace shows.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -62,6 +63,7 @@
 #include "usertrace/branchstat.h"
 #include "utils/statarea.h"
 #include "utils/data.h"
+#include "utils/profile.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
@@ -816,7 +818,7 @@ static int report_branch(const char *dir)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch]\n"
+		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch | --stack | --profile]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
 		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
@@ -824,6 +826,11 @@ static void usage(FILE *f)
 		"      --branch         the branch profilers' tables (trace_stat/branch_annotated,\n"
 		"                       branch_all) of a program built with\n"
 		"                       -DUSERTRACE_PROFILE_BRANCHES or ..._ALL_BRANCHES\n"
+		"      --stack          the deepest stack of each process, as the kernel's\n"
+		"                       stack_trace, and each thread's (record --stack-trace)\n"
+		"      --profile        the function profiler's counts, as the kernel's\n"
+		"                       trace_stat/function, of all threads then of each\n"
+		"                       (record --func-profile)\n"
 		"  -h, --help           this help\n");
 }
 
@@ -834,6 +841,8 @@ int command_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "stat", no_argument, NULL, 'S' },
 		{ "branch", no_argument, NULL, 'B' },
+		{ "stack", no_argument, NULL, 'K' },
+		{ "profile", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -843,7 +852,7 @@ int command_report(int argc, char **argv)
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
-	int c, stat = 0, branch = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
+	int c, stat = 0, branch = 0, graph, mode, nr_tids = 0, *tids, bad = 0, view = 0;
 
 	sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
@@ -870,6 +879,12 @@ int command_report(int argc, char **argv)
 		case 'B':
 			branch = 1;
 			break;
+		case 'K':
+			view = 'K';
+			break;
+		case 'P':
+			view = 'P';
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -893,6 +908,17 @@ int command_report(int argc, char **argv)
 	if (stat && branch) {
 		pr_err("--stat and --branch are two reports: choose one");
 		return 1;
+	}
+	/* the statistics the programs kept: no need for the buffers */
+	if (view) {
+		DIR *dd = opendir(dir);
+
+		if (!dd) {
+			pr_err("cannot read %s: %s", dir, strerror(errno));
+			return 1;
+		}
+		closedir(dd);
+		return (view == 'K' ? prof_stack_report(dir, stdout) : prof_func_report(dir, stdout)) < 0;
 	}
 	if (ut_data_open(&d, dir) < 0)
 		return 1;

@@ -411,7 +411,7 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 				memcpy((void *)site, nop5, 5);
 				text_writable(site, 0);
 			}
-			if (ut_filter_patch(r->name, r->module, ut_rec_mode))
+			if (ut_filter_patch(r->name, r->module, ut_patch_mode()))
 				set_record(r, stub, 1);
 		}
 	}
@@ -528,11 +528,13 @@ static void apply_settings(void)
 		ut_rec_mode = mode;
 	ut_filter_load();
 	ut_ftab_reflag();
+	ut_extra_apply();
 	ut_filter_update(mode);
 	ut_rec_mode = mode;
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
-		int on = ut_filter_patch(r->name, r->module, ut_rec_mode);
+		/* the stack tracer and the profiler hook the functions of the lists too */
+		int on = ut_filter_patch(r->name, r->module, ut_patch_mode());
 
 		if (on != (int)r->enabled && r->mod < nr_mods)
 			set_record(r, mods[r->mod].stub, on);

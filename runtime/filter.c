@@ -47,6 +47,7 @@ enum {
 	UT_FN_TRACE = 1,	/* passes set_ftrace_filter and set_ftrace_notrace */
 	UT_FN_GRAPH = 2,	/* in set_graph_function */
 	UT_FN_GNOTRACE = 4,	/* in set_graph_notrace */
+	UT_FN_STACK = 8,	/* in stack_trace_filter */
 };
 
 struct ut_func {
@@ -102,7 +103,7 @@ static struct ut_cmd no_cmds[1];
 static struct ut_cmd *cmds = no_cmds;
 static unsigned int ncmds;
 static char cmds_text[UT_LIST_MAX];	/* the list `cmds` was parsed from */
-static const char *l_filter, *l_notrace, *l_gfunc, *l_gnotrace;
+static const char *l_filter, *l_notrace, *l_gfunc, *l_gnotrace, *l_stack;
 static struct ut_ftab *ftab;
 static int need_table;		/* some list or command is set */
 static int hooked_code;		/* an object calls the hooks directly */
@@ -118,6 +119,8 @@ static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdma
 		fl |= UT_FN_GRAPH;
 	if (ut_list_match(l_gnotrace, name, module) == 1)
 		fl |= UT_FN_GNOTRACE;
+	if (ut_list_match(l_stack, name, module) == 1)
+		fl |= UT_FN_STACK;
 	*cmdmask = 0;
 	for (unsigned int i = 0; i < ncmds; i++)
 		if (ut_pattern_match(cmds[i].pat, name, module))
@@ -265,7 +268,8 @@ static void filter_update_fast(int mode)
 		     __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0 || ut_ctl->nr_ev_nopids != 0,
 			 __ATOMIC_RELEASE);
-	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter;
+	/* the stack tracer and the profiler: every entry through the C hook */
+	fast = mode == UT_MODE_GRAPH && ut_use_tsc && !filtering && !rec_filter && !ut_extra;
 	if (!fast)
 		__atomic_store_n(&ut_fast, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&ut_filtering, filtering, __ATOMIC_RELEASE);
@@ -450,7 +454,7 @@ static const char *copy_list(char *dst, const char *src)
 }
 
 /* the lists: the active copy, and the one being built by a change */
-static char lists[2][5][UT_LIST_MAX];
+static char lists[2][6][UT_LIST_MAX];
 static int lists_cur;
 
 /**
@@ -471,6 +475,7 @@ void ut_filter_load(void)
 	l_notrace = copy_list(l[1], ut_ctl->notrace);
 	l_gfunc = copy_list(l[2], ut_ctl->graph_function);
 	l_gnotrace = copy_list(l[3], ut_ctl->graph_notrace);
+	l_stack = copy_list(l[5], ut_ctl->stack_filter);
 	list = copy_list(l[4], ut_ctl->commands);
 	if (strcmp(l[4], cmds_text)) {
 		struct ut_cmd *fresh = calloc(UT_CMD_MAX, sizeof(*fresh));
@@ -492,7 +497,7 @@ void ut_filter_load(void)
 		}
 	}
 	/* a live session may set filters later: know the functions from the start */
-	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || ncmds ||
+	need_table = l_filter || l_notrace || l_gfunc || l_gnotrace || l_stack || ncmds ||
 		     (ut_ctl->flags & UT_CTL_LIVE);
 }
 
@@ -639,6 +644,21 @@ static const struct ut_func *ftab_find(uintptr_t ip, struct ut_ftab **tp)
 	if (a && ip < t->f[a - 1].end)
 		return &t->f[a - 1];
 	return NULL;
+}
+
+/**
+ * ut_stack_listed - does the max stack tracer measure the entry of the
+ * function at @ip?  stack_trace_filter: all functions when it is empty.
+ */
+int ut_stack_listed(uintptr_t ip)
+{
+	struct ut_ftab *tp;
+	const struct ut_func *f;
+
+	if (!__atomic_load_n(&l_stack, __ATOMIC_RELAXED))
+		return 1;
+	f = ftab_find(ip, &tp);
+	return f && (f->flags & UT_FN_STACK);
 }
 
 /* take one of a command's remaining runs; 0 if none is left */

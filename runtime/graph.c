@@ -679,12 +679,13 @@ static void ut_write_return(struct ut_thread *t, uintptr_t ip, uint32_t depth, u
 static inline int ut_ready(struct ut_thread *t)
 {
 	/* with filters, function commands (traceon) run while tracing is off */
+	/* the stack tracer and the profiler too: they do not stop with tracing_on */
 	if (likely(t->state == UT_TS_READY))
-		return (ut_ctl->tracing_on || ut_filtering) &&
+		return (ut_ctl->tracing_on || ut_filtering || ut_extra) &&
 		       (likely(!ut_rec_filter) || ut_rec_allowed(t));
 	if (t->state != UT_TS_NEW)
 		return 0;
-	return ut_thread_setup(t) == 0 && (ut_ctl->tracing_on || ut_filtering) &&
+	return ut_thread_setup(t) == 0 && (ut_ctl->tracing_on || ut_filtering || ut_extra) &&
 	       (!ut_rec_filter || ut_rec_allowed(t));
 }
 
@@ -712,6 +713,8 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts)
 {
 	struct ut_frame *f = &t->frames[d];
 
+	if (unlikely(ut_extra & UT_X_PROF))
+		ut_prof_exit(t, d, ts);
 	switch (f->recorded) {
 	case UT_FR_RECORDED:
 		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, 4, ts, 0)))
@@ -881,9 +884,13 @@ static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 				uintptr_t ip, uintptr_t ret, uint64_t ts)
 {
 	int tail = ret == (uintptr_t)ut_return_trampoline, kind = UT_FE_TRACE;
+	int extra = ut_extra;
 
-	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot <= (uintptr_t)slot)
+	if ((ut_rec_mode == UT_MODE_GRAPH || extra) && t->depth &&
+	    t->frames[t->depth - 1].slot <= (uintptr_t)slot)
 		ut_drop_stale(t, (uintptr_t)slot, !tail, ts);
+	if (unlikely(extra))
+		ut_prof_entry(t, (uintptr_t)slot, ip, ret, 0, ts);
 	if (unlikely(ut_filtering)) {
 		/* the function tracer's parent: the real return address */
 		uintptr_t parent = tail && t->depth ? t->frames[t->depth - 1].orig : ret;
@@ -892,12 +899,20 @@ static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 		if (kind == UT_FE_SKIP || kind == UT_FE_HIDDEN)
 			return;
 	} else if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
-		if (ut_rec_mode != UT_MODE_FUNC || !ut_ctl->tracing_on)
+		if (ut_rec_mode == UT_MODE_FUNC && ut_ctl->tracing_on) {
+			uintptr_t parent = tail && t->depth ? t->frames[t->depth - 1].orig : ret;
+
+			ut_write(t, UT_REC_FUNC, ts, ip, parent);
+		}
+		/*
+		 * the profiler times the call, the stack tracer walks the
+		 * frames: a frame that records nothing
+		 */
+		if (!extra)
 			return;
-		if (tail && t->depth)
-			ret = t->frames[t->depth - 1].orig;
-		ut_write(t, UT_REC_FUNC, ts, ip, ret);
-		return;
+		kind = UT_FE_SKIP;
+	} else if (unlikely(extra) && !ut_ctl->tracing_on) {
+		kind = UT_FE_SKIP;	/* the profiler's frame, tracing off */
 	}
 	if (unlikely(t->depth >= UT_SHADOW_MAX)) {
 		t->skipped++;
@@ -980,6 +995,29 @@ uintptr_t ut_graph_return(uintptr_t slot)
 	return ut_graph_return_slow(&ut_self, slot, ut_clock());
 }
 
+/* ut_cyg_enter() with the stack tracer or the profiler on */
+static __attribute__((noinline)) void ut_cyg_enter_extra(struct ut_thread *t, uintptr_t fn,
+							 uintptr_t call_site, uintptr_t sp,
+							 uint64_t ts)
+{
+	int kind = UT_FE_TRACE;
+
+	ut_prof_entry(t, sp, fn, call_site, 1, ts);
+	if (ut_filtering) {
+		kind = ut_filter_entry(t, fn, call_site, ts);
+		if (ut_rec_mode != UT_MODE_GRAPH)
+			kind = UT_FE_SKIP;
+	} else if (ut_rec_mode != UT_MODE_GRAPH) {
+		if (ut_rec_mode == UT_MODE_FUNC && ut_ctl->tracing_on)
+			ut_write(t, UT_REC_FUNC, ts, fn, call_site);
+		kind = UT_FE_SKIP;
+	} else if (!ut_ctl->tracing_on) {
+		kind = UT_FE_SKIP;
+	}
+	/* every exit comes to the exit hook: a frame for each call, to pair with it */
+	ut_push(t, sp, 0, fn, ts, call_site, kind);
+}
+
 /* -finstrument-functions: arch/x86_64/cyg.S adds @sp, the caller's stack pointer */
 void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 {
@@ -996,8 +1034,13 @@ void ut_cyg_enter(void *fn, void *call_site, uintptr_t sp)
 	 * functions too, from their caller's frame): only frames below are
 	 * stale (their exits were skipped).
 	 */
-	if (ut_rec_mode == UT_MODE_GRAPH && t->depth && t->frames[t->depth - 1].slot < sp)
+	if ((ut_rec_mode == UT_MODE_GRAPH || ut_extra) && t->depth && t->frames[t->depth - 1].slot < sp)
 		ut_drop_stale(t, sp, 0, ts);
+	if (unlikely(ut_extra)) {
+		/* the stack tracer and the profiler (profile.c) */
+		ut_cyg_enter_extra(t, (uintptr_t)fn, (uintptr_t)call_site, sp, ts);
+		return;
+	}
 	if (unlikely(ut_filtering)) {
 		kind = ut_filter_entry(t, (uintptr_t)fn, (uintptr_t)call_site, ts);
 		/*
@@ -1023,12 +1066,12 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	uint64_t ts;
 
 	(void)call_site;
-	if (unlikely(t->state != UT_TS_READY) || ut_rec_mode != UT_MODE_GRAPH)
+	if (unlikely(t->state != UT_TS_READY) || (ut_rec_mode != UT_MODE_GRAPH && !ut_extra))
 		return;
 	ts = ut_clock();
 	d = t->depth;
 	/* the usual case: the top frame ends, its ENTRY reached the buffer */
-	if (likely(d > t->cbase && t->frames[d - 1].ip == (uintptr_t)fn &&
+	if (likely(d > t->cbase && !ut_extra && t->frames[d - 1].ip == (uintptr_t)fn &&
 		   t->frames[d - 1].recorded == UT_FR_RECORDED)) {
 		t->depth = d - 1;
 		barrier();

@@ -438,6 +438,7 @@ static void ut_atfork_child(void)
 	ut_write_maps(0);
 	ut_stat_atfork_child();
 	ut_branch_atfork_child();
+	ut_prof_atfork_child();
 	t->state = UT_TS_NEW;
 	t->w.hdr = NULL;
 	if (was_ready || t->depth) {
@@ -532,6 +533,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */
 	ut_rec_mode = (int)ut_needs_mode(ut_tracers_needs(ut_tracers_set(ut_ctl->active_tracers)));
 	ut_filter_load();
+	ut_extra_apply();
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
 	ut_exec_init();

@@ -66,7 +66,10 @@ enum ut_frame_rec {
 
 /* entry timestamps of the frames (UT_FR_THRESH), after the frames themselves */
 #define UT_FRAME_TS(t)	((uint64_t *)((t)->frames + UT_SHADOW_MAX))
-#define UT_SHADOW_BYTES	(UT_SHADOW_MAX * (sizeof(struct ut_frame) + sizeof(uint64_t)))
+/* the function profiler's (profile.c): entry time (0: none), callees' time */
+#define UT_FRAME_PTS(t)		(UT_FRAME_TS(t) + UT_SHADOW_MAX)
+#define UT_FRAME_CHILD(t)	(UT_FRAME_TS(t) + 2 * UT_SHADOW_MAX)
+#define UT_SHADOW_BYTES	(UT_SHADOW_MAX * (sizeof(struct ut_frame) + 3 * sizeof(uint64_t)))
 
 /* a popped hooked frame whose function may still return through us */
 struct ut_grave {
@@ -162,6 +165,9 @@ struct ut_thread {
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
 	struct rb_header *max_hdr;	/* its max-latency buffer (max.c); NULL: none yet */
 	struct ut_lat lat;
+	struct ut_prof_table *prof_tab;	/* its profiler table (profile.c); NULL: none yet */
+	struct ut_stk_thread *stk_thr;	/* its stack tracer slot; NULL: none yet */
+	uintptr_t stk_top;	/* where its stack use is measured from; 0: not known yet */
 };
 
 extern __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
@@ -315,6 +321,7 @@ void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module);
 void ut_ftab_remove(uintptr_t lo, uintptr_t hi);
 int ut_ftab_hits(const char *pat);
 int ut_filter_entry(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint64_t ts);
+int ut_stack_listed(uintptr_t ip);
 int ut_rec_allowed(struct ut_thread *t);
 int ut_ev_allowed(struct ut_thread *t);
 int ut_follow_on(void);
@@ -411,6 +418,22 @@ int ut_api_irqs_disabled(void);
 void ut_api_preempt_disable(uintptr_t parent);
 void ut_api_preempt_enable(uintptr_t parent);
 int ut_api_preempt_count(void);
+
+/* profile.c: the max stack tracer and the function profiler */
+#define UT_X_STACK	1
+#define UT_X_PROF	2
+extern int ut_extra;		/* UT_X_*: the C hooks call ut_prof_entry()/ut_prof_exit() */
+extern int ut_ret_fast;		/* the return trampoline's fast path: TSC, no profiler */
+void ut_extra_apply(void);
+void ut_prof_atfork_child(void);
+void ut_prof_entry(struct ut_thread *t, uintptr_t sp, uintptr_t ip, uintptr_t ret, int cyg,
+		   uint64_t ts);
+void ut_prof_exit(struct ut_thread *t, uint32_t d, uint64_t ts);
+/* the mode whose sites are patched: the stack tracer and the profiler hook them with nop too */
+static inline int ut_patch_mode(void)
+{
+	return ut_extra && ut_rec_mode == UT_MODE_NONE ? UT_MODE_FUNC : ut_rec_mode;
+}
 
 /* exec.c */
 void ut_exec_resolve(void);

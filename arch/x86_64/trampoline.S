@@ -24,7 +24,7 @@
  */
 #include "runtime/asm-offsets.h"
 
-	.hidden	ut_use_tsc
+	.hidden	ut_ret_fast
 	.hidden	ut_cpu_off
 	.hidden	ut_graph_return
 	.hidden	ut_flush_pending
@@ -38,7 +38,7 @@ ut_return_trampoline:
 	push	%rdx
 	lea	8(%rsp), %rdi			/* the slot: just below where %rsp was */
 	mov	ut_self@gottpoff(%rip), %r11	/* %fs:(%r11) is ut_self */
-	cmpl	$0, ut_use_tsc(%rip)
+	cmpl	$0, ut_ret_fast(%rip)		/* the TSC, and no profiler */
 	je	.Lslow
 	mov	%fs:UT_T_DEPTH(%r11), %r8d
 	sub	$1, %r8d

@@ -60,6 +60,12 @@ enum ut_ctl_flags {
 	 * sections record their marks and stack, not the calls inside
 	 */
 	UT_CTL_NOFUNC = 2,
+	/* the max stack tracer runs (stack_tracer_enabled; runtime/profile.c) */
+	UT_CTL_STACK = 4,
+	/* the function profiler runs (function_profile_enabled) */
+	UT_CTL_PROFILE = 8,
+	/* ... with graph-time off: a call's time leaves out its callees' */
+	UT_CTL_NOGRAPHTIME = 16,
 };
 
 struct ut_session_ctl {
@@ -227,6 +233,11 @@ struct ut_session_ctl {
 		char comm[16];
 		struct ut_ctx_task task;	/* the thread's identity at the record */
 	} max_rec;
+	/*
+	 * stack_trace_filter: the functions whose entry the max stack tracer
+	 * measures (set_ftrace_filter's syntax; empty: all)
+	 */
+	char stack_filter[UT_LIST_MAX];
 };
 
 _Static_assert(sizeof(struct ut_session_ctl) <= UT_CTL_SIZE, "control file too small");

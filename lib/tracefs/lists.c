@@ -14,7 +14,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 /* the lists (a file's ->arg) */
-enum tfs_list { L_FILTER, L_NOTRACE, L_GFUNC, L_GNOTRACE };
+enum tfs_list { L_FILTER, L_NOTRACE, L_GFUNC, L_GNOTRACE, L_STACK };
 
 static const char *const cmd_names[] = {
 	"traceon", "traceoff", "stacktrace", "enable_event", "disable_event",
@@ -115,6 +115,7 @@ static char *list_of(struct tfs_session *s, struct tfs_inst *in, enum tfs_list i
 	case L_NOTRACE:	 return in->notrace;
 	case L_GFUNC:	 return s->ctl->graph_function;
 	case L_GNOTRACE: return s->ctl->graph_notrace;
+	case L_STACK:	 return s->ctl->stack_filter;
 	default:	 return NULL;
 	}
 }
@@ -402,7 +403,7 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 
 	words_split(&list, src, strlen(src));
 	if (!list.n) {
-		if (id == L_FILTER || id == L_GFUNC)
+		if (id == L_FILTER || id == L_GFUNC || id == L_STACK)
 			sb_puts(b, "#### all functions enabled ####\n");
 		else
 			sb_puts(b, "#### no functions disabled ####\n");
@@ -506,5 +507,7 @@ const struct tfs_file tfs_lists_files[] = {
 	LIST_FILE("set_ftrace_notrace", W_TOP | W_INST, L_NOTRACE),
 	LIST_FILE("set_graph_function", W_TOP, L_GFUNC),
 	LIST_FILE("set_graph_notrace", W_TOP, L_GNOTRACE),
+	/* the max stack tracer's functions (runtime/profile.c) */
+	LIST_FILE("stack_trace_filter", W_TOP, L_STACK),
 	TFS_FILES_END
 };

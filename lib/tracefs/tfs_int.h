@@ -203,6 +203,9 @@ struct tfs_file {
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
 	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
 	tfs_views_files[], tfs_stat_files[], tfs_pids_files[];
+extern const struct tfs_file tfs_prof_files[];
+/* prof.c: the top's graph-time option into the control page (UT_CTL_NOGRAPHTIME) */
+void prof_graph_time_update(struct tfs_session *s);
 
 /* the pid lists of a directory (pids.c), the kernel's four files */
 enum tfs_pids {

@@ -1461,7 +1461,7 @@ static void test_options(void **state)
 			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS | TRACE_ITER_FUNCTION);
 	/* (its init() adds funcgraph-proc for data of several threads) */
 	assert_int_equal(trace_opt_defaults(function_graph_tracer.opts, TRACER_MAX_OPTS),
-			 GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS);
+			 GRAPH_CPU | GRAPH_OVERHEAD | GRAPH_DURATION | GRAPH_IRQS | GRAPH_GRAPH_TIME);
 	assert_int_equal(tracer_set_option(&iter, "nofuncgraph-proc"), 0);
 	assert_false(iter.tracer_flags & GRAPH_PROC);
 	assert_int_equal(tracer_set_option(&iter, "funcgraph-proc"), 0);
@@ -1495,7 +1495,7 @@ static void test_options(void **state)
 		assert_ptr_equal(trace_opt_find(&function_tracer, "markers", 7, &own),
 				 &trace_opts[TRACE_ITER_MARKERS_POS]);
 		assert_null(own);
-		assert_int_equal(trace_opt_count(function_graph_tracer.opts), 8);
+		assert_int_equal(trace_opt_count(function_graph_tracer.opts), 9);
 		assert_int_equal(trace_opt_count(nop_tracer.opts), 0);
 	}
 }
@@ -1514,7 +1514,7 @@ static void test_options_help(void **state)
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"
-		"    funcgraph-irqs (default) funcgraph-tail\n");
+		"    funcgraph-irqs (default) funcgraph-tail graph-time (default)\n");
 }
 
 int main(void)

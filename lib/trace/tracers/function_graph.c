@@ -43,6 +43,7 @@ static const struct trace_opt_info graph_opts[] = {
 	TRACER_OPT("funcgraph-abstime",  GRAPH_ABS_TIME, 0),
 	TRACER_OPT("funcgraph-irqs",     GRAPH_IRQS,     1),
 	TRACER_OPT("funcgraph-tail",     GRAPH_TAIL,     0),
+	TRACER_OPT("graph-time",         GRAPH_GRAPH_TIME, 1),
 	TRACER_OPTS_END
 };
 

@@ -16,6 +16,8 @@ enum graph_flags {
 	GRAPH_ABS_TIME	= 1u << 5,	/* funcgraph-abstime */
 	GRAPH_IRQS	= 1u << 6,	/* funcgraph-irqs: no irqs in user space, accepted */
 	GRAPH_TAIL	= 1u << 7,	/* funcgraph-tail */
+	/* graph-time: the function profiler's time counts the callees' (utils/profile.c) */
+	GRAPH_GRAPH_TIME = 1u << 8,
 };
 
 #endif /* USERTRACE_TRACE_FUNCTION_GRAPH_H */
