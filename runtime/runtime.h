@@ -339,6 +339,10 @@ void ut_sched_resolve(void);
 void *ut_malloc(size_t n);
 void ut_free(void *p);
 void ut_kmem_resolve(void);
+/* for the C++ operators (kmem_cxx.c): an event on?  Then the block's kmalloc and kfree */
+int ut_kmem_on(void);
+void ut_kmem_alloced(void *site, void *p, size_t n);
+void ut_kmem_freeing(void *site, void *p);
 /* nonzero: this thread's allocations are not recorded (the runtime's calls into libc) */
 extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 
