@@ -420,6 +420,10 @@ int ut_api_preempt_count(void);
 void ut_exec_resolve(void);
 void ut_exec_init(void);
 
+/* workqueue.c: the API's works (usertrace/workqueue.h): counts and events */
+void ut_api_wq_insert(const char *wq, int req_cpu, int cpu, const void *work, const void *func);
+void ut_api_wq_execute(const char *wq, int cpu, const void *work, const void *func, int end);
+
 /* statarea.c: the statistics files (usertrace/statarea.h) */
 /*
  * ut_stat_area - the payload (@size bytes, zeroed at first) of this
