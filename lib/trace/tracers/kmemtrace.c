@@ -153,12 +153,13 @@ static int km_file(const struct ut_stat_hdr *h, const void *payload, void *arg)
 
 /*
  * The symbols of @dir's processes: a recording has them (sym/); a
- * session's are made from its maps.* snapshots in a directory of our own,
- * which is removed once they are loaded.
+ * session's are made from its maps.* snapshots in a directory of our own
+ * (@tmp, to remove once the names are made: the tables are read as they
+ * are looked up).
  */
-static struct ut_symtab *km_symtab(const char *dir)
+static struct ut_symtab *km_symtab(const char *dir, char *tmp)
 {
-	char path[4096], tmp[] = "/tmp/usertrace-kmem.XXXXXX";
+	char path[4096];
 	struct ut_symtab *st = NULL;
 	struct dirent *de;
 	struct stat sb;
@@ -167,11 +168,13 @@ static struct ut_symtab *km_symtab(const char *dir)
 	snprintf(path, sizeof(path), "%s/sym", dir);
 	if (!stat(path, &sb))
 		return ut_symtab_load(dir);
-	if (!mkdtemp(tmp))
+	if (!mkdtemp(tmp)) {
+		*tmp = '\0';
 		return NULL;
+	}
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
-		char to[sizeof(tmp) + 300];
+		char to[4096 + 300];
 
 		if (strncmp(de->d_name, "maps.", 5))
 			continue;
@@ -183,12 +186,12 @@ static struct ut_symtab *km_symtab(const char *dir)
 		closedir(d);
 	if (ut_symtab_save(tmp) == 0)
 		st = ut_symtab_load(tmp);
-	remove_tree(tmp);
 	return st;
 }
 
 static void *km_start(struct tracer_stat *trace, const char *dir)
 {
+	char tmp[] = "/tmp/usertrace-kmem.XXXXXX";
 	struct km_walk w = { 0 };
 
 	(void)trace;
@@ -197,7 +200,7 @@ static void *km_start(struct tracer_stat *trace, const char *dir)
 	w.total = xcalloc(1, sizeof(*w.total));
 	w.total->total = 1;
 	w.total->name = xstrdup("[total]");
-	w.symtab = km_symtab(dir);
+	w.symtab = km_symtab(dir, tmp);
 	if (!ut_stat_foreach(dir, UT_KMEM_STAT_NAME, UT_KMEM_STAT_VERSION, km_file, &w)) {
 		free(w.total->name);
 		free(w.total);
@@ -208,6 +211,8 @@ static void *km_start(struct tracer_stat *trace, const char *dir)
 	}
 	if (w.symtab)
 		ut_symtab_free(w.symtab);
+	if (strcmp(tmp, "/tmp/usertrace-kmem.XXXXXX") && *tmp)
+		remove_tree(tmp);
 	free(w.hash);
 	return w.head;
 }
