@@ -119,7 +119,7 @@ install: all
 	install -D -m 644 doc/usertrace-data.5 $(DESTDIR)$(PREFIX)/share/man/man5/usertrace-data.5
 	install -D -m 644 doc/usertrace-tracepoint.3 $(DESTDIR)$(PREFIX)/share/man/man3/usertrace-tracepoint.3
 	@# what programs include: the tracepoint macros and the tracing calls (no library to link)
-	for h in event.h tracepoint.h define_trace.h tracing.h branch.h; do \
+	for h in event.h tracepoint.h define_trace.h tracing.h branch.h workqueue.h; do \
 		install -D -m 644 include/usertrace/$$h $(DESTDIR)$(PREFIX)/include/usertrace/$$h || exit 1; \
 	done
 	@mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig
