@@ -2,9 +2,21 @@
 /*
  * kmem.c - the malloc family as the built-in kmem events
  * (usertrace/events/kmem.h): malloc, calloc, realloc, free,
- * posix_memalign, aligned_alloc and memalign of the program and its
- * libraries (the C library's own calls to malloc, as strdup's, come here
- * too; its internal ones do not).
+ * posix_memalign, aligned_alloc, memalign, valloc and pvalloc of the
+ * program and its libraries (the C library's own calls to malloc, as
+ * strdup's, come here too; its internal ones do not); C++'s operators
+ * come through kmem_cxx.c.  And the kmemtrace tracer's runtime part:
+ * per call site counts in its statistics file (usertrace/kmemstat.h),
+ * and anonymous private mappings (mmap/munmap) as kmalloc/kfree while
+ * it runs.
+ *
+ * Why mappings as kmalloc and not as the kernel's mm_page_alloc: what
+ * reads the events (trace_stat/kmem, perf kmem's habit) sums kmalloc
+ * and kfree per call site; mm_page_alloc's pfn and order say nothing of
+ * a user mapping.  bytes_alloc is the mapping's whole pages, so its
+ * fragmentation shows.  Only while kmemtrace runs: its live-block table
+ * tells an anonymous mapping's munmap from a file's (which writes
+ * nothing).
  *
  * Off, a call costs one load and one branch not taken, then the jump to
  * the allocator found after this library (dlsym(RTLD_NEXT): glibc's, or
