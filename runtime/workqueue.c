@@ -67,9 +67,14 @@ static struct ut_wq_row *row(struct ut_wq_stat *a, const char *name, int cpu)
 				return r;
 			}
 		}
-		while (st == 1)		/* another thread writes its key */
+		/*
+		 * another thread writes its key: a few instructions, unless
+		 * this is a signal handler that interrupted it (then it
+		 * never ends: give up, counted)
+		 */
+		for (unsigned spin = 0; st == 1 && spin < (1u << 20); spin++)
 			st = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-		if (key_is(r, name, cpu))
+		if (st == 2 && key_is(r, name, cpu))
 			return r;
 	}
 	__atomic_fetch_add(&a->overflow, 1, __ATOMIC_RELAXED);
