@@ -76,6 +76,8 @@ deps:
 # the hot path needs no frame pointer, nor do the allocator's wrappers
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
 $(O)/rt/runtime/kmem.o: RT_CFLAGS += -fomit-frame-pointer
+# operator new may throw through its wrapper: the cleanup that ends the quiet section must run
+$(O)/rt/runtime/kmem_cxx.o: RT_CFLAGS += -fomit-frame-pointer -fexceptions
 $(O)/rt/runtime/lock.o: RT_CFLAGS += -fomit-frame-pointer
 
 $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h lib/filter/*.h lib/event/*.h)
@@ -117,7 +119,7 @@ install: all
 	install -D -m 644 doc/usertrace-data.5 $(DESTDIR)$(PREFIX)/share/man/man5/usertrace-data.5
 	install -D -m 644 doc/usertrace-tracepoint.3 $(DESTDIR)$(PREFIX)/share/man/man3/usertrace-tracepoint.3
 	@# what programs include: the tracepoint macros and the tracing calls (no library to link)
-	for h in event.h tracepoint.h define_trace.h tracing.h branch.h; do \
+	for h in event.h tracepoint.h define_trace.h tracing.h branch.h workqueue.h; do \
 		install -D -m 644 include/usertrace/$$h $(DESTDIR)$(PREFIX)/include/usertrace/$$h || exit 1; \
 	done
 	@mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig

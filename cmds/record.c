@@ -1462,11 +1462,10 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
-	/* the sched_switch tracer records the scheduler's two events, as the kernel's did */
-	if (!strcmp(o->tracer->name, "sched_switch") &&
-	    (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_switch") < 0 ||
-	     add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_wakeup") < 0))
-		pr_warn("the -e patterns leave no room for the sched_switch tracer's events");
+	/* the events of the tracer (the sched_switch tracer's two, as the kernel's did) */
+	for (const char *const *e = o->tracer->events; e && *e; e++)
+		if (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), *e) < 0)
+			pr_warn("the -e patterns leave no room for the %s tracer's events", o->tracer->name);
 	/* the built-in events, selected by the patterns as they register */
 	if (ut_builtin_register(sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");

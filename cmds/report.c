@@ -3,7 +3,7 @@
  * report.c - usertrace report: per-function statistics of a recording.
  *
  *   usertrace report [-i DIR] [-s KEY] [--stat]
- *   usertrace report [-i DIR] --branch
+ *   usertrace report [-i DIR] --branch | --kmem | --workqueue
  *
  * --branch prints the branch profilers' tables (trace_stat/branch_annotated
  * and branch_all, lib/trace/tracers/branch.c) from the statistics files
@@ -815,10 +815,60 @@ static int report_branch(const char *dir)
 	return 0;
 }
 
+/* a file DIR/stat/NAME.* ? */
+static int stat_has_files(const char *dir, const char *name)
+{
+	char path[4096];
+	struct dirent *de;
+	size_t n = strlen(name);
+	int found = 0;
+	DIR *sd;
+
+	snprintf(path, sizeof(path), "%s/" UT_STAT_DIR, dir);
+	sd = opendir(path);
+	while (sd && !found && (de = readdir(sd)))
+		found = !strncmp(de->d_name, name, n) && de->d_name[n] == '.';
+	if (sd)
+		closedir(sd);
+	return found;
+}
+
+/*
+ * --kmem, --workqueue: the statistics the programs kept (DIR/stat/), as
+ * the tracing directory's trace_stat/NAME shows them
+ */
+static int report_statfile(const char *dir, const char *name)
+{
+	struct tracer_stat *t = stat_tracer_find(name, strlen(name));
+	struct ut_data d;
+	int ret;
+
+	if (ut_data_open(&d, dir) < 0)
+		return 1;
+	ut_data_close(&d);
+	if (!t) {
+		pr_err("no %s statistics in this usertrace", name);
+		return 1;
+	}
+	if (!stat_has_files(dir, name)) {
+		pr_err("%s has no %s statistics (%s)", dir, name,
+		       !strcmp(name, "kmem") ? "record with -t kmemtrace" :
+		       "the program used no work queue");
+		return 1;
+	}
+	ret = trace_stat_print(t, dir, stdout);
+	if (ret < 0) {
+		pr_err("%s: %s", name, strerror(-ret));
+		return 1;
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch | --stack | --profile]\n"
+		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch | --stack | --profile |\n"
+		"                        --kmem | --workqueue]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
 		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
@@ -831,6 +881,9 @@ static void usage(FILE *f)
 		"      --profile        the function profiler's counts, as the kernel's\n"
 		"                       trace_stat/function, of all threads then of each\n"
 		"                       (record --func-profile)\n"
+		"      --kmem           allocations per call site, leaks (record -t kmemtrace):\n"
+		"                       trace_stat/kmem\n"
+		"      --workqueue      works inserted and executed per worker: trace_stat/workqueue\n"
 		"  -h, --help           this help\n");
 }
 
@@ -843,6 +896,8 @@ int command_report(int argc, char **argv)
 		{ "branch", no_argument, NULL, 'B' },
 		{ "stack", no_argument, NULL, 'K' },
 		{ "profile", no_argument, NULL, 'P' },
+		{ "kmem", no_argument, NULL, 'M' },
+		{ "workqueue", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -853,6 +908,8 @@ int command_report(int argc, char **argv)
 	struct row *rows;
 	size_t nr_rows, k;
 	int c, stat = 0, branch = 0, graph, mode, nr_tids = 0, *tids, bad = 0, view = 0;
+	const char *statfile = NULL;
+	int nstatfile = 0;
 
 	sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
@@ -881,9 +938,19 @@ int command_report(int argc, char **argv)
 			break;
 		case 'K':
 			view = 'K';
+			nstatfile++;
 			break;
 		case 'P':
 			view = 'P';
+			nstatfile++;
+			break;
+		case 'M':
+			statfile = "kmem";
+			nstatfile++;
+			break;
+		case 'W':
+			statfile = "workqueue";
+			nstatfile++;
 			break;
 		case 'h':
 			usage(stdout);
@@ -905,8 +972,8 @@ int command_report(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	if (stat && branch) {
-		pr_err("--stat and --branch are two reports: choose one");
+	if (stat + branch + nstatfile > 1) {
+		pr_err("--stat, --branch, --stack, --profile, --kmem and --workqueue are reports of their own: choose one");
 		return 1;
 	}
 	/* the statistics the programs kept: no need for the buffers */
@@ -920,6 +987,8 @@ int command_report(int argc, char **argv)
 		closedir(dd);
 		return (view == 'K' ? prof_stack_report(dir, stdout) : prof_func_report(dir, stdout)) < 0;
 	}
+	if (statfile)
+		return report_statfile(dir, statfile);
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
 	if (branch) {

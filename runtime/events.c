@@ -208,6 +208,8 @@ static const struct ut_api_ops api_ops = {
 	ut_api_irq_disable, ut_api_irq_enable, ut_api_irq_save, ut_api_irq_restore,
 	ut_api_irqs_disabled, ut_api_preempt_disable, ut_api_preempt_enable,
 	ut_api_preempt_count,
+	/* workqueue.c */
+	ut_api_wq_insert, ut_api_wq_execute,
 };
 
 /* a section of an object, found by name: its address (before the load bias) and size */

@@ -263,8 +263,10 @@ EXPORT void *dlopen(const char *file, int flags)
 		ut_dl_since = ut_clock() ?: 1;
 	h = next_dlopen(file, flags);
 	if (h) {
+		ut_kmem_quiet++;	/* the runtime's allocations */
 		ut_write_maps(ut_dl_since);
 		ut_dyn_scan();
+		ut_kmem_quiet--;
 	}
 	ut_dl_nest--;
 	ut_dyn_unlock();

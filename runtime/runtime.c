@@ -531,6 +531,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	atexit(ut_runtime_fini);
 	ut_ctl = m;
 	ut_self.state = UT_TS_INTERNAL;	/* its allocations are not traced */
+	ut_kmem_quiet++;		/* nor counted by kmemtrace */
 	ut_rec_mode = (int)ut_needs_mode(ut_tracers_needs(ut_tracers_set(ut_ctl->active_tracers)));
 	ut_filter_load();
 	ut_extra_apply();
@@ -541,6 +542,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_events_init(ut_session);
 	ut_dyn_scan();
 	ut_startup_check();
+	ut_kmem_quiet--;
 	/* as the kernel's exec: task_rename, then sched_process_exec */
 	ut_sched_exec_rename();
 	if (unlikely(trace_sched_process_exec_enabled()))

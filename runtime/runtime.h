@@ -346,6 +346,10 @@ void ut_sched_resolve(void);
 void *ut_malloc(size_t n);
 void ut_free(void *p);
 void ut_kmem_resolve(void);
+/* for the C++ operators (kmem_cxx.c): an event on?  Then the block's kmalloc and kfree */
+int ut_kmem_on(void);
+void ut_kmem_alloced(void *site, void *p, size_t n);
+void ut_kmem_freeing(void *site, void *p);
 /* nonzero: this thread's allocations are not recorded (the runtime's calls into libc) */
 extern __thread int ut_kmem_quiet __attribute__((tls_model("initial-exec")));
 
@@ -438,6 +442,10 @@ static inline int ut_patch_mode(void)
 /* exec.c */
 void ut_exec_resolve(void);
 void ut_exec_init(void);
+
+/* workqueue.c: the API's works (usertrace/workqueue.h): counts and events */
+void ut_api_wq_insert(const char *wq, int req_cpu, int cpu, const void *work, const void *func);
+void ut_api_wq_execute(const char *wq, int cpu, const void *work, const void *func, int end);
 
 /* statarea.c: the statistics files (usertrace/statarea.h) */
 /*

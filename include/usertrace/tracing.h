@@ -38,10 +38,10 @@ extern "C" {
 
 /*
  * 1: tracing_on to print; 2: the latency sections (irqflags.h,
- * preempt.h).  The runtime fills slots of any version it knows; calls
+ * preempt.h); 3: the works of workqueue.h.  The runtime fills slots of any version it knows; calls
  * of a later version check ops->abi first.
  */
-#define UT_API_ABI		2
+#define UT_API_ABI		3
 #define UT_API_SECTION		"__ut_api_ptrs"
 #define UT_PRINTK_MAX		1024
 
@@ -61,6 +61,13 @@ struct ut_api_ops {
 	void (*preempt_disable)(uintptr_t ip);
 	void (*preempt_enable)(uintptr_t ip);
 	int (*preempt_count)(void);
+	/*
+	 * abi 3: workqueue.h: @work (its @func) queued into queue @wq for
+	 * worker @cpu (@req_cpu asked, or WORK_CPU_UNBOUND); worker @cpu starting (@end 0)
+	 * or ending (1) it
+	 */
+	void (*wq_insert)(const char *wq, int req_cpu, int cpu, const void *work, const void *func);
+	void (*wq_execute)(const char *wq, int cpu, const void *work, const void *func, int end);
 };
 
 struct ut_api_slot {

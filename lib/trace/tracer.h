@@ -91,6 +91,12 @@ struct tracer {
 	 */
 	unsigned lat_sections : 3;
 	/*
+	 * @events: the events it records and shows, "system:event", NULL
+	 * ended (the sched_switch tracer's sched events): `record -t` adds
+	 * them to -e, a tracing directory enables them with the tracer.
+	 */
+	const char *const *events;
+	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the
 	 * tracer refuses, the directory keeps nop and the write fails.

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,19 +93,28 @@ void ev_dir(const struct tfs_inst *in, uint64_t *set)
 		set[i] = in->ev_on[i] | in->tr_ev[i];
 }
 
-/* the events a tracer shows: the sched_switch tracer's, as record -t sched_switch */
+/* the events a tracer shows (struct tracer's events): the sched_switch tracer's, as record -t sched_switch */
 void tracer_events(struct tfs_session *s, struct tfs_inst *in)
 {
-	static const char *const sched_switch_evs[] = { "sched_switch", "sched_wakeup" };
+	const struct tracer *t = tracer_find(tfs_tracer_name(in));
 
 	memset(in->tr_ev, 0, sizeof(in->tr_ev));
-	if (strcmp(tfs_tracer_name(in), "sched_switch"))
+	if (!t || !t->events)
 		return;
 	ev_refresh(s);
-	for (size_t k = 0; k < sizeof(sched_switch_evs) / sizeof(*sched_switch_evs); k++)
-		for (uint32_t i = 0; i < s->nr_evd; i++)
-			if (ev_is(s, i, "sched", sched_switch_evs[k]))
+	for (const char *const *e = t->events; *e; e++) {
+		const char *colon = strchr(*e, ':');
+
+		if (!colon)
+			continue;
+		for (uint32_t i = 0; i < s->nr_evd; i++) {
+			char sys[64];
+
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *e), *e);
+			if (ev_is(s, i, sys, colon + 1))
 				ev_bit_set(in->tr_ev, i, 1);
+		}
+	}
 }
 
 /* what every directory enables together into @set.  Context: s->lock held. */

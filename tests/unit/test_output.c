@@ -134,6 +134,12 @@ struct ut_symtab *ut_symtab_load(const char *datadir)
 	return (struct ut_symtab *)&fake_symtab;
 }
 
+int ut_symtab_save(const char *datadir)
+{
+	(void)datadir;
+	return -1;
+}
+
 void ut_symtab_free(struct ut_symtab *st)
 {
 	(void)st;
@@ -928,6 +934,7 @@ static void test_registry(void **state)
 		{ "function", UT_MODE_FUNC },
 		{ "sched_switch", UT_MODE_NONE },
 		{ "branch", UT_MODE_NONE },
+		{ "kmemtrace", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -951,10 +958,10 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop");
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -967,6 +974,7 @@ static void test_registry(void **state)
 			    "  function        every call, with its caller\n"
 			    "  sched_switch    context switches and wake-ups of the traced threads\n"
 			    "  branch          likely/unlikely outcomes, [  ok  ] or [ MISS ] (usertrace/branch.h)\n"
+			    "  kmemtrace       malloc, new, mmap as kmem events; call sites in trace_stat/kmem\n"
 			    "  nop             no tracer: markers only\n");
 }
 

@@ -471,7 +471,7 @@ static void test_available_tracers(void **state)
 {
 	struct fix *f = *state;
 
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop\n");
 	assert_file(f->s, "current_tracer", "nop\n");
 	assert_file(f->s, "tracing_on", "1\n");
 }
@@ -1750,7 +1750,7 @@ static void test_tracer_hooks(void **state)
 	ret = register_tracer(&counted_tracer);
 	assert_true(ret == 0 || ret == -EEXIST);
 	assert_int_equal(register_tracer(&counted_tracer), -EEXIST);
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch nop test_refuse test_hooks\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop test_refuse test_hooks\n");
 	hook_inits = hook_resets = hook_starts = hook_stops = 0;
 
 	/*
@@ -2047,6 +2047,15 @@ static void test_trace_stat(void **state)
 	assert_null(strstr(n.all, "trace_stat"));
 	for (unsigned i = 0; i < nr_builtin; i++)
 		assert_int_equal(register_stat_tracer(builtin[i]), 0);
+	/* usertrace's own: with no statistics file, their headers alone */
+	assert_file(f->s, "trace_stat/workqueue",
+		    "# CPU  INSERTED  EXECUTED   NAME\n"
+		    "# |      |         |          |\n");
+	assert_file(f->s, "trace_stat/kmem",
+		    "#     HITS  FAILED    BYTES_ALLOC      BYTES_REQ  ALLOC/HIT    REQ/HIT   FRAG%"
+		    "     FREES  LIVE_BLOCKS     LIVE_BYTES  CALL_SITE\n"
+		    "#        |       |              |              |          |          |       |"
+		    "         |            |              |  |\n");
 }
 
 int main(void)
