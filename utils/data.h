@@ -45,6 +45,8 @@ enum ut_ev_type {
 	UT_EV_EVENT,		/* an event (tracepoint): ev->id, and its entry (common
 				 * fields first, see usertrace/event.h) in ev->data,
 				 * ev->data_len bytes, at least 8, aligned */
+	UT_EV_SAMPLE,		/* a sysprof sample: the user stack, as UT_EV_TRACE
+				 * (ev->count ips, innermost first, in ev->data) */
 };
 
 struct ut_event {
