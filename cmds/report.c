@@ -771,11 +771,12 @@ static int cmp_int(const void *a, const void *b)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: usertrace report [-i DIR] [-s KEY] [--stat]\n"
+		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --folded]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
 		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
 		"      --stat           the kernel's trace_stat/function layout\n"
+		"      --folded         the sysprof tracer's samples as folded stacks (flame graphs)\n"
 		"  -h, --help           this help\n");
 }
 
@@ -785,6 +786,7 @@ int command_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "stat", no_argument, NULL, 'S' },
+		{ "folded", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -794,7 +796,7 @@ int command_report(int argc, char **argv)
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
-	int c, stat = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
+	int c, stat = 0, folded = 0, graph, mode, nr_tids = 0, *tids, bad = 0;
 
 	sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
@@ -818,6 +820,9 @@ int command_report(int argc, char **argv)
 		case 'S':
 			stat = 1;
 			break;
+		case 'F':
+			folded = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -840,6 +845,21 @@ int command_report(int argc, char **argv)
 	}
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
+	if (folded) {
+		unsigned long long ns;
+
+		bad = report_folded(&d, stdout, &ns) < 0;
+		if (bad)
+			pr_warn("some samples could not be read: the counts are partial");
+		else if (!ns)
+			pr_warn("%s has no samples (record with -t sysprof)", dir);
+		if (fflush(stdout) || ferror(stdout)) {
+			pr_err("cannot write the report: %s", strerror(errno));
+			bad = 1;
+		}
+		ut_data_close(&d);
+		return bad;
+	}
 
 	/* what the data's tracer had recorded (an unknown one: calls and returns) */
 	mode = ut_tracer_mode(d.tracer);

@@ -927,6 +927,7 @@ static void test_registry(void **state)
 		{ "irqsoff", UT_MODE_FUNC },
 		{ "function", UT_MODE_FUNC },
 		{ "sched_switch", UT_MODE_NONE },
+		{ "sysprof", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -950,10 +951,10 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof nop");
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -965,6 +966,7 @@ static void test_registry(void **state)
 			    "  irqsoff         longest section with signals blocked, or in a handler\n"
 			    "  function        every call, with its caller\n"
 			    "  sched_switch    context switches and wake-ups of the traced threads\n"
+			    "  sysprof         samples the user stack every N us of thread CPU time\n"
 			    "  nop             no tracer: markers only\n");
 }
 
