@@ -1514,7 +1514,8 @@ static void test_options_help(void **state)
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"
-		"    funcgraph-irqs (default) funcgraph-tail\n");
+		"    funcgraph-irqs (default) funcgraph-tail\n"
+		"  sysprof: sysprof-raw\n");
 }
 
 int main(void)
