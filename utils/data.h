@@ -47,6 +47,10 @@ enum ut_ev_type {
 				 * ev->data_len bytes, at least 8, aligned */
 	UT_EV_SAMPLE,		/* a sysprof sample: the user stack, as UT_EV_TRACE
 				 * (ev->count ips, innermost first, in ev->data) */
+	UT_EV_INITCALL,		/* the initcall tracer: ev->dir UT_TRACE_DIR_ICALL, a
+				 * constructor or destructor is called (ip 0 of
+				 * ev->data), or UT_TRACE_DIR_ICRET, it returned (ip
+				 * 0, then its return value as ip 1) */
 };
 
 struct ut_event {

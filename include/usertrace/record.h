@@ -29,6 +29,13 @@
  * does not know it takes it for another directory's stack trace.
  */
 #define UT_TRACE_DIR_SAMPLE	0xffffu
+/*
+ * The initcall tracer's (runtime/tracers/initcall.c): a constructor or
+ * destructor is called (ips: the function) and returned (ips: the
+ * function, its return value as a u32).
+ */
+#define UT_TRACE_DIR_ICALL	0xfffeu
+#define UT_TRACE_DIR_ICRET	0xfffdu
 
 enum ut_rec_type {
 #define UT_RECORD(name, type, base, unit, max, counts)	UT_REC_##name = type,
