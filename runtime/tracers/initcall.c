@@ -89,6 +89,8 @@ struct ic_obj {
 	uintptr_t preinit, init, fini;	/* the original arrays */
 	size_t npreinit, ninit, nfini;
 	uintptr_t init_fn, fini_fn;	/* DT_INIT, DT_FINI */
+	const ElfW(Xword) *mark;	/* an entry we changed, and the value we put */
+	ElfW(Xword) mark_val;
 };
 
 static struct ic_obj ic_objs[IC_OBJS];
@@ -361,8 +363,10 @@ static void take_object(ElfW(Addr) base, ElfW(Dyn) *ld, int exe)
 		return;		/* the runtime itself */
 	for (k = 0; k < ic_nobjs; k++)
 		if (ic_objs[k].ld == ld)
-			return;
-	if (ic_nobjs == IC_OBJS)
+			break;
+	if (k < ic_nobjs && ic_objs[k].mark && *ic_objs[k].mark == ic_objs[k].mark_val)
+		return;		/* taken, and still so */
+	if (k == ic_nobjs && ic_nobjs == IC_OBJS)
 		return;
 	for (d = ld; d->d_tag != DT_NULL; d++) {
 		switch (d->d_tag) {
@@ -379,8 +383,11 @@ static void take_object(ElfW(Addr) base, ElfW(Dyn) *ld, int exe)
 	}
 	if (!((e_pre && z_pre) || (e_init && z_init) || (e_fini && z_fini) || e_ifn || e_ffn))
 		return;
-	k = ic_nobjs++;
+	/* a new object, or a closed one's slot for the object mapped in its place */
+	if (k == ic_nobjs)
+		ic_nobjs++;
 	o = &ic_objs[k];
+	*o = (struct ic_obj){ 0 };
 	o->base = base;
 	o->ld = ld;
 	/*
@@ -394,7 +401,8 @@ static void take_object(ElfW(Addr) base, ElfW(Dyn) *ld, int exe)
 	ro = !writable(ld) || !writable(d);
 	if (ro && (!rhi || (uintptr_t)ld < rlo || (uintptr_t)ld >= rhi ||
 		   rsys(SYS_mprotect, (long)plo, (long)(phi - plo), PROT_READ | PROT_WRITE, 0))) {
-		ic_nobjs--;
+		if (k == ic_nobjs - 1)
+			ic_nobjs--;
 		return;
 	}
 	if (e_pre && z_pre) {
@@ -426,17 +434,30 @@ static void take_object(ElfW(Addr) base, ElfW(Dyn) *ld, int exe)
 		o->fini_fn = base + e_ffn->d_un.d_ptr;
 		e_ffn->d_un.d_ptr = (uintptr_t)ic_runners[k].finifn - base;
 	}
+	/* an entry of ours: the object is taken while it stays there */
+	o->mark = e_init ? &e_init->d_un.d_val : e_fini ? &e_fini->d_un.d_val :
+		  e_ifn ? &e_ifn->d_un.d_val : e_ffn ? &e_ffn->d_un.d_val : &e_pre->d_un.d_val;
+	o->mark_val = *o->mark;
 	if (ro)
 		rsys(SYS_mprotect, (long)plo, (long)(phi - plo), PROT_READ, 0);
 }
 
 static struct r_debug *ic_rdebug;
 
-/* every object of the base namespace not taken yet */
+/*
+ * every object of the base namespace not taken yet; the lock: the
+ * control thread's init and a dlopen in another thread (ld.so's lock
+ * held: it only spins while the other walks)
+ */
 static void take_all(void)
 {
+	static volatile int lock;
+
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
 	for (struct link_map *l = ic_rdebug ? ic_rdebug->r_map : NULL; l; l = l->l_next)
 		take_object(l->l_addr, l->l_ld, l == ic_rdebug->r_map);
+	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- at relocation: the IFUNC resolver ---- */
