@@ -928,6 +928,7 @@ static void test_registry(void **state)
 		{ "function", UT_MODE_FUNC },
 		{ "sched_switch", UT_MODE_NONE },
 		{ "sysprof", UT_MODE_NONE },
+		{ "initcall", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -951,10 +952,10 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof initcall nop");
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch sysprof initcall nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -967,6 +968,7 @@ static void test_registry(void **state)
 			    "  function        every call, with its caller\n"
 			    "  sched_switch    context switches and wake-ups of the traced threads\n"
 			    "  sysprof         samples the user stack every N us of thread CPU time\n"
+			    "  initcall        constructors and destructors of the program and its libraries, timed\n"
 			    "  nop             no tracer: markers only\n");
 }
 
