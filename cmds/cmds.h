@@ -17,4 +17,8 @@ int command_ctl(int argc, char **argv);
 /* replay the whole of @dir with the recorded tracer and default options into @out */
 int replay_dir(const char *dir, FILE *out);
 
+struct ut_data;
+/* the sysprof samples of @d as folded stacks (folded.c); -1: some could not be read */
+int report_folded(struct ut_data *d, FILE *out, unsigned long long *nsamples);
+
 #endif

@@ -29,6 +29,7 @@ static const char *const type_name[] = {
 	[UT_EV_ENTRY] = "entry", [UT_EV_EXIT] = "exit", [UT_EV_FUNC] = "func",
 	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost", [UT_EV_RETURN] = "return",
 	[UT_EV_TRACE] = "trace", [UT_EV_DEPTH] = "depth", [UT_EV_EVENT] = "event",
+	[UT_EV_SAMPLE] = "sample", [UT_EV_INITCALL] = "initcall",
 };
 
 /* an event: "id=ID" and its fields' bytes in hex, after the common fields */
@@ -106,7 +107,8 @@ int command_dump(int argc, char **argv)
 			printf("%" PRIu64, ev.count);
 		else if (ev.type == UT_EV_DEPTH)
 			printf("was %" PRIu64, ev.count);
-		else if (ev.type == UT_EV_TRACE)
+		else if (ev.type == UT_EV_TRACE || ev.type == UT_EV_SAMPLE ||
+			 ev.type == UT_EV_INITCALL)
 			print_trace(&d, &ev);
 		else if (ev.type == UT_EV_EVENT)
 			print_event(&ev);

@@ -868,7 +868,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch | --stack | --profile |\n"
-		"                        --kmem | --workqueue]\n"
+		"                        --kmem | --workqueue | --folded]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
 		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
@@ -884,6 +884,7 @@ static void usage(FILE *f)
 		"      --kmem           allocations per call site, leaks (record -t kmemtrace):\n"
 		"                       trace_stat/kmem\n"
 		"      --workqueue      works inserted and executed per worker: trace_stat/workqueue\n"
+		"      --folded         the sysprof tracer's samples as folded stacks (flame graphs)\n"
 		"  -h, --help           this help\n");
 }
 
@@ -898,6 +899,7 @@ int command_report(int argc, char **argv)
 		{ "profile", no_argument, NULL, 'P' },
 		{ "kmem", no_argument, NULL, 'M' },
 		{ "workqueue", no_argument, NULL, 'W' },
+		{ "folded", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -907,7 +909,7 @@ int command_report(int argc, char **argv)
 	struct ut_data d;
 	struct row *rows;
 	size_t nr_rows, k;
-	int c, stat = 0, branch = 0, graph, mode, nr_tids = 0, *tids, bad = 0, view = 0;
+	int c, stat = 0, branch = 0, folded = 0, graph, mode, nr_tids = 0, *tids, bad = 0, view = 0;
 	const char *statfile = NULL;
 	int nstatfile = 0;
 
@@ -952,6 +954,9 @@ int command_report(int argc, char **argv)
 			statfile = "workqueue";
 			nstatfile++;
 			break;
+		case 'F':
+			folded = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -972,8 +977,8 @@ int command_report(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	if (stat + branch + nstatfile > 1) {
-		pr_err("--stat, --branch, --stack, --profile, --kmem and --workqueue are reports of their own: choose one");
+	if (stat + branch + folded + nstatfile > 1) {
+		pr_err("--stat, --branch, --stack, --profile, --kmem, --workqueue and --folded are reports of their own: choose one");
 		return 1;
 	}
 	/* the statistics the programs kept: no need for the buffers */
@@ -995,6 +1000,21 @@ int command_report(int argc, char **argv)
 		c = report_branch(dir);
 		ut_data_close(&d);
 		return c;
+	}
+	if (folded) {
+		unsigned long long ns;
+
+		bad = report_folded(&d, stdout, &ns) < 0;
+		if (bad)
+			pr_warn("some samples could not be read: the counts are partial");
+		else if (!ns)
+			pr_warn("%s has no samples (record with -t sysprof)", dir);
+		if (fflush(stdout) || ferror(stdout)) {
+			pr_err("cannot write the report: %s", strerror(errno));
+			bad = 1;
+		}
+		ut_data_close(&d);
+		return bad;
 	}
 
 	/* what the data's tracer had recorded (an unknown one: calls and returns) */

@@ -16,7 +16,8 @@
  *   tid=N      only this thread (repeatable)
  *   s=KEY      report's sort key; `stat`: report --stat
  * Without it: the recorded tracer as replay prints it, then each tracer
- * with a set of other options and clocks, report twice and dump.
+ * with a set of other options and clocks, report twice, report --folded
+ * and dump.
  *
  * A .dat section is written as it is: a version 1 file, or a version 2
  * one with its zstd chunks (the chunk headers and frames are fuzzed).
@@ -294,6 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		run_cmd(command_report, "report", dir, NULL, NULL, NULL);
 		run_cmd(command_report, "report", dir, "--stat", "-s", "self");
+		run_cmd(command_report, "report", dir, "--folded", NULL, NULL);
 		run_cmd(command_dump, "dump", dir, NULL, NULL, NULL);
 	}
 	ut_data_close(&d);

@@ -216,6 +216,7 @@ static void *ut_thread_start(void *p)
 		pthread_attr_destroy(&a);
 	}
 	ut_kmem_quiet--;
+	ut_sysprof_thread_start();
 	ret = s.fn(s.arg);
 	if (unlikely(trace_sched_process_exit_enabled()))
 		ut_sched_exit(0);

@@ -397,6 +397,7 @@ static void ut_thread_exit(void *arg)
 {
 	struct ut_thread *t = arg;
 
+	ut_sysprof_thread_exit();
 	if (t->state != UT_TS_READY)
 		return;
 	prctl(PR_GET_NAME, t->w.hdr->comm, 0, 0, 0);

@@ -515,4 +515,9 @@ static inline uint64_t ut_clock(void)
 	return ut_clock_mono();
 }
 
+/* tracers/sysprof.c */
+void ut_sysprof_thread_start(void);
+void ut_sysprof_thread_exit(void);
+int ut_sysprof_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 #endif /* USERTRACE_RUNTIME_H */

@@ -61,6 +61,8 @@ uint32_t ut_tracers_set(uint32_t set)
 				continue;
 			}
 			ut_running |= bit;
+		} else if ((ut_running & bit) && t->apply) {
+			t->apply();
 		}
 	}
 	ut_lat_apply(ut_running);

@@ -36,6 +36,12 @@ struct ut_rt_tracer {
 	 * hooks change (they may still record its needs for a moment).
 	 */
 	void (*reset)(void);
+	/*
+	 * The settings changed while it runs (a write to the tracing
+	 * directory the programs applied).  Optional.  Context: the control
+	 * thread.
+	 */
+	void (*apply)(void);
 };
 
 #define UT_TRACER(name, needs, help)	extern const struct ut_rt_tracer ut_rt_tracer_##name;

@@ -64,7 +64,7 @@ $(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $
 		-lpthread $(TEP_LIBS)
 
 # test_lost runs replay and report themselves on data directories it writes
-$(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/replay.c utils/data.c utils/symtab.c utils/profile.c \
+$(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/folded.c cmds/replay.c utils/data.c utils/symtab.c utils/profile.c \
 		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		$(HDRS) cmds/cmds.h
 	@mkdir -p $(dir $@)

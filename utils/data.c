@@ -719,11 +719,14 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 				return -1;
 			}
 			memcpy(&dir, r + 6, 2);
-			cursor_ev(c, ev, UT_EV_TRACE, ts);
+			cursor_ev(c, ev, dir == UT_TRACE_DIR_SAMPLE ? UT_EV_SAMPLE :
+					 dir == UT_TRACE_DIR_ICALL || dir == UT_TRACE_DIR_ICRET ?
+					 UT_EV_INITCALL : UT_EV_TRACE, ts);
 			ev->data = cursor_keep(c, r + 8, n - 2u, 0);
 			ev->data_len = n - 2u;
 			ev->count = (n - 2u) / 6;
-			ev->dir = dir;
+			/* a sample's sentinel is not a directory; initcall's say call or return */
+			ev->dir = dir == UT_TRACE_DIR_SAMPLE ? 0 : dir;
 			ev->depth = c->st.depth;
 			return 1;
 		}

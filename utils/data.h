@@ -45,6 +45,12 @@ enum ut_ev_type {
 	UT_EV_EVENT,		/* an event (tracepoint): ev->id, and its entry (common
 				 * fields first, see usertrace/event.h) in ev->data,
 				 * ev->data_len bytes, at least 8, aligned */
+	UT_EV_SAMPLE,		/* a sysprof sample: the user stack, as UT_EV_TRACE
+				 * (ev->count ips, innermost first, in ev->data) */
+	UT_EV_INITCALL,		/* the initcall tracer: ev->dir UT_TRACE_DIR_ICALL, a
+				 * constructor or destructor is called (ip 0 of
+				 * ev->data), or UT_TRACE_DIR_ICRET, it returned (ip
+				 * 0, then its return value as ip 1) */
 };
 
 struct ut_event {

@@ -49,7 +49,10 @@
  *                         first: a stacktrace trigger's stack for one
  *                         directory of the tracing directory (1: the top,
  *                         d + 1: instance d of the registry, evreg.h);
- *                         sized as a free type, so older readers skip it
+ *                         sized as a free type, so older readers skip it;
+ *                         dir 0xffff (UT_TRACE_DIR_SAMPLE): a sysprof
+ *                         sample, the user stack when the thread's
+ *                         CPU-time timer fired (runtime/tracers/sysprof.c)
  *   CTX           6+n     u16 n = 2, u8 flags, u8 preempt depth: the
  *                         thread's context from here on (UT_CTX_*
  *                         below), written by the latency tracers when it

@@ -22,6 +22,21 @@
 /* most addresses in a STACK or TRACE record */
 #define UT_STACK_MAX	64
 
+/*
+ * The dir of a TRACE_DIR record that is a sysprof sample (the user stack
+ * where a thread's CPU-time timer fired, innermost first), not a
+ * stacktrace trigger's: no directory has this number.  A reader that
+ * does not know it takes it for another directory's stack trace.
+ */
+#define UT_TRACE_DIR_SAMPLE	0xffffu
+/*
+ * The initcall tracer's (runtime/tracers/initcall.c): a constructor or
+ * destructor is called (ips: the function) and returned (ips: the
+ * function, its return value as a u32).
+ */
+#define UT_TRACE_DIR_ICALL	0xfffeu
+#define UT_TRACE_DIR_ICRET	0xfffdu
+
 enum ut_rec_type {
 #define UT_RECORD(name, type, base, unit, max, counts)	UT_REC_##name = type,
 #include "entries.h"

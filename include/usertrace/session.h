@@ -219,7 +219,8 @@ struct ut_session_ctl {
 	 */
 	volatile uint64_t max_latency;
 	volatile int32_t max_lock;
-	uint32_t pad2;
+	/* sysprof_sample_period in microseconds (runtime/tracers/sysprof.c); 0: 1000 */
+	volatile uint32_t sysprof_period_us;
 	struct ut_max_rec {
 		uint64_t latency;	/* clock units; 0: no record */
 		uint64_t ts;		/* its end (clock): start = ts - latency */

@@ -207,7 +207,7 @@ int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_st
 		ut_put48(fr, ev->ip);
 		ut_put48(fr + 6, ev->parent);
 		ring_put(w, UT_REC_FUNC, ts, fr, 12);
-	} else if (type == UT_REC_TRACE_DIR) {
+	} else if (type == UT_REC_TRACE_DIR && ev->type == UT_EV_TRACE) {
 		/* the directory's own stacktrace trigger: a TRACE in its ring */
 		unsigned char tr[2 + 6 * UT_STACK_MAX];
 		uint16_t n = (uint16_t)ev->count;

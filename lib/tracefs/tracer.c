@@ -298,6 +298,34 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
 }
 
 /*
+ * sysprof_sample_period: the sysprof tracer's period in microseconds of
+ * each thread's CPU time, as the kernel's trace_sysprof.c: 1000 at
+ * first, a smaller value than 100 is taken as 100 (shown so), anything
+ * but a decimal number is EINVAL (ERANGE past 2^64; EINVAL past 2^32 - 1,
+ * which the control page cannot hold).  The programs re-arm their timers.
+ */
+static int sysprof_period_show(struct tfs_handle *h, struct sbuf *b)
+{
+	uint32_t us = h->s->ctl->sysprof_period_us;
+
+	sb_printf(b, "%u\n", us ? us : 1000u);
+	return 0;
+}
+
+static int sysprof_period_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	unsigned long long v;
+	int perr;
+
+	if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
+		tfs_err(h->s, "Invalid argument", h->n.f->name);
+		return perr ? perr : -EINVAL;
+	}
+	h->s->ctl->sysprof_period_us = v < 100 ? 100 : (uint32_t)v;
+	return TFS_WR_APPLY;
+}
+
+/*
  * tracing_max_latency: the control page's max_latency (clock units), set
  * by the programs' latency tracers (runtime/max.c), in microseconds as
  * the kernel's tracing_nsecs_read().  A write sets it (the next maximum
@@ -430,6 +458,8 @@ const struct tfs_file tfs_tracer_files[] = {
 	TFS_FILE("options", 0640, W_OPTIONS, .show = option_show, .write = option_write),
 	TFS_FILE("trace_clock", 0640, W_TOP | W_INST, .show = trace_clock_show, .write = trace_clock_write),
 	TFS_FILE("tracing_thresh", 0640, W_TOP, .show = tracing_thresh_show, .write = tracing_thresh_write),
+	TFS_FILE("sysprof_sample_period", 0640, W_TOP,
+		 .show = sysprof_period_show, .write = sysprof_period_write),
 	TFS_FILE("tracing_max_latency", 0640, W_TOP | W_INST, .show = max_latency_show, .write = max_latency_write),
 	TFS_FILE("max_graph_depth", 0640, W_TOP,
 		 .show = max_graph_depth_show, .write = max_graph_depth_write),

@@ -935,6 +935,8 @@ static void test_registry(void **state)
 		{ "sched_switch", UT_MODE_NONE },
 		{ "branch", UT_MODE_NONE },
 		{ "kmemtrace", UT_MODE_NONE },
+		{ "sysprof", UT_MODE_NONE },
+		{ "initcall", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -958,10 +960,10 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop");
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -975,6 +977,8 @@ static void test_registry(void **state)
 			    "  sched_switch    context switches and wake-ups of the traced threads\n"
 			    "  branch          likely/unlikely outcomes, [  ok  ] or [ MISS ] (usertrace/branch.h)\n"
 			    "  kmemtrace       malloc, new, mmap as kmem events; call sites in trace_stat/kmem\n"
+			    "  sysprof         samples the user stack every N us of thread CPU time\n"
+			    "  initcall        constructors and destructors of the program and its libraries, timed\n"
 			    "  nop             no tracer: markers only\n");
 }
 
@@ -1522,7 +1526,8 @@ static void test_options_help(void **state)
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"
-		"    funcgraph-irqs (default) funcgraph-tail graph-time (default)\n");
+		"    funcgraph-irqs (default) funcgraph-tail graph-time (default)\n"
+		"  sysprof: sysprof-raw\n");
 }
 
 int main(void)

@@ -471,7 +471,7 @@ static void test_available_tracers(void **state)
 {
 	struct fix *f = *state;
 
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop\n");
 	assert_file(f->s, "current_tracer", "nop\n");
 	assert_file(f->s, "tracing_on", "1\n");
 }
@@ -656,6 +656,25 @@ static void test_errnos(void **state)
 	assert_int_equal(wr(f->s, "tracing_thresh", O_TRUNC, "100\n"), 0);
 	assert_int_equal(f->ctl->tracing_thresh, 100000);
 	assert_file(f->s, "tracing_thresh", "100\n");
+	/* sysprof_sample_period: us, 1000 at first, at least 100, the kernel's errnos */
+	assert_file(f->s, "sysprof_sample_period", "1000\n");
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "250\n"), 0);
+	assert_int_equal(f->ctl->sysprof_period_us, 250);
+	assert_file(f->s, "sysprof_sample_period", "250\n");
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "0\n"), 0);
+	assert_file(f->s, "sysprof_sample_period", "100\n");
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "+5000"), 0);
+	assert_file(f->s, "sysprof_sample_period", "5000\n");
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "1 ms\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "-1\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "\n"), -EINVAL);
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "4294967296"), -EINVAL);
+	assert_int_equal(wr(f->s, "sysprof_sample_period", O_TRUNC, "18446744073709551616"), -ERANGE);
+	assert_file(f->s, "sysprof_sample_period", "5000\n");
+	/* the top's alone, as the kernel's */
+	assert_int_equal(tfs_mkdir(f->s, "instances/sp"), 0);
+	assert_null(rd(f->s, "instances/sp/sysprof_sample_period", NULL));
+	assert_int_equal(tfs_rmdir(f->s, "instances/sp"), 0);
 }
 
 static void test_options(void **state)
@@ -1750,7 +1769,7 @@ static void test_tracer_hooks(void **state)
 	ret = register_tracer(&counted_tracer);
 	assert_true(ret == 0 || ret == -EEXIST);
 	assert_int_equal(register_tracer(&counted_tracer), -EEXIST);
-	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace nop test_refuse test_hooks\n");
+	assert_file(f->s, "available_tracers", "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop test_refuse test_hooks\n");
 	hook_inits = hook_resets = hook_starts = hook_stops = 0;
 
 	/*

@@ -1,0 +1,187 @@
+#!/bin/bash
+# t-sysprof.sh - the sysprof tracer (runtime/tracers/sysprof.c): a
+# program that burns CPU in one function shows it in nearly every sample
+# (replay's <user stack trace>, report --folded), threads, forked
+# children and exec'd images are sampled, the seed's raw lines, and a
+# program that uses SIGPROF, setitimer and the sampling signal itself
+# still works.
+SUITE=sysprof
+. "$(dirname "$0")/lib.sh"
+
+cat > "$W/burn.c" <<'C'
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+volatile unsigned long sink;
+static double cpu(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+#define BURNER(name) __attribute__((noinline)) void name(double s) \
+	{ double t0 = cpu(); do for (int i = 0; i < 20000; i++) sink += i * i; while (cpu() - t0 < s); }
+BURNER(burn)
+BURNER(tburn)
+BURNER(cburn)
+static void *thr(void *x) { (void)x; tburn(0.15); return NULL; }
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "threads")) {
+		pthread_t t;
+		int st;
+		pid_t c = fork();
+
+		if (c == 0) {
+			cburn(0.15);
+			_exit(0);
+		}
+		pthread_create(&t, NULL, thr, NULL);
+		burn(0.15);
+		pthread_join(t, NULL);
+		waitpid(c, &st, 0);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		execl(argv[0], argv[0], (char *)NULL);
+		return 1;
+	}
+	burn(0.3);
+	return 0;
+}
+C
+gcc -O2 -pg -mfentry -pthread -o "$W/burn" "$W/burn.c" || { not_ok "cannot build"; exit 1; }
+
+# folded STACK-SUFFIX MIN-PERCENT: the samples whose stack ends in the suffix
+share() {
+	awk -v suf="$1" '{ n = $NF; t += n; s = $0; sub(/ [0-9]+$/, "", s);
+		if (substr(s, length(s) - length(suf) + 1) == suf) h += n }
+		END { if (t == 0) print 0; else print int(100 * h / t) }' "$W/folded"
+}
+
+# 1. one burner: nearly every sample is main;burn
+if "$UT" record -t sysprof -o "$W/d1" -- "$W/burn" > "$W/out" 2> "$W/err"; then
+	"$UT" report -i "$W/d1" --folded > "$W/folded" 2> "$W/err2"
+	samples=$(awk '{ t += $NF } END { print t + 0 }' "$W/folded")
+	pct=$(share ";main;burn")
+	# 0.3 s of CPU: 75 samples at a 4 ms tick, 300 at 1 ms
+	if [ "$samples" -ge 40 ] && [ "$pct" -ge 80 ]; then
+		ok "burn: $samples samples, $pct% in main;burn"
+	else
+		not_ok "burn: $samples samples, $pct% in main;burn"; sed 's/^/# /' "$W/folded"
+	fi
+	if grep -qE '^_start;__libc_start_main;.*main;burn [0-9]+$' "$W/folded"; then
+		ok "folded lines: _start;...;main;burn N"
+	else
+		not_ok "folded lines"; sed 's/^/# /' "$W/folded"
+	fi
+	"$UT" replay -i "$W/d1" > "$W/replay"
+	if head -1 "$W/replay" | grep -qx '# tracer: sysprof' &&
+	   grep -qE '^ +burn-[0-9]+ +\[[0-9]{3}\] \.\.\.\.\. +[0-9]+\.[0-9]{6}: <user stack trace>$' "$W/replay" &&
+	   grep -A2 '<user stack trace>' "$W/replay" | grep -qx ' => burn' &&
+	   grep -A2 '<user stack trace>' "$W/replay" | grep -qx ' => main'; then
+		ok "replay: <user stack trace> with => burn, => main"
+	else
+		not_ok "replay"; head -30 "$W/replay" | sed 's/^/# /'
+	fi
+	"$UT" replay -i "$W/d1" -O sysprof-raw -O nocontext-info > "$W/raw"
+	nstart=$(grep -c '^# 0 0 [0-9]*$' "$W/raw")
+	nend=$(grep -cE '^# 3 [0-9]+ [0-9]+$' "$W/raw")
+	bad=$(grep -vcE '^#( (0 0|2 [0-9]+ 0|3 [0-9]+ [0-9]+|-1 -1 -1)|$| tracer: sysprof)' "$W/raw")
+	if [ "$nstart" = "$samples" ] && [ "$nend" = "$samples" ] && [ "$bad" = 0 ]; then
+		ok "sysprof-raw: $nstart '# 0 0 PID' ... '# 3 PID N' samples"
+	else
+		not_ok "sysprof-raw: $nstart starts, $nend ends, $bad other lines for $samples samples"
+		head -20 "$W/raw" | sed 's/^/# /'
+	fi
+else
+	not_ok "record -t sysprof failed"; sed 's/^/# /' "$W/err"
+fi
+
+# 2. a thread and a forked child have their timers
+if "$UT" record -t sysprof -o "$W/d2" -- "$W/burn" threads > "$W/out" 2> "$W/err"; then
+	"$UT" report -i "$W/d2" --folded > "$W/folded"
+	for f in burn tburn cburn; do
+		c=$(grep -E ";$f [0-9]+$" "$W/folded" | awk '{ t += $NF } END { print t + 0 }')
+		if [ "$c" -ge 15 ]; then ok "threads: $c samples in $f"
+		else not_ok "threads: $c samples in $f"; sed 's/^/# /' "$W/folded"; fi
+	done
+	grep -qE ';thr;tburn [0-9]+$' "$W/folded" && ok "threads: the thread's stack starts at its function" ||
+		{ not_ok "threads: no ...;thr;tburn"; sed 's/^/# /' "$W/folded"; }
+else
+	not_ok "record -t sysprof (threads) failed"; sed 's/^/# /' "$W/err"
+fi
+
+# 3. an exec'd image samples from its start
+if "$UT" record -t sysprof -o "$W/d3" -- "$W/burn" exec > "$W/out" 2> "$W/err"; then
+	"$UT" report -i "$W/d3" --folded > "$W/folded"
+	pct=$(share ";main;burn")
+	[ "$pct" -ge 80 ] && ok "exec: $pct% in main;burn" || { not_ok "exec: $pct%"; sed 's/^/# /' "$W/folded"; }
+else
+	not_ok "record -t sysprof (exec) failed"; sed 's/^/# /' "$W/err"
+fi
+
+# 4. the program's own SIGPROF timer, and a handler on the sampling signal
+cat > "$W/prof.c" <<'C'
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+volatile sig_atomic_t profs, rts;
+volatile unsigned long sink;
+static void on_prof(int s) { (void)s; profs++; }
+static void on_rt(int s) { (void)s; rts++; }
+int main(void)
+{
+	struct sigaction sa, old;
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
+	struct timespec t0, t;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_prof;
+	sigaction(SIGPROF, &sa, NULL);
+	setitimer(ITIMER_PROF, &it, NULL);
+	/* every real-time signal: the runtime's own is one of them */
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++) {
+		sa.sa_handler = on_rt;
+		if (sigaction(sig, &sa, NULL) || sigaction(sig, NULL, &old) || old.sa_handler != on_rt) {
+			printf("sigaction %d: not the program's handler\n", sig);
+			return 1;
+		}
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 10000; i++)
+			sink += i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 200);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		raise(sig);
+	printf("prof %s rt %d\n", profs > 10 ? "ticks" : "none", (int)rts);
+	return 0;
+}
+C
+gcc -O2 -pg -mfentry -o "$W/prof" "$W/prof.c" || { not_ok "cannot build prof"; exit 1; }
+nrt=$("$W/prof" | sed -n 's/.* rt //p')
+if "$UT" record -t sysprof -o "$W/d4" -- "$W/prof" > "$W/out" 2> "$W/err" &&
+   grep -qx "prof ticks rt $nrt" "$W/out"; then
+	"$UT" report -i "$W/d4" --folded > "$W/folded"
+	c=$(awk '{ t += $NF } END { print t + 0 }' "$W/folded")
+	[ "$c" -ge 20 ] && ok "SIGPROF, setitimer and every real-time signal stay the program's ($nrt handled; $c samples)" ||
+		not_ok "program's signals: only $c samples"
+else
+	not_ok "program's signals: $(cat "$W/out") (untraced: rt $nrt)"; sed 's/^/# /' "$W/err"
+fi
+
+# 5. a recording without samples
+"$UT" record -t nop -o "$W/d5" -- "$W/burn" > /dev/null 2>&1
+expect 0 'has no samples \(record with -t sysprof\)' -- "$UT" report -i "$W/d5" --folded
+[ -s "$W/out" ] && not_ok "folded output without samples" || ok "no folded lines without samples"
+
+echo "# $SUITE: $n tests"
