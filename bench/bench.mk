@@ -22,3 +22,8 @@ bench-tp: all
 bench-lat: all
 	@sh tests/deps.sh bench
 	O='$(O)' CC='$(CC)' bash bench/lat.sh
+
+# every tracer's cost, on and off, against uftrace's (bench/tracers.sh)
+bench-tracers: all
+	@sh tests/deps.sh bench
+	O='$(O)' CC='$(CC)' bash bench/tracers.sh
