@@ -111,8 +111,10 @@
 	cmpl	$0, %fs:UT_T_NPENDING(%r11)
 	jne	.Lflush\@
 .Lout\@:
+	.cfi_remember_state
 	RESTORE_ARGS \pad
 	ret
+	.cfi_restore_state
 
 	/* a handler parked records while we held the buffer: write them */
 .Lflush\@:

@@ -20,7 +20,9 @@
 	.globl	__fentry__
 	.type	__fentry__, @function
 __fentry__:
+	.cfi_startproc
 	GRAPH_ENTRY 72(%rsp), 0
+	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 
 	.section .note.GNU-stack,"",@progbits

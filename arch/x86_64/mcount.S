@@ -17,7 +17,9 @@
 	.globl	mcount
 	.type	mcount, @function
 mcount:
+	.cfi_startproc
 	GRAPH_ENTRY 8(%rbp), 8
+	.cfi_endproc
 	.size	mcount, .-mcount
 
 	.globl	_mcount
