@@ -991,6 +991,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	};
 	long long size;
 	int c, tracer_given = 0;
+	char why[256];
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "usertrace.data";
@@ -1016,7 +1017,12 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		case 't':
 			o->tracer = tracer_find(optarg);
 			if (!o->tracer) {
-				pr_err("unknown tracer '%s' (available: %s)", optarg, UT_TRACER_NAMES);
+				pr_err("unknown tracer '%s' (available: %s)", optarg,
+				       tracer_available_names());
+				return -1;
+			}
+			if (!tracer_available(o->tracer, why, sizeof(why))) {
+				pr_err("tracer '%s' is not available on this machine: %s", optarg, why);
 				return -1;
 			}
 			tracer_given = 1;
@@ -1442,11 +1448,13 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
-	/* the sched_switch tracer records the scheduler's two events, as the kernel's did */
-	if (!strcmp(o->tracer->name, "sched_switch") &&
-	    (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_switch") < 0 ||
-	     add_pattern(sess.events->patterns, sizeof(sess.events->patterns), "sched:sched_wakeup") < 0))
-		pr_warn("the -e patterns leave no room for the sched_switch tracer's events");
+	/* the tracer's events (sched_switch's two, as the kernel's did; mmiotrace's) */
+	for (const char *const *e = o->tracer->events; e && *e; e++)
+		if (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), *e) < 0) {
+			pr_warn("the -e patterns leave no room for the %s tracer's events",
+				o->tracer->name);
+			break;
+		}
 	/* the built-in events, selected by the patterns as they register */
 	if (ut_builtin_register(sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");

@@ -36,6 +36,7 @@
 #include "usertrace/events/kmem.h"
 #include "usertrace/events/lock.h"
 #include "usertrace/events/dl.h"
+#include "usertrace/events/mmiotrace.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -57,6 +58,8 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_lock_contention_end,
 	&__ut_tp_dl_dlopen,
 	&__ut_tp_dl_dlclose,
+	&__ut_tp_mmiotrace_mmiotrace_rw,
+	&__ut_tp_mmiotrace_mmiotrace_map,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);

@@ -92,19 +92,27 @@ void ev_dir(const struct tfs_inst *in, uint64_t *set)
 		set[i] = in->ev_on[i] | in->tr_ev[i];
 }
 
-/* the events a tracer shows: the sched_switch tracer's, as record -t sched_switch */
+/* the events a tracer shows (its .events: sched_switch's, mmiotrace's), as record -t */
 void tracer_events(struct tfs_session *s, struct tfs_inst *in)
 {
-	static const char *const sched_switch_evs[] = { "sched_switch", "sched_wakeup" };
+	const char *const *evs = in->tr.current_trace ? in->tr.current_trace->events : NULL;
 
 	memset(in->tr_ev, 0, sizeof(in->tr_ev));
-	if (strcmp(tfs_tracer_name(in), "sched_switch"))
+	if (!evs || !*evs)
 		return;
 	ev_refresh(s);
-	for (size_t k = 0; k < sizeof(sched_switch_evs) / sizeof(*sched_switch_evs); k++)
+	for (; *evs; evs++) {
+		const char *colon = strchr(*evs, ':');
+		char sys[64];
+
+		if (!colon || (size_t)(colon - *evs) >= sizeof(sys))
+			continue;
+		memcpy(sys, *evs, (size_t)(colon - *evs));
+		sys[colon - *evs] = 0;
 		for (uint32_t i = 0; i < s->nr_evd; i++)
-			if (ev_is(s, i, "sched", sched_switch_evs[k]))
+			if (ev_is(s, i, sys, colon + 1))
 				ev_bit_set(in->tr_ev, i, 1);
+	}
 }
 
 /* what every directory enables together into @set.  Context: s->lock held. */

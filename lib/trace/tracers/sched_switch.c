@@ -172,8 +172,13 @@ static void sched_switch_close(struct trace_iter *iter)
 	iter->priv = NULL;
 }
 
+static const char *const sched_switch_events[] = {
+	"sched:sched_switch", "sched:sched_wakeup", NULL
+};
+
 const struct tracer sched_switch_tracer = {
 	.name		= "sched_switch",
+	.events		= sched_switch_events,
 	.print_header	= sched_switch_header,
 	.print_line	= sched_switch_print_line,
 	.close		= sched_switch_close,
