@@ -19,11 +19,15 @@
  * program's accesses to it (doc/usertrace.1, mmiotrace).
  *
  * Without the runtime (the program not traced) the calls do nothing
- * and return -ENOSYS.
+ * and return -ENOSYS.  The runtime's functions are looked up with
+ * dlsym() at the first call (a weak reference would be resolved to
+ * nothing at link time in a non-PIE executable): with a C library
+ * older than glibc 2.34, link with -ldl.
  */
 #ifndef USERTRACE_MMIO_H
 #define USERTRACE_MMIO_H
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 
@@ -31,10 +35,17 @@
 extern "C" {
 #endif
 
-/* the runtime's: weak, NULL when it is not loaded */
-extern int usertrace_mmio_register(void *addr, size_t len, unsigned long long phys)
-	__attribute__((weak));
-extern int usertrace_mmio_unregister(void *addr) __attribute__((weak));
+/* the runtime's function @name, NULL when it is not loaded (RTLD_DEFAULT: NULL) */
+static inline void *__ut_mmio_fn(void **cache, const char *name)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_RELAXED);
+
+	if (!f) {
+		f = dlsym((void *)0, name);
+		__atomic_store_n(cache, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
 
 /*
  * ut_mmio_register - @len bytes at @addr are device memory at physical
@@ -43,13 +54,20 @@ extern int usertrace_mmio_unregister(void *addr) __attribute__((weak));
  */
 static inline int ut_mmio_register(void *addr, size_t len, unsigned long long phys)
 {
-	return usertrace_mmio_register ? usertrace_mmio_register(addr, len, phys) : -ENOSYS;
+	static void *fn;
+	int (*f)(void *, size_t, unsigned long long) =
+		(int (*)(void *, size_t, unsigned long long))__ut_mmio_fn(&fn, "usertrace_mmio_register");
+
+	return f ? f(addr, len, phys) : -ENOSYS;
 }
 
 /* ut_mmio_unregister - the region registered at @addr is no more: 0, -ENOENT, -ENOSYS */
 static inline int ut_mmio_unregister(void *addr)
 {
-	return usertrace_mmio_unregister ? usertrace_mmio_unregister(addr) : -ENOSYS;
+	static void *fn;
+	int (*f)(void *) = (int (*)(void *))__ut_mmio_fn(&fn, "usertrace_mmio_unregister");
+
+	return f ? f(addr) : -ENOSYS;
 }
 
 #ifdef __cplusplus

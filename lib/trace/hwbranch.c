@@ -58,7 +58,10 @@ static void probe(void)
 		return;
 	}
 	snprintf(probe_why, sizeof(probe_why),
-		 "no intel_bts or intel_pt PMU, and perf_event_open of a branch stack (LBR/BRS): %s",
+		 "no intel_bts or intel_pt PMU, and perf_event_open of branch-stack sampling (LBR, BRS) "
+		 "fails: %s", errno == ENOENT ? "the CPU offers no hardware branch event (ENOENT)" :
+		 errno == EOPNOTSUPP ? "branch stacks not supported (EOPNOTSUPP)" :
+		 errno == EACCES || errno == EPERM ? "not permitted (perf_event_paranoid)" :
 		 strerror(errno));
 }
 

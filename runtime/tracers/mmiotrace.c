@@ -68,6 +68,7 @@ struct region {
 	int id;
 	int used;		/* 1 while registered (read by the handlers) */
 	int auto_;		/* mapped through mmap (unregistered by munmap) */
+	int told;		/* its MAP line is written (since the tracer's start) */
 };
 
 static struct region regions[MMIO_MAX];
@@ -252,6 +253,8 @@ out:
 
 /* ---- the handlers ---- */
 
+static void map_tell(struct region *r);
+
 /* give @sig to the handler before ours: the program's, or the default */
 static void chain(struct sigaction *prev, int sig, siginfo_t *si, void *uc)
 {
@@ -317,6 +320,7 @@ static void trap_handler(int sig, siginfo_t *si, void *uc_)
 	uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
 	step.active = 0;
 	if (step.r) {
+		map_tell(step.r);
 		if (step.op == UT_MMIO_READ && !reg_value(uc, step.dst, step.width, &step.value))
 			step.op = UT_MMIO_UNKNOWN_OP;
 		trace_mmiotrace_rw(step.r->phys + (step.addr - step.r->start), step.value, step.pc,
@@ -375,6 +379,17 @@ static void map_event(const struct region *r, int op)
 	trace_mmiotrace_map(r->phys, r->start, r->end - r->start, r->id, (unsigned char)op);
 }
 
+/*
+ * The MAP line of @r, once.  The tracer starts before its events are on
+ * (the runtime applies the tracers, then the events): a region known at
+ * the start is told at its first access if not then.
+ */
+static void map_tell(struct region *r)
+{
+	if (trace_mmiotrace_map_enabled() && !__atomic_exchange_n(&r->told, 1, __ATOMIC_ACQ_REL))
+		map_event(r, UT_MMIO_PROBE);
+}
+
 static int do_register(void *addr, size_t len, uint64_t phys, int prot, int auto_)
 {
 	uintptr_t a = (uintptr_t)addr;
@@ -405,9 +420,10 @@ static int do_register(void *addr, size_t len, uint64_t phys, int prot, int auto
 	r->prot = prot;
 	r->auto_ = auto_;
 	r->id = id = ++next_id;
+	r->told = 0;
 	__atomic_store_n(&r->used, 1, __ATOMIC_RELEASE);
 	if (running) {
-		map_event(r, UT_MMIO_PROBE);
+		map_tell(r);
 		protect(r, 1);
 	}
 	pthread_mutex_unlock(&mmio_lock);
@@ -531,7 +547,8 @@ static int mmio_init(void)
 	__atomic_store_n(&running, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < MMIO_MAX; i++)
 		if (regions[i].used) {
-			map_event(&regions[i], UT_MMIO_PROBE);
+			regions[i].told = 0;
+			map_tell(&regions[i]);
 			protect(&regions[i], 1);
 		}
 	pthread_mutex_unlock(&mmio_lock);

@@ -1,6 +1,6 @@
 # description: mmiotrace with a region registered through usertrace/mmio.h: MAP, writes (immediates, registers) and reads of 1, 2, 4 and 8 bytes as W/R lines with the physical address and value, a marker as MARK, nothing for the page's other bytes, the program's own SIGSEGV handler gets its own fault, UNMAP; the pc is the access's (checked by the program's exit status and the addresses being in the executable)
 src=s-mmio.c
-flags="pg fentry"
+flags="pg fentry pg-nopie"
 ropts="-t mmiotrace"
 cmd="replay"
 filter='s/ [0-9]*\.[0-9]\{6\} / T /; s/^\([RW] [0-9] T 1 0x[0-9a-f]* 0x[0-9a-f]*\) 0x[0-9a-f]* 0$/\1 PC 0/; s/^\(MAP T 1 0xfebf0000\) 0x[0-9a-f]* /\1 VIRT /'
