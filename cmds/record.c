@@ -37,6 +37,7 @@
 #include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
+#include "cmds/powersrc.h"
 #include "cmds/schedsrc.h"
 #include "cmds/session.h"
 #include "lib/trace/tracer.h"
@@ -177,6 +178,8 @@ struct recorder {
 	int ending;		/* the program has ended */
 	struct sched_src *sched;	/* the sched events' source; NULL: none */
 	const char *sched_source;	/* its name, for info: "tracefs", "perf", "none" */
+	struct power_src *power;	/* the power events' source; NULL: none */
+	const char *power_source;	/* "tracefs", "sysfs", "none"; NULL: not wanted */
 	int sched_clock;
 };
 
@@ -712,6 +715,7 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 	 */
 	if (rec->sched)
 		sched_src_poll(rec->sched);
+	power_src_poll(rec->power);
 	/* its last buffers too, and threads that started since the last scan */
 	scan_buffers(rec);
 	for (st = rec->streams; st; st = st->next)
@@ -1246,7 +1250,8 @@ out:
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
 		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
-		      uint64_t grow_limit, uint64_t growths, const char *sched_source)
+		      uint64_t grow_limit, uint64_t growths, const char *sched_source,
+		      const char *power_source)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -1273,6 +1278,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
 	if (sched_source)
 		fprintf(f, "sched_source=%s\n", sched_source);
+	if (power_source)
+		fprintf(f, "power_source=%s\n", power_source);
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
@@ -1288,6 +1295,17 @@ static void sched_attach(pid_t pid, void *arg)
 {
 	struct recorder *rec = arg;
 
+	if (power_src_wanted(rec->events)) {
+		rec->power = power_src_open(rec->session, rec->events, rec->sched_clock, pid);
+		rec->power_source = rec->power ? power_src_name(rec->power) : "none";
+		if (rec->power)
+			fprintf(stderr, "usertrace: power events from %s\n",
+				!strcmp(rec->power_source, "tracefs") ?
+				"the kernel's tracefs (an instance with the power events)" :
+				"sampling /sys/devices/system/cpu (cpufreq, cpuidle)");
+	}
+	if (!sched_src_wanted(rec->events))
+		return;
 	rec->sched = sched_src_open(rec->session, rec->events, rec->sched_clock, pid);
 	rec->sched_source = rec->sched ? sched_src_name(rec->sched) : "none";
 	if (rec->sched)
@@ -1487,7 +1505,7 @@ int record_run(const struct record_opts *o, int *status)
 	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
 	rec.sched_clock = clock;
-	if (sched_src_wanted(sess.events)) {
+	if (sched_src_wanted(sess.events) || power_src_wanted(sess.events)) {
 		sess.before_exec = sched_attach;
 		sess.before_exec_arg = &rec;
 	}
@@ -1514,6 +1532,7 @@ int record_run(const struct record_opts *o, int *status)
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
 		if (rec.sched)
 			sched_src_poll(rec.sched);
+		power_src_poll(rec.power);
 		scan_buffers(&rec);
 		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -1534,6 +1553,8 @@ int record_run(const struct record_opts *o, int *status)
 	/* the last sched events, and their buffers closed for the last scan */
 	sched_src_close(rec.sched);
 	rec.sched = NULL;
+	power_src_close(rec.power);
+	rec.power = NULL;
 	set_ending(&rec);
 	scan_buffers(&rec);
 	/* every process is gone: also those whose pid was taken again meanwhile */
@@ -1581,7 +1602,7 @@ int record_run(const struct record_opts *o, int *status)
 	if (save_events(sess.events, o->outdir, o->events) < 0)
 		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
-		       ctl->grow_count, rec.sched_source) < 0) {
+		       ctl->grow_count, rec.sched_source, rec.power_source) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
 		rec.error = 1;
 	}
@@ -1601,6 +1622,7 @@ out:
 	return rec.error ? -1 : 0;
 fail:
 	sched_src_close(rec.sched);
+	power_src_close(rec.power);
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);

@@ -928,6 +928,7 @@ static void test_registry(void **state)
 		{ "function", UT_MODE_FUNC },
 		{ "sched_switch", UT_MODE_NONE },
 		{ "branch", UT_MODE_NONE },
+		{ "power", UT_MODE_NONE },
 		{ "mmiotrace", UT_MODE_NONE },
 		{ "hw-branch", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
@@ -953,11 +954,11 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch mmiotrace hw-branch nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch power mmiotrace hw-branch nop");
 	/* hw-branch is turned off (main()): as on a machine without branch records */
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch mmiotrace nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch power mmiotrace nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -970,6 +971,7 @@ static void test_registry(void **state)
 			    "  function        every call, with its caller\n"
 			    "  sched_switch    context switches and wake-ups of the traced threads\n"
 			    "  branch          likely/unlikely outcomes, [  ok  ] or [ MISS ] (usertrace/branch.h)\n"
+			    "  power           frequency and idle states of the CPUs the program ran on\n"
 			    "  mmiotrace       reads and writes of device memory mapped into the program\n"
 			    "  nop             no tracer: markers only\n");
 }
