@@ -42,9 +42,15 @@ struct cpu_sample {
 	unsigned long long usage[MAX_STATES], time[MAX_STATES];
 };
 
+#define MAX_PIDS	64
+
 struct power_src {
 	int tracefs;
-	pid_t pid;
+	pid_t pids[MAX_PIDS];		/* the processes whose threads' CPUs count */
+	int nr_pids;
+	uint32_t out_pages;
+	int out_mode;
+	const volatile uint32_t *on;	/* live: the session's tracing_on; NULL: always */
 	char session[4096];
 	const struct ut_evreg *reg;
 	uint32_t slot[NR_EV];
@@ -121,7 +127,7 @@ static int out_open(struct power_src *s)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/buf.0.0.%d", s->session, UT_POWER_IMAGE);
-	err = rb_create(path, OUT_PAGES, RB_MODE_CONSUMER, &h);
+	err = rb_create(path, s->out_pages, (enum rb_mode)s->out_mode, &h);
 	if (err) {
 		pr_warn("power events: cannot create %s: %s", path, strerror(err < -1 ? -err : EIO));
 		return -1;
@@ -148,6 +154,8 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 	uint16_t n16 = sizeof(e);
 
 	if (!s->out_ok || !s->have[ev] || !recorded(s->reg, s->slot[ev]))
+		return;
+	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.ent.type = (uint16_t)UT_EVREG_ID(s->slot[ev]);
@@ -180,14 +188,14 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 	rb_commit(&s->w, 6 + sizeof(e), ts, ut_rec_counts(UT_REC_EVENT));
 }
 
-/* the CPUs the program's threads are on now (their last CPU, /proc/PID/task/TID/stat) */
-static void cpus_seen(struct power_src *s)
+/* the CPUs the threads of process @pid are on now (their last CPU, /proc/PID/task/TID/stat) */
+static void cpus_seen_of(struct power_src *s, pid_t pid)
 {
 	char path[320], buf[1024];
 	struct dirent *d;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)s->pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	dir = opendir(path);
 	if (!dir)
 		return;
@@ -198,7 +206,7 @@ static void cpus_seen(struct power_src *s)
 
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)s->pid, d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, d->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -218,6 +226,12 @@ static void cpus_seen(struct power_src *s)
 			s->seen[cpu] = 1;
 	}
 	closedir(dir);
+}
+
+static void cpus_seen(struct power_src *s)
+{
+	for (int i = 0; i < s->nr_pids; i++)
+		cpus_seen_of(s, s->pids[i]);
 }
 
 /* ---- sysfs ---- */
@@ -384,14 +398,17 @@ static void tracefs_poll(struct power_src *s)
 
 static void tracefs_release(struct power_src *s)
 {
-	if (s->inst) {
-		tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-		s->inst = NULL;
-	}
+	/* the pipe first: an instance with a reader open cannot be removed */
 	if (s->pipe >= 0)
 		close(s->pipe);
 	s->pipe = -1;
+	if (s->inst) {
+		if (tracefs_instance_destroy(s->inst) < 0)
+			pr_warn("power events: cannot remove the kernel's instance %s",
+				tracefs_instance_get_name(s->inst));
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
 }
 
 /* an instance with the power events of every CPU (no pid filter: the idle task writes them) */
@@ -432,8 +449,8 @@ static int tracefs_setup(struct power_src *s, char *why, size_t len)
 
 /* ---- the source ---- */
 
-struct power_src *power_src_open(const char *session, const struct ut_evreg *reg, int clock,
-				 pid_t pid)
+static struct power_src *src_open(const char *session, const struct ut_evreg *reg, int clock,
+				  uint32_t pages, int mode, const volatile uint32_t *on)
 {
 	const char *force = getenv(UT_POWER_SOURCE_ENV);
 	struct power_src *s;
@@ -447,8 +464,10 @@ struct power_src *power_src_open(const char *session, const struct ut_evreg *reg
 	s = xcalloc(1, sizeof(*s));
 	snprintf(s->session, sizeof(s->session), "%s", session);
 	s->reg = reg;
-	s->pid = pid;
 	s->pipe = -1;
+	s->out_pages = pages;
+	s->out_mode = mode;
+	s->on = on;
 	s->tsc = clock == UT_CLOCK_TSC;
 	ut_calibrate(&s->tsc_a, &s->mono_a);
 	s->tsc_b = s->tsc_a;
@@ -472,10 +491,38 @@ struct power_src *power_src_open(const char *session, const struct ut_evreg *reg
 		free(s);
 		return NULL;
 	}
-	cpus_seen(s);
-	if (!s->tracefs)
-		sysfs_poll(s);	/* the first sample: the frequencies */
 	return s;
+}
+
+struct power_src *power_src_open(const char *session, const struct ut_evreg *reg, int clock,
+				 pid_t pid)
+{
+	struct power_src *s = src_open(session, reg, clock, OUT_PAGES, RB_MODE_CONSUMER, NULL);
+
+	if (s)
+		power_src_follow(s, pid);
+	return s;
+}
+
+struct power_src *power_src_live(const char *session, const struct ut_evreg *reg, int clock,
+				 uint32_t nr_pages, const volatile uint32_t *on)
+{
+	return src_open(session, reg, clock, nr_pages, RB_MODE_OVERWRITE, on);
+}
+
+void power_src_follow(struct power_src *s, pid_t pid)
+{
+	int first = !s->nr_pids;
+
+	for (int i = 0; i < s->nr_pids; i++)
+		if (s->pids[i] == pid)
+			return;
+	if (s->nr_pids == MAX_PIDS)
+		return;
+	s->pids[s->nr_pids++] = pid;
+	cpus_seen_of(s, pid);
+	if (first && !s->tracefs)
+		sysfs_poll(s);	/* the first sample: the frequencies */
 }
 
 const char *power_src_name(const struct power_src *s)

@@ -29,6 +29,7 @@
 #ifndef UT_CMDS_POWERSRC_H
 #define UT_CMDS_POWERSRC_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "usertrace/evreg.h"
@@ -49,6 +50,16 @@ int power_src_wanted(const struct ut_evreg *reg);
  */
 struct power_src *power_src_open(const char *session, const struct ut_evreg *reg, int clock,
 				 pid_t pid);
+/*
+ * power_src_live - the source of a tracing directory's session
+ * (cmds/schedlive.c runs it): no process until power_src_follow(); the
+ * buffer is @nr_pages, overwrite mode; nothing is written while *@on
+ * (the session's tracing_on) is 0.  NULL when no source can be used.
+ */
+struct power_src *power_src_live(const char *session, const struct ut_evreg *reg, int clock,
+				 uint32_t nr_pages, const volatile uint32_t *on);
+/* the CPUs of process @pid's threads count too (at most 64 processes) */
+void power_src_follow(struct power_src *s, pid_t pid);
 /* "tracefs" or "sysfs" */
 const char *power_src_name(const struct power_src *s);
 /* write what the source has now into the buffer */
