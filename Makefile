@@ -95,7 +95,7 @@ $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def inclu
 
 # the runtime is never built with sanitizers: it runs inside the traced program
 $(O)/libusertrace.so: $(RT_OBJ)
-	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lelf -ldl -lpthread -lgcc_s
+	$(CC) -shared -Wl,-z,defs -Wl,-z,now -o $@ $^ -lelf -ldl -lpthread -lgcc_s -lcapstone
 
 $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 	$(CC) $(SANFLAGS) -o $@ $(CLI_OBJ) $(LIBS)

@@ -37,6 +37,7 @@
 #include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
+#include "cmds/powersrc.h"
 #include "cmds/schedsrc.h"
 #include "cmds/session.h"
 #include "lib/trace/tracer.h"
@@ -177,6 +178,8 @@ struct recorder {
 	int ending;		/* the program has ended */
 	struct sched_src *sched;	/* the sched events' source; NULL: none */
 	const char *sched_source;	/* its name, for info: "tracefs", "perf", "none" */
+	struct power_src *power;	/* the power events' source; NULL: none */
+	const char *power_source;	/* "tracefs", "sysfs", "none"; NULL: not wanted */
 	int sched_clock;
 };
 
@@ -712,6 +715,7 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 	 */
 	if (rec->sched)
 		sched_src_poll(rec->sched);
+	power_src_poll(rec->power);
 	/* its last buffers too, and threads that started since the last scan */
 	scan_buffers(rec);
 	for (st = rec->streams; st; st = st->next)
@@ -1001,6 +1005,7 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	};
 	long long size;
 	int c, tracer_given = 0;
+	char why[256];
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "usertrace.data";
@@ -1026,7 +1031,12 @@ int record_options(int argc, char **argv, struct record_opts *o)
 		case 't':
 			o->tracer = tracer_find(optarg);
 			if (!o->tracer) {
-				pr_err("unknown tracer '%s' (available: %s)", optarg, UT_TRACER_NAMES);
+				pr_err("unknown tracer '%s' (available: %s)", optarg,
+				       tracer_available_names());
+				return -1;
+			}
+			if (!tracer_available(o->tracer, why, sizeof(why))) {
+				pr_err("tracer '%s' is not available on this machine: %s", optarg, why);
 				return -1;
 			}
 			tracer_given = 1;
@@ -1260,7 +1270,8 @@ out:
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
 		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
-		      uint64_t grow_limit, uint64_t growths, const char *sched_source)
+		      uint64_t grow_limit, uint64_t growths, const char *sched_source,
+		      const char *power_source)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -1287,6 +1298,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
 	if (sched_source)
 		fprintf(f, "sched_source=%s\n", sched_source);
+	if (power_source)
+		fprintf(f, "power_source=%s\n", power_source);
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
@@ -1302,6 +1315,17 @@ static void sched_attach(pid_t pid, void *arg)
 {
 	struct recorder *rec = arg;
 
+	if (power_src_wanted(rec->events)) {
+		rec->power = power_src_open(rec->session, rec->events, rec->sched_clock, pid);
+		rec->power_source = rec->power ? power_src_name(rec->power) : "none";
+		if (rec->power)
+			fprintf(stderr, "usertrace: power events from %s\n",
+				!strcmp(rec->power_source, "tracefs") ?
+				"the kernel's tracefs (an instance with the power events)" :
+				"sampling /sys/devices/system/cpu (cpufreq, cpuidle)");
+	}
+	if (!sched_src_wanted(rec->events))
+		return;
 	rec->sched = sched_src_open(rec->session, rec->events, rec->sched_clock, pid);
 	rec->sched_source = rec->sched ? sched_src_name(rec->sched) : "none";
 	if (rec->sched)
@@ -1462,10 +1486,13 @@ int record_run(const struct record_opts *o, int *status)
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
 	memcpy(sess.events->patterns, o->events, sizeof(sess.events->patterns));
 	memcpy(sess.events->filters, o->evfilters, sizeof(sess.events->filters));
-	/* the events of the tracer (the sched_switch tracer's two, as the kernel's did) */
+	/* the tracer's events (sched_switch's two, as the kernel's did; mmiotrace's) */
 	for (const char *const *e = o->tracer->events; e && *e; e++)
-		if (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), *e) < 0)
-			pr_warn("the -e patterns leave no room for the %s tracer's events", o->tracer->name);
+		if (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), *e) < 0) {
+			pr_warn("the -e patterns leave no room for the %s tracer's events",
+				o->tracer->name);
+			break;
+		}
 	/* the built-in events, selected by the patterns as they register */
 	if (ut_builtin_register(sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");
@@ -1504,7 +1531,7 @@ int record_run(const struct record_opts *o, int *status)
 	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
 	rec.sched_clock = clock;
-	if (sched_src_wanted(sess.events)) {
+	if (sched_src_wanted(sess.events) || power_src_wanted(sess.events)) {
 		sess.before_exec = sched_attach;
 		sess.before_exec_arg = &rec;
 	}
@@ -1531,6 +1558,7 @@ int record_run(const struct record_opts *o, int *status)
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
 		if (rec.sched)
 			sched_src_poll(rec.sched);
+		power_src_poll(rec.power);
 		scan_buffers(&rec);
 		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -1551,6 +1579,8 @@ int record_run(const struct record_opts *o, int *status)
 	/* the last sched events, and their buffers closed for the last scan */
 	sched_src_close(rec.sched);
 	rec.sched = NULL;
+	power_src_close(rec.power);
+	rec.power = NULL;
 	set_ending(&rec);
 	scan_buffers(&rec);
 	/* every process is gone: also those whose pid was taken again meanwhile */
@@ -1598,7 +1628,7 @@ int record_run(const struct record_opts *o, int *status)
 	if (save_events(sess.events, o->outdir, o->events) < 0)
 		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
-		       ctl->grow_count, rec.sched_source) < 0) {
+		       ctl->grow_count, rec.sched_source, rec.power_source) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
 		rec.error = 1;
 	}
@@ -1618,6 +1648,7 @@ out:
 	return rec.error ? -1 : 0;
 fail:
 	sched_src_close(rec.sched);
+	power_src_close(rec.power);
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);

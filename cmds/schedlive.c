@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmds/powersrc.h"
 #include "cmds/schedlive.h"
 #include "cmds/schedsrc.h"
 #include "usertrace/session.h"
@@ -48,7 +49,34 @@ struct sched_live {
 	int failed;		/* UT_SCHED_SOURCE_ENV names no source */
 	pid_t known[UT_CTL_PROCS];	/* the processes followed since the start */
 	int nr_known;
+	/* the power events' source (cmds/powersrc.c), run by the same passes */
+	struct power_src *power;	/* made when first wanted, kept: its buffer stays */
+	int power_failed;
 };
+
+/* the power events: the programs' processes followed, what the source has written */
+static void power_pass(struct sched_live *l)
+{
+	struct ut_session_ctl *c = l->sess->ctl;
+
+	if (l->closing || l->ended || l->power_failed || !power_src_wanted(l->sess->events))
+		return;
+	if (!l->power) {
+		l->power = power_src_live(l->sess->dir, l->sess->events, (int)c->clock, c->nr_pages,
+					  &c->tracing_on);
+		if (!l->power) {
+			l->power_failed = 1;
+			return;
+		}
+	}
+	for (int i = 0; i < UT_CTL_PROCS; i++) {
+		pid_t pid = __atomic_load_n(&c->procs[i].pid, __ATOMIC_ACQUIRE);
+
+		if (pid > 0)
+			power_src_follow(l->power, pid);
+	}
+	power_src_poll(l->power);
+}
 
 static int followed(const struct sched_live *l, pid_t pid)
 {
@@ -64,6 +92,7 @@ static void sync_locked(struct sched_live *l)
 	struct ut_session_ctl *c = l->sess->ctl;
 	int want;
 
+	power_pass(l);
 	if (l->closing || l->failed)
 		return;
 	want = !l->ended && sched_src_wanted(l->sess->events);
@@ -122,7 +151,8 @@ static void *pass_main(void *arg)
 		long ms;
 
 		sync_locked(l);
-		ms = sched_src_running(l->src) ? PASS_MS : IDLE_MS;
+		ms = sched_src_running(l->src) || (l->power && power_src_wanted(l->sess->events)) ?
+		     PASS_MS : IDLE_MS;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += ms * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -172,5 +202,7 @@ void sched_live_stop(struct sched_live *l)
 	pthread_mutex_lock(&l->lock);
 	sched_src_close(l->src);
 	l->src = NULL;
+	power_src_close(l->power);
+	l->power = NULL;
 	pthread_mutex_unlock(&l->lock);
 }

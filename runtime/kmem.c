@@ -698,6 +698,8 @@ EXPORT void *pvalloc(size_t n)
  * the mapping from its start (the live table knows which are ours: a
  * file's mapping, or one made before, gives no event).  The runtime's
  * own mappings (its ring buffers, this table) are not the program's.
+ * A device's mapping (/dev/mem, UIO, VFIO) is told to mmiotrace
+ * (ut_mmio_mmapped, ut_mmio_munmapped).
  */
 extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern const char _end[] __attribute__((visibility("hidden")));
@@ -726,6 +728,8 @@ EXPORT void *mmap(void *a, size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *p = sys_mmap(a, len, prot, flags, fd, off);
 
+	if (!(flags & MAP_ANONYMOUS) && p != MAP_FAILED)
+		ut_mmio_mmapped(p, len, prot, flags, fd, off);
 	if (unlikely(__atomic_load_n(&kmem_stats, __ATOMIC_RELAXED) != 0))
 		mmap_event(__builtin_return_address(0), p, len, flags);
 	return p;
@@ -735,6 +739,8 @@ EXPORT void *mmap64(void *a, size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *p = sys_mmap(a, len, prot, flags, fd, off);
 
+	if (!(flags & MAP_ANONYMOUS) && p != MAP_FAILED)
+		ut_mmio_mmapped(p, len, prot, flags, fd, off);
 	if (unlikely(__atomic_load_n(&kmem_stats, __ATOMIC_RELAXED) != 0))
 		mmap_event(__builtin_return_address(0), p, len, flags);
 	return p;
@@ -771,6 +777,7 @@ static __attribute__((noinline)) int munmap_slow(void *p, size_t len, void *site
 
 EXPORT int munmap(void *p, size_t len)
 {
+	ut_mmio_munmapped(p);
 	if (likely(!__atomic_load_n(&kmem_stats, __ATOMIC_RELAXED)))
 		return (int)syscall(SYS_munmap, p, len);
 	return munmap_slow(p, len, __builtin_return_address(0));

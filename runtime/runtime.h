@@ -391,6 +391,16 @@ static inline int ut_update_max_tr(uint64_t latency, uint64_t end, uint64_t star
 
 /* signal.c */
 void ut_signal_resolve(void);
+/*
+ * mmiotrace (runtime/tracers/mmiotrace.c): the program sets or asks for
+ * its SIGSEGV or SIGTRAP handler while ours are installed: 1 if done
+ * here (ours stay; the program's gets what is not ours).  And the
+ * mappings of device memory, from the mmap and munmap wrappers.
+ */
+struct sigaction;
+int ut_mmio_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+void ut_mmio_mmapped(void *p, size_t len, int prot, int flags, int fd, long off);
+void ut_mmio_munmapped(void *p);
 
 /* wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
 enum { UT_WAKE_ALL = 1, UT_WAKE_RT = 2 };

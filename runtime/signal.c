@@ -163,7 +163,8 @@ static int wrap_sigaction(int sig, const struct sigaction *act, struct sigaction
 
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	if (ut_dyn_sigaction(sig, act, old) || ut_sysprof_sigaction(sig, act, old))
+	if (ut_dyn_sigaction(sig, act, old) || ut_sysprof_sigaction(sig, act, old) ||
+	    ut_mmio_sigaction(sig, act, old))
 		return 0;
 	if (!RESOLVE(sigaction))
 		return errno = ENOSYS, -1;

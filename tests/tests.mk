@@ -70,6 +70,12 @@ $(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/folded.c cmds/re
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
+# test_hwbranch: the hw-branch decoder on synthetic perf records, its lines
+$(O)/tests/test_hwbranch: tests/unit/test_hwbranch.c utils/data.c utils/symtab.c utils/utils.c \
+		$(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
+
 # the ring buffer's threaded tests under ThreadSanitizer (gcc's or clang's),
 # in make check as test_ringbuf_tsan (not with SAN=1: TSan excludes ASan).
 # The warning that TSan ignores fences is about the overwrite-mode seqlock,

@@ -17,7 +17,9 @@ struct ut_tracer_info {
 
 static const struct ut_tracer_info ut_tracers[] = {
 #define UT_TRACER(name, needs, help)	{ #name, needs, help },
+#define UT_TRACER_NAMED(id, printed, needs, help)	{ printed, needs, help },
 #include "tracers.def"
+#undef UT_TRACER_NAMED
 #undef UT_TRACER
 };
 
@@ -29,11 +31,17 @@ _Static_assert(sizeof(ut_tracers) / sizeof(ut_tracers[0]) <= 32, "active_tracers
 /* the tracer of a recording that names none, and of `record` without -t */
 #define UT_TRACER_DEFAULT	"function_graph"
 
-/* the names, as available_tracers lists them: "function_graph function nop" */
+/*
+ * every name of tracers.def: "function_graph function nop".  What
+ * available_tracers lists is the tracers available on this machine
+ * (tracer_available(), lib/trace/tracer.h).
+ */
 #define UT_TRACER_NAMES	(ut_tracer_names_ + 1)
 static const char ut_tracer_names_[] =
 #define UT_TRACER(name, needs, help)	" " #name
+#define UT_TRACER_NAMED(id, printed, needs, help)	" " printed
 #include "tracers.def"
+#undef UT_TRACER_NAMED
 #undef UT_TRACER
 	;
 

@@ -37,6 +37,8 @@
 #include "usertrace/events/lock.h"
 #include "usertrace/events/dl.h"
 #include "usertrace/events/workqueue.h"
+#include "usertrace/events/mmiotrace.h"
+#include "usertrace/events/power.h"
 
 #pragma pop_macro("sa_handler")
 #pragma pop_macro("errno")
@@ -62,6 +64,10 @@ struct ut_tracepoint *const ut_builtin_tps[] = {
 	&__ut_tp_workqueue_workqueue_activate_work,
 	&__ut_tp_workqueue_workqueue_execute_start,
 	&__ut_tp_workqueue_workqueue_execute_end,
+	&__ut_tp_mmiotrace_mmiotrace_rw,
+	&__ut_tp_mmiotrace_mmiotrace_map,
+	&__ut_tp_power_cpu_frequency,
+	&__ut_tp_power_cpu_idle,
 };
 
 const unsigned ut_builtin_nr = sizeof(ut_builtin_tps) / sizeof(ut_builtin_tps[0]);

@@ -4,6 +4,7 @@
  * shared by the tracers (the kernel's trace.c/trace_output.c formats).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +28,34 @@ static const struct tracer *const tracers[] = {
 #include "usertrace/tracers.def"
 #undef UT_TRACER
 };
+
+int tracer_available(const struct tracer *t, char *why, size_t len)
+{
+	if (len)
+		why[0] = 0;
+	return !t->available || t->available(why, len);
+}
+
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+static char names[UT_NR_TRACERS * TRACER_NAME_MAX];
+
+static void names_make(void)
+{
+	size_t n = 0;
+	char why[8];
+
+	for (size_t i = 0; i < UT_NR_TRACERS; i++)
+		if (tracer_available(tracers[i], why, sizeof(why)))
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? " " : "",
+					      tracers[i]->name);
+}
+
+/* tracers.def's (a test's registered ones are not for the messages that use this) */
+const char *tracer_available_names(void)
+{
+	pthread_once(&names_once, names_make);
+	return names;
+}
 
 _Static_assert(ARRAY_SIZE(tracers) == UT_NR_TRACERS, "tracers.def");
 
@@ -132,8 +161,11 @@ int tracer_switch(struct trace_array *tr, const struct tracer *t)
 /* one line per tracer, "name  help", for the help texts */
 void tracer_help(FILE *out, const char *indent)
 {
+	char why[8];
+
 	for (size_t i = 0; i < UT_NR_TRACERS; i++)
-		fprintf(out, "%s%-16s%s\n", indent, ut_tracers[i].name, ut_tracers[i].help);
+		if (tracer_available(tracers[i], why, sizeof(why)))
+			fprintf(out, "%s%-16s%s\n", indent, ut_tracers[i].name, ut_tracers[i].help);
 }
 
 /* one line of options for the help texts, at most 72 columns, "(default)" after those set */
@@ -163,13 +195,16 @@ void trace_options_help(FILE *out, const char *indent)
 			options_help_line(out, indent, t->name, t->opts, TRACER_MAX_OPTS);
 }
 
-/* as available_tracers: names on one line, separated by spaces */
+/* as available_tracers: the available ones' names on one line, separated by spaces */
 void tracer_list(FILE *out)
 {
 	const struct tracer *t;
+	char why[8];
+	int n = 0;
 
 	for (unsigned i = 0; (t = tracer_at(i)); i++)
-		fprintf(out, "%s%s", i ? " " : "", t->name);
+		if (tracer_available(t, why, sizeof(why)))
+			fprintf(out, "%s%s", n++ ? " " : "", t->name);
 	fputc('\n', out);
 }
 

@@ -91,9 +91,18 @@ struct tracer {
 	 */
 	unsigned lat_sections : 3;
 	/*
-	 * @events: the events it records and shows, "system:event", NULL
-	 * ended (the sched_switch tracer's sched events): `record -t` adds
-	 * them to -e, a tracing directory enables them with the tracer.
+	 * @available: can the tracer run on this machine (what it needs of
+	 * the CPU and kernel, probed once)?  1, or 0 with the reason in
+	 * @why.  An unavailable tracer is left out of available_tracers, the
+	 * help texts and `record -t`; current_tracer refuses it as an
+	 * unknown one (the reason in error_log).  A recording made of it
+	 * elsewhere still replays.  NULL: always available.
+	 */
+	int (*available)(char *why, size_t len);
+	/*
+	 * @events: the events the tracer shows, "system:name" each, NULL
+	 * ended: recorded while it is the tracer (record -t, a directory's
+	 * current_tracer), as the kernel's sched_switch tracer did its own.
 	 */
 	const char *const *events;
 	/*
@@ -233,6 +242,10 @@ int trace_iter_set_clock(struct trace_iter *iter, int clock);
 uint64_t trace_clock_value(const struct trace_iter *iter, const struct ut_event *ev);
 
 const struct tracer *tracer_find(const char *name);	/* accepts "ftrace" for function */
+/* 1 if @t can run here; else 0, the reason in @why (struct tracer's available) */
+int tracer_available(const struct tracer *t, char *why, size_t len);
+/* the available tracers' names, as available_tracers lists them (without the newline) */
+const char *tracer_available_names(void);
 /*
  * register_tracer - add a tracer beyond those of tracers.def (a test's):
  * it has no runtime part, so the programs record nothing for it.  0, or

@@ -93,27 +93,26 @@ void ev_dir(const struct tfs_inst *in, uint64_t *set)
 		set[i] = in->ev_on[i] | in->tr_ev[i];
 }
 
-/* the events a tracer shows (struct tracer's events): the sched_switch tracer's, as record -t sched_switch */
+/* the events a tracer shows (its .events: sched_switch's, mmiotrace's), as record -t */
 void tracer_events(struct tfs_session *s, struct tfs_inst *in)
 {
-	const struct tracer *t = tracer_find(tfs_tracer_name(in));
+	const char *const *evs = in->tr.current_trace ? in->tr.current_trace->events : NULL;
 
 	memset(in->tr_ev, 0, sizeof(in->tr_ev));
-	if (!t || !t->events)
+	if (!evs || !*evs)
 		return;
 	ev_refresh(s);
-	for (const char *const *e = t->events; *e; e++) {
-		const char *colon = strchr(*e, ':');
+	for (; *evs; evs++) {
+		const char *colon = strchr(*evs, ':');
+		char sys[64];
 
-		if (!colon)
+		if (!colon || (size_t)(colon - *evs) >= sizeof(sys))
 			continue;
-		for (uint32_t i = 0; i < s->nr_evd; i++) {
-			char sys[64];
-
-			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *e), *e);
+		memcpy(sys, *evs, (size_t)(colon - *evs));
+		sys[colon - *evs] = 0;
+		for (uint32_t i = 0; i < s->nr_evd; i++)
 			if (ev_is(s, i, sys, colon + 1))
 				ev_bit_set(in->tr_ev, i, 1);
-		}
 	}
 }
 

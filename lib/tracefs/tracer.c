@@ -120,10 +120,13 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
 {
 	const struct tracer *t;
+	char why[8];
+	int n = 0;
 
 	(void)h;
 	for (unsigned i = 0; (t = tracer_at(i)); i++)
-		sb_printf(b, "%s%s", i ? " " : "", t->name);
+		if (tracer_available(t, why, sizeof(why)))
+			sb_printf(b, "%s%s", n++ ? " " : "", t->name);
 	sb_puts(b, "\n");
 	return 0;
 }
@@ -143,6 +146,7 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	struct tfs_inst *in = h->n.inst;
 	const struct tracer *t;
 	const struct trace_array *before;
+	char why[256];
 	char *w = strip_dup(buf, size);
 	int ret, err;
 
@@ -152,6 +156,15 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	t = tracer_find(strcmp(w, "none") ? w : "nop");
 	if (!t)
 		tfs_err(s, "No such tracer", w);
+	else if (!tracer_available(t, why, sizeof(why))) {
+		/* as an unknown one: -EINVAL, the reason said */
+		char *msg = NULL;
+
+		if (asprintf(&msg, "No such tracer (not available: %s)", why) >= 0)
+			tfs_err(s, msg, w);
+		free(msg);
+		t = NULL;
+	}
 	free(w);
 	if (!t)
 		return -EINVAL;

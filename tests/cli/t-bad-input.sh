@@ -9,7 +9,15 @@ expect 2 'no program to run' -- "$UT" record
 expect 2 'no program to run' -- "$UT" record -o "$W/d" --
 expect 2 "invalid buffer size 'lots'" -- "$UT" record -b lots -- true
 expect 2 "invalid buffer size '1'" -- "$UT" record -b 1 -- true
-expect 2 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop\\)" -- "$UT" record -t bogus -- true
+expect 2 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace nop\\)" -- env USERTRACE_HW_BRANCH=off "$UT" record -t bogus -- true
+# a tracer this machine cannot run: the reason (USERTRACE_HW_BRANCH=off stands for a machine without branch records)
+expect 2 "tracer 'hw-branch' is not available on this machine: turned off by USERTRACE_HW_BRANCH=off" -- env USERTRACE_HW_BRANCH=off "$UT" record -t hw-branch -- touch "$W/ran"
+[ ! -e "$W/ran" ] && ok "record -t hw-branch: the program not run" || not_ok "record -t hw-branch ran the program"
+# a machine without them (no intel_bts, intel_pt, nor cpu PMU: the development VMs): what was checked
+D=/sys/bus/event_source/devices
+if [ ! -e $D/intel_bts ] && [ ! -e $D/intel_pt ] && [ ! -e $D/cpu ]; then
+	expect 2 "tracer 'hw-branch' is not available on this machine: no intel_bts or intel_pt PMU, and perf_event_open of branch-stack sampling \\(LBR, BRS\\) fails: the CPU offers no hardware branch event \\(ENOENT\\)" -- "$UT" record -t hw-branch -- true
+fi
 # record -f: a bad filter fails before the program runs, with the kernel's text
 expect 2 "no -e before it" -- "$UT" record -o "$W/d" -f 'id == 1' -- touch "$W/ran"
 expect 2 "has a filter already" -- "$UT" record -o "$W/d" -e a:b -f 'id == 1' -f 'id == 2' -- touch "$W/ran"
@@ -40,7 +48,7 @@ int main(void) { return f(1) - 2; }
 C
 gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
 "$UT" record -o "$W/good" -- "$W/p" > /dev/null 2>&1
-expect 1 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop\\)" -- "$UT" replay -i "$W/good" -t bogus
+expect 1 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace hw-branch nop\\)" -- "$UT" replay -i "$W/good" -t bogus
 expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
 expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
 expect 1 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope

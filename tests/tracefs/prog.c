@@ -18,7 +18,11 @@
  * For argv[1].branch it takes the likely()/unlikely() sites of
  * branch_once() ten times (built with -DUSERTRACE_PROFILE_BRANCHES:
  * check 9 right 1 wrong, rare 7 right 3 wrong), then writes
- * argv[1].branchdone. */
+ * argv[1].branchdone.
+ * 16 bytes of a page are registered as device memory at 0xfebf0000
+ * (usertrace/mmio.h) from the start: while argv[1].mmio exists, each
+ * round writes 0x1234abcd to its register 4 (4 bytes) and reads it back
+ * (the mmiotrace tracer's W and R lines). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -29,6 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <usertrace/branch.h>
+#include <sys/mman.h>
+#include <stdint.h>
+#include <usertrace/mmio.h>
 #define noinline __attribute__((noinline))
 
 volatile int sink;
@@ -211,6 +218,10 @@ int main(int argc, char **argv)
 {
 	struct timespec ms = { 0, 1000000 };
 
+	char *regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (regs != MAP_FAILED)
+		ut_mmio_register(regs, 16, 0xfebf0000ull);
 	stop = argc > 1 ? argv[1] : "/nonexistent";
 	while (argc < 2 || access(argv[1], F_OK) != 0) {
 		sink += top(1);
@@ -240,6 +251,10 @@ int main(int argc, char **argv)
 			unlink(p);
 			if (pthread_create(&t, NULL, thread_main, NULL) == 0)
 				pthread_detach(t);
+		}
+		if (exists(".mmio") && regs != MAP_FAILED) {
+			*(volatile uint32_t *)(regs + 4) = 0x1234abcd;
+			sink += (int)*(volatile uint32_t *)(regs + 4);
 		}
 		if (exists(".irq")) {
 			sigset_t s, o;

@@ -937,6 +937,9 @@ static void test_registry(void **state)
 		{ "kmemtrace", UT_MODE_NONE },
 		{ "sysprof", UT_MODE_NONE },
 		{ "initcall", UT_MODE_NONE },
+		{ "power", UT_MODE_NONE },
+		{ "mmiotrace", UT_MODE_NONE },
+		{ "hw-branch", UT_MODE_NONE },
 		{ "nop", UT_MODE_NONE },
 	};
 	FILE *f;
@@ -960,10 +963,11 @@ static void test_registry(void **state)
 	assert_null(tracer_find(""));
 	assert_null(tracer_find(NULL));
 	assert_int_equal(ut_tracer_index("function_graph "), -1);
-	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop");
+	assert_string_equal(UT_TRACER_NAMES, "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace hw-branch nop");
+	/* hw-branch is turned off (main()): as on a machine without branch records */
 	f = mem_open();
 	tracer_list(f);
-	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall nop\n");
+	assert_string_equal(mem_text(f), "function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace nop\n");
 	f = mem_open();
 	tracer_help(f, "  ");
 	assert_string_equal(mem_text(f),
@@ -979,6 +983,8 @@ static void test_registry(void **state)
 			    "  kmemtrace       malloc, new, mmap as kmem events; call sites in trace_stat/kmem\n"
 			    "  sysprof         samples the user stack every N us of thread CPU time\n"
 			    "  initcall        constructors and destructors of the program and its libraries, timed\n"
+			    "  power           frequency and idle states of the CPUs the program ran on\n"
+			    "  mmiotrace       reads and writes of device memory mapped into the program\n"
 			    "  nop             no tracer: markers only\n");
 }
 
@@ -1561,5 +1567,6 @@ int main(void)
 		cmocka_unit_test(test_options_help),
 	};
 
+	setenv("USERTRACE_HW_BRANCH", "off", 1);	/* the same lists on every machine */
 	return cmocka_run_group_tests(tests, NULL, data_cleanup);
 }

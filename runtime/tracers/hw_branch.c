@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hw_branch.c - the runtime part of the hw-branch tracer: nothing.  The
+ * branches are the CPU's records, read through perf_event_open outside
+ * the traced threads (lib/trace/hwbranch.h); the tracer exists only
+ * where the machine gives them (struct tracer's available).
+ */
+#include "runtime/tracer.h"
+
+const struct ut_rt_tracer ut_rt_tracer_hw_branch = {
+	.name = "hw-branch",
+};
