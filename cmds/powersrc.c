@@ -19,6 +19,7 @@
 
 #include <tracefs.h>
 
+#include "cmds/kevsrc.h"
 #include "cmds/powersrc.h"
 #include "lib/event/filter.h"
 #include "usertrace/event.h"
@@ -55,8 +56,7 @@ struct power_src {
 	const struct ut_evreg *reg;
 	uint32_t slot[NR_EV];
 	int have[NR_EV];
-	int tsc;
-	uint64_t tsc_a, mono_a, tsc_b, mono_b;
+	struct kev_clock clk;		/* the session's clock for the kernel's times */
 	struct rb_writer w;
 	int out_ok;
 	unsigned char seen[MAX_CPUS];	/* a traced thread was on it */
@@ -75,43 +75,9 @@ struct power_ent {
 
 _Static_assert(sizeof(struct power_ent) == 16, "power events' layout");
 
-static int slot_of(const struct ut_evreg *reg, const char *name, uint32_t *slot)
-{
-	uint32_t s[4];
-
-	if (ut_evreg_find(reg, "power", name, s, 4) < 1)
-		return 0;
-	*slot = s[0];
-	return 1;
-}
-
-static int recorded(const struct ut_evreg *reg, uint32_t slot)
-{
-	uint32_t st = __atomic_load_n(&reg->slots[slot].state, __ATOMIC_ACQUIRE);
-
-	return (st & UT_EVS_RECORD) && !(st & UT_EVS_FILTER_ERR);
-}
-
 int power_src_wanted(const struct ut_evreg *reg)
 {
-	uint32_t slot;
-
-	for (int i = 0; i < NR_EV; i++)
-		if (slot_of(reg, ev_names[i], &slot) && recorded(reg, slot))
-			return 1;
-	return 0;
-}
-
-static uint64_t session_time(const struct power_src *s, uint64_t mono)
-{
-	long double rate;
-
-	if (!s->tsc)
-		return mono;
-	if (s->mono_b <= s->mono_a)
-		return s->tsc_b;
-	rate = (long double)(s->tsc_b - s->tsc_a) / (long double)(s->mono_b - s->mono_a);
-	return (uint64_t)((long double)s->tsc_b - (long double)((int64_t)(s->mono_b - mono)) * rate);
+	return kev_wanted(reg, "power", ev_names, NR_EV);
 }
 
 static void no_fill(struct ut_evf_ctx *ctx, unsigned needs)
@@ -138,7 +104,7 @@ static int out_open(struct power_src *s)
 	h->flags |= RB_HDR_AUX;
 	snprintf(h->comm, sizeof(h->comm), "<idle>");
 	s->w.cpu = ~0u;
-	rb_writer_init(&s->w, h, s->tsc ? s->tsc_a : s->mono_a);
+	rb_writer_init(&s->w, h, kev_clock_start(&s->clk));
 	s->out_ok = 1;
 	return 0;
 }
@@ -148,12 +114,12 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 		 uint32_t state)
 {
 	struct power_ent e;
-	uint64_t ts = session_time(s, mono);
+	uint64_t ts = kev_clock_time(&s->clk, mono);
 	unsigned char *p;
 	uint32_t hdr;
 	uint16_t n16 = sizeof(e);
 
-	if (!s->out_ok || !s->have[ev] || !recorded(s->reg, s->slot[ev]))
+	if (!s->out_ok || !s->have[ev] || !kev_recorded(s->reg, s->slot[ev]))
 		return;
 	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
 		return;
@@ -435,7 +401,7 @@ static int tracefs_setup(struct power_src *s, char *why, size_t len)
 		char file[96];
 
 		snprintf(file, sizeof(file), "events/power/%s/enable", ev_names[i]);
-		if (s->have[i] && recorded(s->reg, s->slot[i]) &&
+		if (s->have[i] && kev_recorded(s->reg, s->slot[i]) &&
 		    tracefs_instance_file_write(s->inst, file, "1") < 0)
 			err = "cannot enable the power events";
 	}
@@ -468,12 +434,9 @@ static struct power_src *src_open(const char *session, const struct ut_evreg *re
 	s->out_pages = pages;
 	s->out_mode = mode;
 	s->on = on;
-	s->tsc = clock == UT_CLOCK_TSC;
-	ut_calibrate(&s->tsc_a, &s->mono_a);
-	s->tsc_b = s->tsc_a;
-	s->mono_b = s->mono_a;
+	kev_clock_init(&s->clk, clock);
 	for (int i = 0; i < NR_EV; i++)
-		s->have[i] = slot_of(reg, ev_names[i], &s->slot[i]);
+		s->have[i] = kev_slot(reg, "power", ev_names[i], &s->slot[i]);
 	if ((!force || !*force || !strcmp(force, "tracefs")) &&
 	    tracefs_setup(s, why_t, sizeof(why_t)) == 0)
 		s->tracefs = 1;
@@ -534,7 +497,7 @@ void power_src_poll(struct power_src *s)
 {
 	if (!s)
 		return;
-	ut_calibrate(&s->tsc_b, &s->mono_b);
+	kev_clock_update(&s->clk);
 	cpus_seen(s);
 	if (s->tracefs)
 		tracefs_poll(s);

@@ -35,6 +35,7 @@
 #include <tracefs.h>
 #include <event-parse.h>
 
+#include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
 #include "lib/event/filter.h"
 #include "lib/event/reap.h"
@@ -74,9 +75,7 @@ struct sched_src {
 	int *tids, nr_tids;		/* the threads followed (added to the kernel's list, or opened) */
 	char session[4096];
 	const struct ut_evreg *reg;
-	int tsc;
-	uint64_t tsc_a, mono_a;		/* calibration at the start, for mono -> tsc */
-	uint64_t tsc_b, mono_b;		/* and at the latest poll */
+	struct kev_clock clk;		/* the session's clock for the kernel's times */
 	uint32_t slot[NR_EV];
 	int have[NR_EV];
 	struct out *outs[TASKS_MAX];
@@ -94,44 +93,9 @@ struct sched_src {
 	int kernel_on[NR_EV];		/* enabled in the instance */
 };
 
-static int event_slot(const struct ut_evreg *reg, const char *name, uint32_t *slot)
-{
-	uint32_t s[4];
-
-	if (ut_evreg_find(reg, "sched", name, s, 4) < 1)
-		return 0;
-	*slot = s[0];
-	return 1;
-}
-
-static int recorded(const struct ut_evreg *reg, uint32_t slot)
-{
-	uint32_t st = __atomic_load_n(&reg->slots[slot].state, __ATOMIC_ACQUIRE);
-
-	return (st & UT_EVS_RECORD) && !(st & UT_EVS_FILTER_ERR);
-}
-
 int sched_src_wanted(const struct ut_evreg *reg)
 {
-	uint32_t slot;
-
-	for (int i = 0; i < NR_EV; i++)
-		if (event_slot(reg, ev_names[i], &slot) && recorded(reg, slot))
-			return 1;
-	return 0;
-}
-
-/* a perf or tracefs time (CLOCK_MONOTONIC ns) in the session's clock */
-static uint64_t session_time(const struct sched_src *s, uint64_t mono)
-{
-	long double rate;
-
-	if (!s->tsc)
-		return mono;
-	if (s->mono_b <= s->mono_a)
-		return s->tsc_b;
-	rate = (long double)(s->tsc_b - s->tsc_a) / (long double)(s->mono_b - s->mono_a);
-	return (uint64_t)((long double)s->tsc_b - (long double)((int64_t)(s->mono_b - mono)) * rate);
+	return kev_wanted(reg, "sched", ev_names, NR_EV);
 }
 
 /* the process of thread @tid, from /proc; @tid itself if unknown */
@@ -227,7 +191,7 @@ static struct out *out_get(struct sched_src *s, int pid, int tid)
 		o->prio = 120;
 	o->w.cpu = ~0u;
 	/* from the start: no record of the source is older */
-	rb_writer_init(&o->w, h, s->tsc ? s->tsc_a : s->mono_a);
+	rb_writer_init(&o->w, h, kev_clock_start(&s->clk));
 	return o;
 }
 
@@ -242,13 +206,13 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 		 void *ent, uint32_t size, const char *comm)
 {
 	struct ut_trace_entry *e = ent;
-	uint64_t ts = session_time(s, mono);
+	uint64_t ts = kev_clock_time(&s->clk, mono);
 	struct out *o;
 	unsigned char *p;
 	uint32_t hdr, c = cpu < 0 ? 0 : (uint32_t)cpu;
 	uint16_t n16 = (uint16_t)size;
 
-	if (!s->have[ev] || !recorded(s->reg, s->slot[ev]))
+	if (!s->have[ev] || !kev_recorded(s->reg, s->slot[ev]))
 		return;
 	/* the session is off: the programs record nothing either */
 	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
@@ -751,7 +715,7 @@ static int tracefs_add(struct sched_src *s, const int *tids, int n)
 static int tracefs_events(struct sched_src *s)
 {
 	for (int i = 0; i < NR_EV; i++) {
-		int want = s->nr_tids && s->have[i] && recorded(s->reg, s->slot[i]);
+		int want = s->nr_tids && s->have[i] && kev_recorded(s->reg, s->slot[i]);
 
 		if (want == s->kernel_on[i])
 			continue;
@@ -770,7 +734,7 @@ static int tracefs_events(struct sched_src *s)
 
 static void calibrate_now(struct sched_src *s)
 {
-	ut_calibrate(&s->tsc_b, &s->mono_b);
+	kev_clock_update(&s->clk);
 }
 
 static int force_valid(void)
@@ -790,12 +754,9 @@ static struct sched_src *src_new(const char *session, const struct ut_evreg *reg
 
 	snprintf(s->session, sizeof(s->session), "%s", session);
 	s->reg = reg;
-	s->tsc = clock == UT_CLOCK_TSC;
-	ut_calibrate(&s->tsc_a, &s->mono_a);
-	s->tsc_b = s->tsc_a;
-	s->mono_b = s->mono_a;
+	kev_clock_init(&s->clk, clock);
 	for (int i = 0; i < NR_EV; i++)
-		s->have[i] = event_slot(reg, ev_names[i], &s->slot[i]);
+		s->have[i] = kev_slot(reg, "sched", ev_names[i], &s->slot[i]);
 	return s;
 }
 
@@ -812,8 +773,8 @@ static int src_start(struct sched_src *s)
 	}
 	if (force && !strcmp(force, "tracefs"))
 		return -1;
-	if ((s->have[EV_WAKEUP] && recorded(s->reg, s->slot[EV_WAKEUP])) ||
-	    (s->have[EV_WAKING] && recorded(s->reg, s->slot[EV_WAKING])))
+	if ((s->have[EV_WAKEUP] && kev_recorded(s->reg, s->slot[EV_WAKEUP])) ||
+	    (s->have[EV_WAKING] && kev_recorded(s->reg, s->slot[EV_WAKING])))
 		pr_warn("sched events: from perf context-switch records: no sched_wakeup or sched_waking "
 			"(they need the kernel's tracefs, as root)");
 	s->tracefs = 0;
@@ -912,7 +873,7 @@ struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg
 		return NULL;
 	s = src_new(session, reg, clock);
 	for (int i = 0; i < NR_EV; i++)
-		s->have[i] = s->have[i] && recorded(reg, s->slot[i]);
+		s->have[i] = s->have[i] && kev_recorded(reg, s->slot[i]);
 	s->out_pages = OUT_PAGES;
 	s->out_mode = RB_MODE_CONSUMER;
 	if (sched_src_follow(s, pid) != 0) {
