@@ -896,7 +896,8 @@ static void ut_graph_entry_slow(struct ut_thread *t, uintptr_t *slot,
 		uintptr_t parent = tail && t->depth ? t->frames[t->depth - 1].orig : ret;
 
 		kind = ut_filter_entry(t, ip, parent, ts);
-		if (kind == UT_FE_SKIP || kind == UT_FE_HIDDEN)
+		/* not recorded; the profilers still want the frame (as the cyg path) */
+		if ((kind == UT_FE_SKIP || kind == UT_FE_HIDDEN) && !extra)
 			return;
 	} else if (unlikely(ut_rec_mode != UT_MODE_GRAPH)) {
 		if (ut_rec_mode == UT_MODE_FUNC && ut_ctl->tracing_on) {

@@ -310,27 +310,32 @@ static size_t km_hash(uint64_t x, unsigned bits)
 	return (size_t)((x >> 4) * 0x9e3779b97f4a7c15ull >> (64 - bits));
 }
 
-static unsigned km_row(uint64_t site)
+/*
+ * The helpers take the table loaded once by their caller: the control
+ * thread's reset sets km to NULL while other threads may be counting
+ * (the area stays mapped, so a table loaded before is safe to use).
+ */
+static unsigned km_row(struct ut_kmem_stat *k, uint64_t site)
 {
 	size_t h = km_hash(site << 4, 12);
 
 	for (unsigned i = 0; i < UT_KMEM_PROBE; i++) {
 		unsigned idx = (unsigned)((h + i) & (UT_KMEM_SITES - 1));
-		uint64_t *key = &km->sites[idx].site, k = __atomic_load_n(key, __ATOMIC_RELAXED);
+		uint64_t *key = &k->sites[idx].site, v = __atomic_load_n(key, __ATOMIC_RELAXED);
 
-		if (k == site)
+		if (v == site)
 			return idx;
-		if (!k && (__atomic_compare_exchange_n(key, &k, site, 0, __ATOMIC_RELAXED,
-						      __ATOMIC_RELAXED) || k == site))
+		if (!v && (__atomic_compare_exchange_n(key, &v, site, 0, __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED) || v == site))
 			return idx;
 	}
-	__atomic_fetch_add(&km->site_overflow, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&k->site_overflow, 1, __ATOMIC_RELAXED);
 	return UT_KMEM_SITES;
 }
 
-static struct ut_kmem_site *km_site(unsigned idx)
+static struct ut_kmem_site *km_site(struct ut_kmem_stat *k, unsigned idx)
 {
-	return idx < UT_KMEM_SITES ? &km->sites[idx] : &km->other;
+	return idx < UT_KMEM_SITES ? &k->sites[idx] : &k->other;
 }
 
 #define KM_ADD(field, v)	__atomic_fetch_add(&(field), (v), __ATOMIC_RELAXED)
@@ -376,14 +381,14 @@ static int km_live_take(uint64_t p, uint64_t *val)
 /* an allocation of @req bytes (@alloc given; @p NULL: it failed) at @site */
 static void km_alloc(void *site, const void *p, size_t req, size_t alloc, uint64_t mmap)
 {
-	struct ut_kmem_stat *k = km;
+	struct ut_kmem_stat *k = __atomic_load_n(&km, __ATOMIC_ACQUIRE);
 	unsigned idx;
 	struct ut_kmem_site *r;
 
 	if (!k)
 		return;
-	idx = km_row((uint64_t)(uintptr_t)site);
-	r = km_site(idx);
+	idx = km_row(k, (uint64_t)(uintptr_t)site);
+	r = km_site(k, idx);
 	if (!p) {
 		KM_ADD(r->failed, 1);
 		return;
@@ -414,15 +419,16 @@ static uint64_t km_take(const void *p)
 /* the free of a block taken with km_take() (@val 0: an unknown block) */
 static void km_freed(uint64_t val)
 {
+	struct ut_kmem_stat *k = __atomic_load_n(&km, __ATOMIC_ACQUIRE);
 	struct ut_kmem_site *r;
 
-	if (!km)
+	if (!k)
 		return;
 	if (!val) {
-		KM_ADD(km->unknown_frees, 1);
+		KM_ADD(k->unknown_frees, 1);
 		return;
 	}
-	r = km_site((unsigned)(val & KM_IDX_MASK));
+	r = km_site(k, (unsigned)(val & KM_IDX_MASK));
 	KM_ADD(r->frees, 1);
 	KM_ADD(r->live_blocks, -1);
 	KM_ADD(r->live_bytes, -((val & ~(1ull << 63)) >> 16));
@@ -431,8 +437,13 @@ static void km_freed(uint64_t val)
 /* a block taken out by mistake (the realloc that failed) goes back */
 static void km_untake(const void *p, uint64_t val)
 {
-	if (val && !km_live_put((uint64_t)(uintptr_t)p, val & ~(1ull << 63)))
-		km_freed(val), KM_ADD(km->live_overflow, 1);
+	struct ut_kmem_stat *k = __atomic_load_n(&km, __ATOMIC_ACQUIRE);
+
+	if (val && !km_live_put((uint64_t)(uintptr_t)p, val & ~(1ull << 63))) {
+		km_freed(val);
+		if (k)
+			KM_ADD(k->live_overflow, 1);
+	}
 }
 
 static void kmem_stat_atfork_child(void)

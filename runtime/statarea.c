@@ -86,11 +86,11 @@ static struct ut_stat_hdr *area_map(const char *name, uint32_t version, size_t s
 void *ut_stat_area(const char *name, uint32_t version, size_t size)
 {
 	struct ut_stat_hdr *h = NULL;
-	int i;
+	int i, err = errno;	/* a program's thread may ask: its errno stays */
 
 	if (!ut_ctl || !name || strlen(name) >= UT_STAT_NAME_MAX || strchr(name, '/') ||
 	    strchr(name, '.'))
-		return NULL;
+		return NULL;	/* errno untouched */
 	pthread_mutex_lock(&area_lock);
 	for (i = 0; i < UT_STAT_AREAS; i++)
 		if (areas[i].hdr && !strcmp(areas[i].hdr->name, name))
@@ -107,12 +107,11 @@ void *ut_stat_area(const char *name, uint32_t version, size_t size)
 		}
 	}
 	pthread_mutex_unlock(&area_lock);
-	if (!h) {
+	if (!h)
 		ut_session_error("cannot make the statistics file %s: %s", name,
 				 i == UT_STAT_AREAS ? "too many" : strerror(errno));
-		return NULL;
-	}
-	return (char *)h + h->hdr_size;
+	errno = err;
+	return h ? (char *)h + h->hdr_size : NULL;
 }
 
 int ut_stat_on_sync(void (*fn)(void))

@@ -310,8 +310,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc_)
 static void trap_handler(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
-	struct region *r;
-	int err = errno, in_bytes;
+	int err = errno;
 
 	if (!step.active || si->si_code != TRAP_TRACE) {
 		chain(&prev_trap, sig, si, uc_);
@@ -326,9 +325,16 @@ static void trap_handler(int sig, siginfo_t *si, void *uc_)
 		trace_mmiotrace_rw(step.r->phys + (step.addr - step.r->start), step.value, step.pc,
 				   step.r->id, (unsigned char)step.op, (unsigned char)step.width);
 	}
+	/*
+	 * the last step over: every region closes again, not only this
+	 * step's (another thread's step, or an instruction that touched a
+	 * second region, opened others)
+	 */
 	if (__atomic_sub_fetch(&steppers, 1, __ATOMIC_ACQ_REL) == 0 &&
-	    __atomic_load_n(&running, __ATOMIC_ACQUIRE) && (r = region_of(step.addr, &in_bytes)))
-		protect(r, 1);
+	    __atomic_load_n(&running, __ATOMIC_ACQUIRE))
+		for (int i = 0; i < MMIO_MAX; i++)
+			if (__atomic_load_n(&regions[i].used, __ATOMIC_ACQUIRE))
+				protect(&regions[i], 1);
 	errno = err;
 }
 
@@ -488,6 +494,9 @@ static int device_fd(int fd)
 		return 0;
 	if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 1)
 		return 1;
+	/* a UIO device is a character device, a VFIO one an anonymous inode: not a file */
+	if (!S_ISCHR(st.st_mode) && (st.st_mode & S_IFMT))
+		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)

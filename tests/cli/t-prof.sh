@@ -115,6 +115,20 @@ else
 	not_ok "nograph-time: main $m, all $sum"; sed 's/^/# /' "$W/prof" "$W/err"
 fi
 
+# a graph filter that records main alone (-D 1) leaves the profilers whole:
+# the calls below it are timed and their frames walked
+rm -rf "$W/d"
+"$UT" record -o "$W/d" -D 1 --func-profile --stack-trace -- "$W/p" > /dev/null 2> "$W/err"
+"$UT" report -i "$W/d" --profile > "$W/prof" 2>> "$W/err"
+"$UT" report -i "$W/d" --stack > "$W/stack" 2>> "$W/err"
+f=$(tim "$W/prof" "# all" leaf) r=$(tim "$W/prof" "# all" run)
+if awk -v f="$f" -v r="$r" 'BEGIN { exit !(f != "" && f + 0 > 0 && r + 0 >= f + 0) }' &&
+   [ "$(hits "$W/prof" "# all" leaf)" = 1000 ] && check_chain "$W/stack" deep_c deep_b deep_a run main; then
+	ok "-D 1: leaf still timed ($f us, 1000 hits), the whole chain walked"
+else
+	not_ok "-D 1: leaf $f us, run $r us"; sed 's/^/# /' "$W/prof" "$W/stack" "$W/err" | head -40
+fi
+
 # bad input
 rm -rf "$W/d"
 "$UT" record -o "$W/d" -- "$W/p" > /dev/null 2>&1
