@@ -3,8 +3,8 @@
  * hwbsrc.c - the hw-branch tracer's recorder side (see hwbsrc.h): perf
  * branch-stack samples of the traced threads, decoded by lib/trace's
  * hwb_decode(), written as ftrace:hw_branch entries with the session's
- * clock.  Modelled on the perf source of the sched events
- * (cmds/schedsrc.c), whose /proc helpers it shares.
+ * clock (cmds/kevsrc.h).  Modelled on the perf source of the sched
+ * events (cmds/schedsrc.c), whose /proc helpers it shares.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "cmds/hwbsrc.h"
+#include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
 #include "lib/trace/hwbranch.h"
 #include "usertrace/ftrace.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
-#include "usertrace/session.h"
 #include "utils/utils.h"
 
 #define OUT_PAGES	64		/* 256 KiB per thread's buffer */
@@ -44,8 +44,7 @@ struct out {
 struct hwb_src {
 	char session[4096];
 	pid_t pid;			/* the program */
-	int tsc;
-	uint64_t tsc_a, mono_a, tsc_b, mono_b;	/* calibrations: the start, the latest poll */
+	struct kev_clock clk;		/* the session's clock for perf's monotonic times */
 	const char *file;		/* UT_HWB_RECORDS_ENV's, read at the first poll */
 	int ncpu;
 	int *fd;
@@ -54,19 +53,6 @@ struct hwb_src {
 	int nr_outs;
 	unsigned long long written, lost;
 };
-
-/* a CLOCK_MONOTONIC time in the session's clock (as the sched source's) */
-static uint64_t session_time(const struct hwb_src *s, uint64_t mono)
-{
-	long double rate;
-
-	if (!s->tsc)
-		return mono;
-	if (s->mono_b <= s->mono_a)
-		return s->tsc_b;
-	rate = (long double)(s->tsc_b - s->tsc_a) / (long double)(s->mono_b - s->mono_a);
-	return (uint64_t)((long double)s->tsc_b - (long double)((int64_t)(s->mono_b - mono)) * rate);
-}
 
 /* the buffer of thread @tid of @pid, made at its first branch */
 static struct out *out_get(struct hwb_src *s, int pid, int tid)
@@ -98,7 +84,7 @@ static struct out *out_get(struct hwb_src *s, int pid, int tid)
 	h->flags |= RB_HDR_AUX;
 	sched_comm_of(o->pid, tid, h->comm);
 	o->w.cpu = ~0u;
-	rb_writer_init(&o->w, h, s->tsc ? s->tsc_a : s->mono_a);
+	rb_writer_init(&o->w, h, kev_clock_start(&s->clk));
 	return o;
 }
 
@@ -108,7 +94,7 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	struct hwb_src *s = arg;
 	struct ut_ftrace_hw_branch e;
 	int pid = b->pid ? (int)b->pid : (int)s->pid, tid = b->tid ? (int)b->tid : pid;
-	uint64_t ts = session_time(s, b->time ? b->time : ut_mono_ns());
+	uint64_t ts = kev_clock_time(&s->clk, b->time ? b->time : ut_mono_ns());
 	uint16_t n16 = sizeof(e);
 	uint32_t hdr, c = b->cpu;
 	unsigned char *p;
@@ -296,10 +282,7 @@ struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid)
 	s = xcalloc(1, sizeof(*s));
 	snprintf(s->session, sizeof(s->session), "%s", session);
 	s->pid = pid;
-	s->tsc = clock == UT_CLOCK_TSC;
-	ut_calibrate(&s->tsc_a, &s->mono_a);
-	s->tsc_b = s->tsc_a;
-	s->mono_b = s->mono_a;
+	kev_clock_init(&s->clk, clock);
 	if (src == HWB_FILE) {
 		s->file = getenv(UT_HWB_RECORDS_ENV);
 		return s;
@@ -324,7 +307,7 @@ void hwb_src_poll(struct hwb_src *s)
 {
 	if (!s)
 		return;
-	ut_calibrate(&s->tsc_b, &s->mono_b);
+	kev_clock_update(&s->clk);
 	if (s->file)
 		read_records(s);
 	for (int c = 0; s->ring && c < s->ncpu; c++)
