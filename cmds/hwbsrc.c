@@ -29,7 +29,7 @@
 #define OUT_PAGES	64		/* 256 KiB per thread's buffer */
 #define PERF_PAGES	64		/* per CPU */
 #define TASKS_MAX	4096
-#define SAMPLE_PERIOD	10007		/* branch instructions per sample */
+#define SAMPLE_PERIOD	100003		/* branch instructions per sample (the probe's) */
 
 static const uint64_t SAMPLE_TYPE = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				    PERF_SAMPLE_BRANCH_STACK;

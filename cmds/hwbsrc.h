@@ -30,6 +30,11 @@
 struct hwb_src;
 
 /*
+ * A sample every 100003 branches: its stack is the last branches the
+ * CPU kept (16 to 32 on LBR), a part of them all, as perf's sampling
+ * is.  Branches that do not fit (the perf ring's overflow, a full
+ * buffer) are counted and said at the end.
+ *
  * hwb_src_open - the source for program @pid, stopped before its exec:
  * NULL when none can be used (the reason is printed; the program runs).
  * @session: the session directory, @clock its enum ut_clock.

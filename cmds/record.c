@@ -1314,7 +1314,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 
 /*
  * The program is stopped before its exec: the sched events' source
- * watches it from now on (cmds/schedsrc.c), if they are recorded
+ * watches it from now on (cmds/schedsrc.c), if they are recorded; the
+ * power events' and the hw-branch tracer's too (powersrc.c, hwbsrc.c)
  */
 static void sched_attach(pid_t pid, void *arg)
 {
