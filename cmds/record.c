@@ -37,9 +37,11 @@
 #include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
+#include "cmds/hwbsrc.h"
 #include "cmds/powersrc.h"
 #include "cmds/schedsrc.h"
 #include "cmds/session.h"
+#include "lib/trace/hwbranch.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/datfile.h"
 #include "usertrace/record.h"
@@ -180,6 +182,8 @@ struct recorder {
 	const char *sched_source;	/* its name, for info: "tracefs", "perf", "none" */
 	struct power_src *power;	/* the power events' source; NULL: none */
 	const char *power_source;	/* "tracefs", "sysfs", "none"; NULL: not wanted */
+	int want_hwb;			/* the hw-branch tracer: its branches are read (cmds/hwbsrc.c) */
+	struct hwb_src *hwb;		/* their source; NULL: none */
 	int sched_clock;
 };
 
@@ -716,6 +720,7 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 	if (rec->sched)
 		sched_src_poll(rec->sched);
 	power_src_poll(rec->power);
+	hwb_src_poll(rec->hwb);
 	/* its last buffers too, and threads that started since the last scan */
 	scan_buffers(rec);
 	for (st = rec->streams; st; st = st->next)
@@ -1309,7 +1314,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 
 /*
  * The program is stopped before its exec: the sched events' source
- * watches it from now on (cmds/schedsrc.c), if they are recorded
+ * watches it from now on (cmds/schedsrc.c), if they are recorded; the
+ * power events' and the hw-branch tracer's too (powersrc.c, hwbsrc.c)
  */
 static void sched_attach(pid_t pid, void *arg)
 {
@@ -1323,6 +1329,14 @@ static void sched_attach(pid_t pid, void *arg)
 				!strcmp(rec->power_source, "tracefs") ?
 				"the kernel's tracefs (an instance with the power events)" :
 				"sampling /sys/devices/system/cpu (cpufreq, cpuidle)");
+	}
+	if (rec->want_hwb) {
+		rec->hwb = hwb_src_open(rec->session, rec->sched_clock, pid);
+		if (rec->hwb)
+			fprintf(stderr, "usertrace: hw-branch from %s\n",
+				!strcmp(hwb_src_name(rec->hwb), "file") ?
+				"the perf records of " UT_HWB_RECORDS_ENV :
+				"perf_event_open branch-stack sampling");
 	}
 	if (!sched_src_wanted(rec->events))
 		return;
@@ -1531,7 +1545,8 @@ int record_run(const struct record_opts *o, int *status)
 	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
 	rec.sched_clock = clock;
-	if (sched_src_wanted(sess.events) || power_src_wanted(sess.events)) {
+	rec.want_hwb = !strcmp(o->tracer->name, "hw-branch");
+	if (sched_src_wanted(sess.events) || power_src_wanted(sess.events) || rec.want_hwb) {
 		sess.before_exec = sched_attach;
 		sess.before_exec_arg = &rec;
 	}
@@ -1559,6 +1574,7 @@ int record_run(const struct record_opts *o, int *status)
 		if (rec.sched)
 			sched_src_poll(rec.sched);
 		power_src_poll(rec.power);
+		hwb_src_poll(rec.hwb);
 		scan_buffers(&rec);
 		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -1581,6 +1597,8 @@ int record_run(const struct record_opts *o, int *status)
 	rec.sched = NULL;
 	power_src_close(rec.power);
 	rec.power = NULL;
+	hwb_src_close(rec.hwb);
+	rec.hwb = NULL;
 	set_ending(&rec);
 	scan_buffers(&rec);
 	/* every process is gone: also those whose pid was taken again meanwhile */
@@ -1649,6 +1667,7 @@ out:
 fail:
 	sched_src_close(rec.sched);
 	power_src_close(rec.power);
+	hwb_src_close(rec.hwb);
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);

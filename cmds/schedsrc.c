@@ -98,8 +98,7 @@ int sched_src_wanted(const struct ut_evreg *reg)
 	return kev_wanted(reg, "sched", ev_names, NR_EV);
 }
 
-/* the process of thread @tid, from /proc; @tid itself if unknown */
-static int tgid_of(int tid)
+int sched_tgid_of(int tid)
 {
 	char path[64], buf[512], *p;
 	ssize_t n;
@@ -120,7 +119,7 @@ static int tgid_of(int tid)
 	return p ? atoi(p + 6) : tid;
 }
 
-static void comm_of(int pid, int tid, char comm[16])
+void sched_comm_of(int pid, int tid, char comm[16])
 {
 	char path[96];
 	ssize_t n;
@@ -168,7 +167,7 @@ static struct out *out_get(struct sched_src *s, int pid, int tid)
 	o = xcalloc(1, sizeof(*o));
 	s->outs[s->nr_outs++] = o;
 	o->tid = tid;
-	o->pid = pid ? pid : tgid_of(tid);
+	o->pid = pid ? pid : sched_tgid_of(tid);
 	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", s->session, o->pid, tid, UT_SCHED_IMAGE);
 	err = rb_create(path, s->out_pages, (enum rb_mode)s->out_mode, &h);
 	if (err) {
@@ -180,7 +179,7 @@ static struct out *out_get(struct sched_src *s, int pid, int tid)
 	h->tid = tid;
 	h->image = UT_SCHED_IMAGE;
 	h->flags |= RB_HDR_AUX;
-	comm_of(o->pid, tid, h->comm);
+	sched_comm_of(o->pid, tid, h->comm);
 	/* gone from /proc already (perf: a short program read after its end): its process's name */
 	for (int i = 0; i < s->nr_outs - 1 && !strcmp(h->comm, "<...>") && tid; i++)
 		if (s->outs[i]->pid == o->pid && !s->outs[i]->failed &&
@@ -321,7 +320,7 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
 	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static int paranoid(void)
+int sched_perf_paranoid(void)
 {
 	char buf[16] = "";
 	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
@@ -391,7 +390,7 @@ static int perf_add(struct sched_src *s, pid_t tid)
 				pr_warn("sched events: perf_event_open: %s (perf_event_paranoid is %d; "
 					"2 or less lets a user see the context switches of the "
 					"processes it runs); no context switches are recorded",
-					strerror(err), paranoid());
+					strerror(err), sched_perf_paranoid());
 			else
 				pr_warn("sched events: perf_event_open: %s; no context switches "
 					"are recorded", strerror(err));

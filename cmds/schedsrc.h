@@ -82,4 +82,12 @@ void sched_src_poll(struct sched_src *s);
 /* sched_src_stop(), then close the buffers (the recorder then saves them), free @s */
 void sched_src_close(struct sched_src *s);
 
+/* helpers the other perf sources share (cmds/hwbsrc.c) */
+/* the process of thread @tid, from /proc; @tid itself if unknown */
+int sched_tgid_of(int tid);
+/* the name of thread @tid of @pid, from /proc ("<...>" when gone, "<idle>" for 0) */
+void sched_comm_of(int pid, int tid, char comm[16]);
+/* /proc/sys/kernel/perf_event_paranoid, -100 if unreadable */
+int sched_perf_paranoid(void);
+
 #endif /* UT_CMDS_SCHEDSRC_H */

@@ -56,6 +56,8 @@
 #define UT_EVENT_ID_FUNCGRAPH_ENTRY	11
 #define UT_EVENT_ID_USER_STACK		13
 #define UT_EVENT_ID_BPUTS		15
+/* hw_branch: the kernel's (2.6.29-2.6.32) is gone; a number free in today's enum */
+#define UT_EVENT_ID_HW_BRANCH		32
 /* usertrace's built-in event systems, in builtin order */
 #define UT_EVENT_ID_BUILTIN		100
 /* the programs' events, given out per session in order of registration */

@@ -24,13 +24,17 @@ static char probe_why[256];
 
 static void probe(void)
 {
-	const char *env = getenv(UT_HWB_ENV);
+	const char *env = getenv(UT_HWB_ENV), *file = getenv(UT_HWB_RECORDS_ENV);
 	struct perf_event_attr a;
 	char path[96];
 	int fd;
 
 	if (env && !strcmp(env, "off")) {
 		snprintf(probe_why, sizeof(probe_why), "turned off by %s=off", UT_HWB_ENV);
+		return;
+	}
+	if (file && *file) {
+		probed = HWB_FILE;
 		return;
 	}
 	for (unsigned i = 0; i < 2; i++) {
@@ -75,9 +79,9 @@ enum hwb_source hwb_probe(char *why, size_t len)
 
 const char *hwb_source_name(enum hwb_source src)
 {
-	static const char *const names[] = { "none", "intel_bts", "intel_pt", "branch-stack" };
+	static const char *const names[] = { "none", "intel_bts", "intel_pt", "branch-stack", "file" };
 
-	return (unsigned)src < 4 ? names[src] : "none";
+	return (unsigned)src < 5 ? names[src] : "none";
 }
 
 /* the words of a sample before its callchain, for each bit of sample_type */

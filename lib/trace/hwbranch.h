@@ -12,6 +12,8 @@
  *      thread with PERF_SAMPLE_BRANCH_STACK, user branches (Intel LBR,
  *      AMD BRS and LBRv2 through the `cpu` PMU).
  * USERTRACE_HW_BRANCH=off makes the tracer unavailable (tests).
+ * USERTRACE_HW_BRANCH_RECORDS=FILE (tests, before both): the source is
+ * FILE, perf records written as a ring would hold them (cmds/hwbsrc.h).
  */
 #ifndef UT_LIB_TRACE_HWBRANCH_H
 #define UT_LIB_TRACE_HWBRANCH_H
@@ -23,9 +25,10 @@ struct trace_iter;
 struct ut_event;
 
 #define UT_HWB_ENV	"USERTRACE_HW_BRANCH"
+#define UT_HWB_RECORDS_ENV	"USERTRACE_HW_BRANCH_RECORDS"
 
 /* the source found: */
-enum hwb_source { HWB_NONE, HWB_BTS, HWB_PT, HWB_BRANCH_STACK };
+enum hwb_source { HWB_NONE, HWB_BTS, HWB_PT, HWB_BRANCH_STACK, HWB_FILE };
 
 /*
  * hwb_probe - what this machine offers (the first call probes, the
@@ -33,7 +36,7 @@ enum hwb_source { HWB_NONE, HWB_BTS, HWB_PT, HWB_BRANCH_STACK };
  * @why (what was checked and what failed)
  */
 enum hwb_source hwb_probe(char *why, size_t len);
-/* "intel_bts", "intel_pt", "branch-stack", "none" */
+/* "intel_bts", "intel_pt", "branch-stack", "file", "none" */
 const char *hwb_source_name(enum hwb_source src);
 
 /* one branch taken */

@@ -214,6 +214,7 @@ static void test_probe_off(void **state)
 	assert_string_equal(why, "");
 	assert_string_equal(hwb_source_name(HWB_NONE), "none");
 	assert_string_equal(hwb_source_name(HWB_BRANCH_STACK), "branch-stack");
+	assert_string_equal(hwb_source_name(HWB_FILE), "file");
 	assert_non_null(strstr(tracer_available_names(), "mmiotrace nop"));
 	assert_null(strstr(tracer_available_names(), "hw-branch"));
 	/* still found by name: a recording made elsewhere replays */

@@ -1011,7 +1011,7 @@ static void test_events(void **state)
 		snprintf(path, sizeof(path), "%sevents/ftrace", dirs[d]);
 		assert_int_equal(tfs_readdir(f->s, path, fill, &n), 0);
 		assert_string_equal(n.all, "function/ kernel_stack/ print/ bprint/ branch/ funcgraph_exit/ "
-					   "funcgraph_entry/ user_stack/ bputs/ ");
+					   "funcgraph_entry/ user_stack/ bputs/ hw_branch/ ");
 		snprintf(path, sizeof(path), "%sevents/header_page", dirs[d]);
 		assert_file(f->s, path, ut_event_header_page());
 		assert_int_equal(tfs_stat(f->s, path, &st), 0);

@@ -8,7 +8,7 @@
  *
  * Its lines are the kernel's (Linux 2.6.29's trace_hw_branches.c), one
  * per ftrace:hw_branch entry (the kernel's layout: the common fields,
- * u64 from, u64 to):
+ * u64 from, u64 to), which `record` writes (cmds/hwbsrc.c):
  *
  *   # CPU#        FROM                   TO         FUNCTION
  *   #  |           |                     |             |
