@@ -28,18 +28,11 @@
 
 #define OUT_PAGES	64		/* 256 KiB per thread's buffer */
 #define PERF_PAGES	64		/* per CPU */
-#define TASKS_MAX	4096
 #define SAMPLE_PERIOD	100003		/* branch instructions per sample (the probe's) */
 
 static const uint64_t SAMPLE_TYPE = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				    PERF_SAMPLE_BRANCH_STACK;
 static const uint64_t BRANCH_TYPE = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
-
-struct out {
-	int pid, tid;
-	struct rb_writer w;
-	int failed;
-};
 
 struct hwb_src {
 	char session[4096];
@@ -49,44 +42,9 @@ struct hwb_src {
 	int ncpu;
 	int *fd;
 	void **ring;
-	struct out *outs[TASKS_MAX];
-	int nr_outs;
+	struct kev_outs outs;		/* the threads' buffers */
 	unsigned long long written, lost;
 };
-
-/* the buffer of thread @tid of @pid, made at its first branch */
-static struct out *out_get(struct hwb_src *s, int pid, int tid)
-{
-	char path[4200];
-	struct rb_header *h;
-	struct out *o;
-	int err;
-
-	for (int i = 0; i < s->nr_outs; i++)
-		if (s->outs[i]->tid == tid)
-			return s->outs[i]->failed ? NULL : s->outs[i];
-	if (s->nr_outs == TASKS_MAX)
-		return NULL;
-	o = xcalloc(1, sizeof(*o));
-	s->outs[s->nr_outs++] = o;
-	o->tid = tid;
-	o->pid = pid ? pid : sched_tgid_of(tid);
-	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", s->session, o->pid, tid, UT_HWB_IMAGE);
-	err = rb_create(path, OUT_PAGES, RB_MODE_CONSUMER, &h);
-	if (err) {
-		pr_warn("hw-branch: cannot create %s: %s", path, strerror(err < -1 ? -err : EIO));
-		o->failed = 1;
-		return NULL;
-	}
-	h->pid = o->pid;
-	h->tid = tid;
-	h->image = UT_HWB_IMAGE;
-	h->flags |= RB_HDR_AUX;
-	sched_comm_of(o->pid, tid, h->comm);
-	o->w.cpu = ~0u;
-	rb_writer_init(&o->w, h, kev_clock_start(&s->clk));
-	return o;
-}
 
 /* one branch: an ftrace:hw_branch entry in its thread's buffer */
 static int put_branch(const struct hwb_branch *b, void *arg)
@@ -98,9 +56,9 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	uint16_t n16 = sizeof(e);
 	uint32_t hdr, c = b->cpu;
 	unsigned char *p;
-	struct out *o;
+	struct kev_out *o;
 
-	if (!(o = out_get(s, pid, tid)))
+	if (!(o = kev_out_get(&s->outs, &s->clk, pid, tid, NULL)))
 		return 0;
 	memset(&e, 0, sizeof(e));
 	e.ent.type = UT_EVENT_ID_HW_BRANCH;
@@ -281,6 +239,11 @@ struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid)
 	}
 	s = xcalloc(1, sizeof(*s));
 	snprintf(s->session, sizeof(s->session), "%s", session);
+	s->outs.session = s->session;
+	s->outs.what = "hw-branch";
+	s->outs.image = UT_HWB_IMAGE;
+	s->outs.pages = OUT_PAGES;
+	s->outs.mode = RB_MODE_CONSUMER;
 	s->pid = pid;
 	kev_clock_init(&s->clk, clock);
 	if (src == HWB_FILE) {
@@ -323,15 +286,7 @@ void hwb_src_close(struct hwb_src *s)
 	if (s->lost)
 		pr_warn("hw-branch: %llu branch samples or entries lost (the buffers were full)",
 			s->lost);
-	for (int i = 0; i < s->nr_outs; i++) {
-		struct out *o = s->outs[i];
-
-		if (!o->failed) {
-			rb_writer_close(&o->w);
-			munmap(o->w.hdr, rb_file_size(o->w.hdr->nr_pages));
-		}
-		free(o);
-	}
+	kev_outs_close(&s->outs);
 	free(s->fd);
 	free(s->ring);
 	free(s);

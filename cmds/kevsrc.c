@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* kevsrc.c - what the recorder's kernel event sources share (kevsrc.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
 #include "cmds/kevsrc.h"
+#include "cmds/schedsrc.h"
 #include "usertrace/session.h"
 #include "utils/utils.h"
 
@@ -59,4 +66,57 @@ uint64_t kev_clock_time(const struct kev_clock *c, uint64_t mono)
 		return c->tsc_b;
 	rate = (long double)(c->tsc_b - c->tsc_a) / (long double)(c->mono_b - c->mono_a);
 	return (uint64_t)((long double)c->tsc_b - (long double)((int64_t)(c->mono_b - mono)) * rate);
+}
+
+struct kev_out *kev_out_get(struct kev_outs *o, const struct kev_clock *clk, int pid, int tid,
+			    int *made)
+{
+	char path[4200];
+	struct rb_header *h;
+	struct kev_out *t;
+	int err;
+
+	if (made)
+		*made = 0;
+	for (int i = 0; i < o->nr; i++)
+		if (o->outs[i]->tid == tid)
+			return o->outs[i]->failed ? NULL : o->outs[i];
+	if (o->nr == KEV_TASKS_MAX)
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	o->outs[o->nr++] = t;
+	t->tid = tid;
+	t->pid = pid ? pid : sched_tgid_of(tid);
+	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", o->session, t->pid, tid, o->image);
+	err = rb_create(path, o->pages, (enum rb_mode)o->mode, &h);
+	if (err) {
+		pr_warn("%s: cannot create %s: %s", o->what, path, strerror(err < -1 ? -err : EIO));
+		t->failed = 1;
+		return NULL;
+	}
+	h->pid = t->pid;
+	h->tid = tid;
+	h->image = (uint64_t)o->image;
+	h->flags |= RB_HDR_AUX;
+	sched_comm_of(t->pid, tid, h->comm);
+	t->w.cpu = ~0u;
+	/* from the start: no record of the source is older */
+	rb_writer_init(&t->w, h, kev_clock_start(clk));
+	if (made)
+		*made = 1;
+	return t;
+}
+
+void kev_outs_close(struct kev_outs *o)
+{
+	for (int i = 0; i < o->nr; i++) {
+		struct kev_out *t = o->outs[i];
+
+		if (!t->failed) {
+			rb_writer_close(&t->w);
+			munmap(t->w.hdr, rb_file_size(t->w.hdr->nr_pages));
+		}
+		free(t);
+	}
+	o->nr = 0;
 }

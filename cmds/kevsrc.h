@@ -2,8 +2,9 @@
 /*
  * kevsrc.h - what the recorder's sources of kernel events share (the
  * sched events, cmds/schedsrc.c; the power events, cmds/powersrc.c):
- * whether the session records an event, and the session's clock for
- * times the kernel stamps in CLOCK_MONOTONIC nanoseconds.
+ * whether the session records an event, the session's clock for times
+ * the kernel stamps in CLOCK_MONOTONIC nanoseconds, and the ring buffers
+ * the events go into, one per task.
  */
 #ifndef UT_CMDS_KEVSRC_H
 #define UT_CMDS_KEVSRC_H
@@ -11,6 +12,7 @@
 #include <stdint.h>
 
 #include "usertrace/evreg.h"
+#include "usertrace/ringbuf.h"
 
 /* @sys:@name's registry slot in *@slot: 1, or 0 when not registered */
 int kev_slot(const struct ut_evreg *reg, const char *sys, const char *name, uint32_t *slot);
@@ -37,5 +39,40 @@ void kev_clock_update(struct kev_clock *c);
 uint64_t kev_clock_start(const struct kev_clock *c);
 /* a CLOCK_MONOTONIC time in the session's clock */
 uint64_t kev_clock_time(const struct kev_clock *c, uint64_t mono);
+
+/*
+ * A source's buffers: SESSION/buf.<pid>.<tid>.<image>, one per task its
+ * events are of (the recorder saves them as any thread's), made at the
+ * task's first event with the task's name.
+ */
+#define KEV_TASKS_MAX	4096
+
+struct kev_out {
+	int pid, tid;
+	int prio;		/* the sched source's: the task's priority when made */
+	struct rb_writer w;
+	int failed;		/* could not be made: its events are dropped */
+};
+
+struct kev_outs {
+	const char *session;
+	const char *what;	/* the source, for messages ("sched events") */
+	int image;		/* the buffers' image number: the source's own */
+	uint32_t pages;		/* each buffer's pages */
+	int mode;		/* enum rb_mode */
+	struct kev_out *outs[KEV_TASKS_MAX];
+	int nr;
+};
+
+/*
+ * kev_out_get - the buffer of task @tid (of process @pid, or 0: looked
+ * up), made now if it is new (*@made set, when @made is given), starting
+ * at @clk's start.  NULL when it could not be made (said once) or there
+ * are too many.
+ */
+struct kev_out *kev_out_get(struct kev_outs *o, const struct kev_clock *clk, int pid, int tid,
+			    int *made);
+/* close and unmap every buffer (the recorder then reads them as files) */
+void kev_outs_close(struct kev_outs *o);
 
 #endif

@@ -56,20 +56,11 @@ static const char *const ev_names[NR_EV] = {
 #define TASKS_MAX		4096
 
 /* the buffer of one task (a common_pid) */
-struct out {
-	int pid, tid;
-	int prio;		/* the kernel's, when the buffer was made (perf gives none) */
-	struct rb_writer w;
-	int failed;
-};
-
 struct sched_src {
 	int tracefs;
 	int started;			/* the source has its kernel side (live: between follow and stop) */
 	int failed;			/* live: no source could be used (said once) */
 	int live;			/* a tracing directory's session (sched_src_live()) */
-	uint32_t out_pages;		/* each task's buffer */
-	int out_mode;			/* RB_MODE_CONSUMER (record) or RB_MODE_OVERWRITE (live) */
 	const volatile uint32_t *on;	/* the session's tracing_on (live), NULL: always */
 	int *skip, nr_skip;		/* tids whose own events are dropped (the runtime's threads) */
 	int *tids, nr_tids;		/* the threads followed (added to the kernel's list, or opened) */
@@ -78,8 +69,7 @@ struct sched_src {
 	struct kev_clock clk;		/* the session's clock for the kernel's times */
 	uint32_t slot[NR_EV];
 	int have[NR_EV];
-	struct out *outs[TASKS_MAX];
-	int nr_outs;
+	struct kev_outs outs;		/* the tasks' buffers: consumer (record) or overwrite (live) */
 	/* perf */
 	int ncpu;
 	int *fd;			/* per CPU: the event whose ring is mapped */
@@ -152,45 +142,23 @@ void sched_comm_of(int pid, int tid, char comm[16])
 }
 
 /* the buffer of task @tid (of process @pid, or 0: looked up), made at its first event */
-static struct out *out_get(struct sched_src *s, int pid, int tid)
+static struct kev_out *out_get(struct sched_src *s, int pid, int tid)
 {
-	char path[4200];
-	struct rb_header *h;
-	struct out *o;
-	int err;
+	int made;
+	struct kev_out *o = kev_out_get(&s->outs, &s->clk, pid, tid, &made);
+	char *comm;
 
-	for (int i = 0; i < s->nr_outs; i++)
-		if (s->outs[i]->tid == tid)
-			return s->outs[i]->failed ? NULL : s->outs[i];
-	if (s->nr_outs == TASKS_MAX)
-		return NULL;
-	o = xcalloc(1, sizeof(*o));
-	s->outs[s->nr_outs++] = o;
-	o->tid = tid;
-	o->pid = pid ? pid : sched_tgid_of(tid);
-	snprintf(path, sizeof(path), "%s/buf.%d.%d.%d", s->session, o->pid, tid, UT_SCHED_IMAGE);
-	err = rb_create(path, s->out_pages, (enum rb_mode)s->out_mode, &h);
-	if (err) {
-		pr_warn("sched events: cannot create %s: %s", path, strerror(err < -1 ? -err : EIO));
-		o->failed = 1;
-		return NULL;
-	}
-	h->pid = o->pid;
-	h->tid = tid;
-	h->image = UT_SCHED_IMAGE;
-	h->flags |= RB_HDR_AUX;
-	sched_comm_of(o->pid, tid, h->comm);
+	if (!o || !made)
+		return o;
+	comm = o->w.hdr->comm;
 	/* gone from /proc already (perf: a short program read after its end): its process's name */
-	for (int i = 0; i < s->nr_outs - 1 && !strcmp(h->comm, "<...>") && tid; i++)
-		if (s->outs[i]->pid == o->pid && !s->outs[i]->failed &&
-		    strcmp(s->outs[i]->w.hdr->comm, "<...>"))
-			memcpy(h->comm, s->outs[i]->w.hdr->comm, sizeof(h->comm));
+	for (int i = 0; i < s->outs.nr - 1 && !strcmp(comm, "<...>") && tid; i++)
+		if (s->outs.outs[i]->pid == o->pid && !s->outs.outs[i]->failed &&
+		    strcmp(s->outs.outs[i]->w.hdr->comm, "<...>"))
+			memcpy(comm, s->outs.outs[i]->w.hdr->comm, sizeof(o->w.hdr->comm));
 	o->prio = tid ? ut_reap_prio(o->pid, tid) : 120;
 	if (o->prio < 0)
 		o->prio = 120;
-	o->w.cpu = ~0u;
-	/* from the start: no record of the source is older */
-	rb_writer_init(&o->w, h, kev_clock_start(&s->clk));
 	return o;
 }
 
@@ -206,7 +174,7 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 {
 	struct ut_trace_entry *e = ent;
 	uint64_t ts = kev_clock_time(&s->clk, mono);
-	struct out *o;
+	struct kev_out *o;
 	unsigned char *p;
 	uint32_t hdr, c = cpu < 0 ? 0 : (uint32_t)cpu;
 	uint16_t n16 = (uint16_t)size;
@@ -450,7 +418,7 @@ static void perf_switch(struct sched_src *s, int c, uint16_t misc, const struct 
 	int out = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
 	int tid = (int)id->tid, pid = (int)id->pid;
 	unsigned h = (unsigned)tid % TASKS_MAX;
-	struct out *o;
+	struct kev_out *o;
 
 	if (c < 0 || c >= s->ncpu)
 		return;
@@ -475,7 +443,7 @@ static void perf_switch(struct sched_src *s, int c, uint16_t misc, const struct 
 	o = out_get(s, pid, tid);
 	snprintf(comm, sizeof(comm), "%s", o ? o->w.hdr->comm : "<...>");
 	if (s->last_out[c].pending) {
-		struct out *p = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+		struct kev_out *p = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
 		int paired = id->time - s->last_out[c].ts <= SWITCH_PAIR_NS;
 
 		emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
@@ -548,9 +516,9 @@ static void perf_read(struct sched_src *s, int c, struct sw_rec **v, size_t *n, 
 				rec[ph.size - 1] = 0;
 				/* the name its exec gave: kept for the threads it makes */
 				out_get(s, (int)cpid, (int)tid);
-				for (int i = 0; i < s->nr_outs; i++)
-					if (s->outs[i]->tid == (int)tid && !s->outs[i]->failed)
-						memcpy(s->outs[i]->w.hdr->comm, name,
+				for (int i = 0; i < s->outs.nr; i++)
+					if (s->outs.outs[i]->tid == (int)tid && !s->outs.outs[i]->failed)
+						memcpy(s->outs.outs[i]->w.hdr->comm, name,
 						       strnlen(name, 15) + 1 > 16 ? 16 : strnlen(name, 15) + 1);
 			}
 		}
@@ -752,6 +720,9 @@ static struct sched_src *src_new(const char *session, const struct ut_evreg *reg
 	struct sched_src *s = xcalloc(1, sizeof(*s));
 
 	snprintf(s->session, sizeof(s->session), "%s", session);
+	s->outs.session = s->session;
+	s->outs.what = "sched events";
+	s->outs.image = UT_SCHED_IMAGE;
 	s->reg = reg;
 	kev_clock_init(&s->clk, clock);
 	for (int i = 0; i < NR_EV; i++)
@@ -873,8 +844,8 @@ struct sched_src *sched_src_open(const char *session, const struct ut_evreg *reg
 	s = src_new(session, reg, clock);
 	for (int i = 0; i < NR_EV; i++)
 		s->have[i] = s->have[i] && kev_recorded(reg, s->slot[i]);
-	s->out_pages = OUT_PAGES;
-	s->out_mode = RB_MODE_CONSUMER;
+	s->outs.pages = OUT_PAGES;
+	s->outs.mode = RB_MODE_CONSUMER;
 	if (sched_src_follow(s, pid) != 0) {
 		sched_src_close(s);
 		return NULL;
@@ -891,8 +862,8 @@ struct sched_src *sched_src_live(const char *session, const struct ut_evreg *reg
 		return NULL;
 	s = src_new(session, reg, clock);
 	s->live = 1;
-	s->out_pages = nr_pages >= 2 ? nr_pages : OUT_PAGES;
-	s->out_mode = RB_MODE_OVERWRITE;
+	s->outs.pages = nr_pages >= 2 ? nr_pages : OUT_PAGES;
+	s->outs.mode = RB_MODE_OVERWRITE;
 	s->on = on;
 	return s;
 }
@@ -927,7 +898,7 @@ const char *sched_src_name(const struct sched_src *s)
 /* perf: a switch-out whose switch-in was not seen: its next task unknown */
 static void flush_out(struct sched_src *s, int c)
 {
-	struct out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
+	struct kev_out *o = out_get(s, s->last_out[c].pid, s->last_out[c].tid);
 
 	emit_switch(s, s->last_out[c].pid, c, s->last_out[c].ts, s->last_out[c].tid,
 		    o ? o->w.hdr->comm : "<...>", o ? o->prio : 120, s->last_out[c].state, 0,
@@ -975,15 +946,7 @@ void sched_src_close(struct sched_src *s)
 	if (!s)
 		return;
 	sched_src_stop(s);
-	for (int i = 0; i < s->nr_outs; i++) {
-		struct out *o = s->outs[i];
-
-		if (!o->failed) {
-			rb_writer_close(&o->w);
-			munmap(o->w.hdr, rb_file_size(o->w.hdr->nr_pages));
-		}
-		free(o);
-	}
+	kev_outs_close(&s->outs);
 	free(s->fd);
 	free(s->ring);
 	free(s->last_out);
