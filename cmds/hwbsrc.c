@@ -122,40 +122,28 @@ static void read_records(struct hwb_src *s)
 	free(buf);
 }
 
-/* the records of CPU @c's ring, one at a time (a record may wrap) */
+/* one record of a CPU's ring: a sample decoded, a loss counted */
+static void ring_rec(unsigned char *rec, size_t len, void *arg)
+{
+	struct hwb_src *s = arg;
+	struct perf_event_header ph;
+
+	memcpy(&ph, rec, sizeof(ph));
+	if (ph.type == PERF_RECORD_LOST && len >= sizeof(ph) + 16) {
+		uint64_t nl;
+
+		memcpy(&nl, rec + sizeof(ph) + 8, 8);
+		s->lost += nl;
+	} else if (ph.type == PERF_RECORD_SAMPLE) {
+		decode(s, rec, len, "perf ring");
+	}
+}
+
 static void read_ring(struct hwb_src *s, int c)
 {
-	struct perf_event_mmap_page *m = s->ring[c];
-	unsigned char *data, rec[8192];
-	uint64_t head, tail, size;
+	unsigned char rec[8192];
 
-	if (!m)
-		return;
-	data = (unsigned char *)m + m->data_offset;
-	size = m->data_size;
-	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-	tail = m->data_tail;
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header ph;
-
-		for (size_t i = 0; i < sizeof(ph); i++)
-			((unsigned char *)&ph)[i] = data[(tail + i) % size];
-		if (ph.size < sizeof(ph) || tail + ph.size > head)
-			break;
-		if (ph.type == PERF_RECORD_LOST && ph.size >= sizeof(ph) + 16) {
-			uint64_t nl;
-
-			for (size_t i = 0; i < 8; i++)
-				((unsigned char *)&nl)[i] = data[(tail + sizeof(ph) + 8 + i) % size];
-			s->lost += nl;
-		} else if (ph.type == PERF_RECORD_SAMPLE && ph.size <= sizeof(rec)) {
-			for (size_t i = 0; i < ph.size; i++)
-				rec[i] = data[(tail + i) % size];
-			decode(s, rec, ph.size, "perf ring");
-		}
-		tail += ph.size;
-	}
-	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+	kev_perf_read(s->ring[c], rec, sizeof(rec), ring_rec, s);
 }
 
 /* one inherited branch-stack sampling event per CPU for @pid: 0, or -1 (said) */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* kevsrc.c - what the recorder's kernel event sources share (kevsrc.h) */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,4 +120,34 @@ void kev_outs_close(struct kev_outs *o)
 		free(t);
 	}
 	o->nr = 0;
+}
+
+void kev_perf_read(void *ring, unsigned char *rec, size_t size,
+		   void (*fn)(unsigned char *rec, size_t len, void *arg), void *arg)
+{
+	struct perf_event_mmap_page *m = ring;
+	unsigned char *data;
+	uint64_t head, tail, dsize;
+
+	if (!m)
+		return;
+	data = (unsigned char *)m + m->data_offset;
+	dsize = m->data_size;
+	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	tail = m->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header ph;
+
+		for (size_t i = 0; i < sizeof(ph); i++)
+			((unsigned char *)&ph)[i] = data[(tail + i) % dsize];
+		if (ph.size < sizeof(ph) || tail + ph.size > head)
+			break;
+		if (ph.size <= size) {
+			for (size_t i = 0; i < ph.size; i++)
+				rec[i] = data[(tail + i) % dsize];
+			fn(rec, ph.size, arg);
+		}
+		tail += ph.size;
+	}
+	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }

@@ -75,4 +75,14 @@ struct kev_out *kev_out_get(struct kev_outs *o, const struct kev_clock *clk, int
 /* close and unmap every buffer (the recorder then reads them as files) */
 void kev_outs_close(struct kev_outs *o);
 
+/*
+ * kev_perf_read - the records now in a perf ring (a struct
+ * perf_event_mmap_page, NULL: none), oldest first, each copied whole
+ * (it may wrap) into @rec of @size bytes and given to @fn with its
+ * header; a record longer than @size is passed over.  The ring's tail
+ * then moves past them.
+ */
+void kev_perf_read(void *ring, unsigned char *rec, size_t size,
+		   void (*fn)(unsigned char *rec, size_t len, void *arg), void *arg);
+
 #endif

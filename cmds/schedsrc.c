@@ -473,58 +473,50 @@ static int sw_rec_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+struct perf_rd {
+	struct sched_src *s;
+	struct sw_rec **v;
+	size_t *n, *cap;
+};
+
+/* one record of a CPU's ring: a switch appended, a rename applied */
+static void perf_rec(unsigned char *rec, size_t len, void *arg)
+{
+	struct perf_rd *r = arg;
+	struct sched_src *s = r->s;
+	struct perf_event_header ph;
+
+	memcpy(&ph, rec, sizeof(ph));
+	if (ph.type == PERF_RECORD_SWITCH && len >= sizeof(ph) + sizeof(struct sample_id)) {
+		if (*r->n == *r->cap)
+			*r->v = xrealloc(*r->v, (*r->cap = *r->cap ? 2 * *r->cap : 256) * sizeof(**r->v));
+		memcpy(&(*r->v)[*r->n].id, rec + sizeof(ph), sizeof(struct sample_id));
+		(*r->v)[*r->n].misc = ph.misc;
+		(*r->v)[*r->n].seq = (uint32_t)*r->n;
+		(*r->n)++;
+	} else if (ph.type == PERF_RECORD_COMM && len > sizeof(ph) + 8) {
+		char *name = (char *)rec + sizeof(ph) + 8;
+		uint32_t cpid, tid;
+
+		memcpy(&cpid, rec + sizeof(ph), 4);
+		memcpy(&tid, rec + sizeof(ph) + 4, 4);
+		rec[len - 1] = 0;
+		/* the name its exec gave: kept for the threads it makes */
+		out_get(s, (int)cpid, (int)tid);
+		for (int i = 0; i < s->outs.nr; i++)
+			if (s->outs.outs[i]->tid == (int)tid && !s->outs.outs[i]->failed)
+				memcpy(s->outs.outs[i]->w.hdr->comm, name,
+				       strnlen(name, 15) + 1 > 16 ? 16 : strnlen(name, 15) + 1);
+	}
+}
+
 /* the records of CPU @c's ring: switches appended to @v, renames applied */
 static void perf_read(struct sched_src *s, int c, struct sw_rec **v, size_t *n, size_t *cap)
 {
-	struct perf_event_mmap_page *m = s->ring[c];
-	unsigned char *data;
-	uint64_t head, tail, size;
+	unsigned char rec[512];
+	struct perf_rd r = { s, v, n, cap };
 
-	if (!m)
-		return;
-	data = (unsigned char *)m + m->data_offset;
-	size = m->data_size;
-	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-	tail = m->data_tail;
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		unsigned char rec[512];
-		struct perf_event_header ph;
-
-		for (size_t i = 0; i < sizeof(ph); i++)
-			((unsigned char *)&ph)[i] = data[(tail + i) % size];
-		if (ph.size < sizeof(ph) || tail + ph.size > head)
-			break;
-		if (ph.size <= sizeof(rec)) {
-			for (size_t i = 0; i < ph.size; i++)
-				rec[i] = data[(tail + i) % size];
-			if (ph.type == PERF_RECORD_SWITCH &&
-			    ph.size >= sizeof(ph) + sizeof(struct sample_id)) {
-				if (*n == *cap)
-					*v = xrealloc(*v, (*cap = *cap ? 2 * *cap : 256) * sizeof(**v));
-				memcpy(&(*v)[*n].id, rec + sizeof(ph), sizeof(struct sample_id));
-				(*v)[*n].misc = ph.misc;
-				(*v)[*n].seq = (uint32_t)*n;
-				(*n)++;
-			} else if (ph.type == PERF_RECORD_COMM && ph.size > sizeof(ph) + 8) {
-				uint32_t tid;
-				char *name = (char *)rec + sizeof(ph) + 8;
-
-				uint32_t cpid;
-
-				memcpy(&cpid, rec + sizeof(ph), 4);
-				memcpy(&tid, rec + sizeof(ph) + 4, 4);
-				rec[ph.size - 1] = 0;
-				/* the name its exec gave: kept for the threads it makes */
-				out_get(s, (int)cpid, (int)tid);
-				for (int i = 0; i < s->outs.nr; i++)
-					if (s->outs.outs[i]->tid == (int)tid && !s->outs.outs[i]->failed)
-						memcpy(s->outs.outs[i]->w.hdr->comm, name,
-						       strnlen(name, 15) + 1 > 16 ? 16 : strnlen(name, 15) + 1);
-			}
-		}
-		tail += ph.size;
-	}
-	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+	kev_perf_read(s->ring[c], rec, sizeof(rec), perf_rec, &r);
 }
 
 static void perf_poll(struct sched_src *s)
