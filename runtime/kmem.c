@@ -659,49 +659,26 @@ EXPORT int posix_memalign(void **pp, size_t align, size_t n)
 	return ret;
 }
 
-EXPORT void *aligned_alloc(size_t align, size_t n)
-{
-	void *p;
-
-	if (!KMALLOC_ON())
-		return real_aligned_alloc(align, n);
-	p = real_aligned_alloc(align, n);
-	kmalloc_event(__builtin_return_address(0), p, n);
-	return p;
+/*
+ * An allocator that returns the block: the real one, then (tracer on) the
+ * event of its @n bytes, at the caller's site.
+ */
+#define KMEM_ALLOC_WRAPPER(name, params, args)					\
+EXPORT void *name params							\
+{										\
+	void *p;								\
+										\
+	if (!KMALLOC_ON())							\
+		return real_##name args;					\
+	p = real_##name args;							\
+	kmalloc_event(__builtin_return_address(0), p, n);			\
+	return p;								\
 }
 
-EXPORT void *memalign(size_t align, size_t n)
-{
-	void *p;
-
-	if (!KMALLOC_ON())
-		return real_memalign(align, n);
-	p = real_memalign(align, n);
-	kmalloc_event(__builtin_return_address(0), p, n);
-	return p;
-}
-
-EXPORT void *valloc(size_t n)
-{
-	void *p;
-
-	if (!KMALLOC_ON())
-		return real_valloc(n);
-	p = real_valloc(n);
-	kmalloc_event(__builtin_return_address(0), p, n);
-	return p;
-}
-
-EXPORT void *pvalloc(size_t n)
-{
-	void *p;
-
-	if (!KMALLOC_ON())
-		return real_pvalloc(n);
-	p = real_pvalloc(n);
-	kmalloc_event(__builtin_return_address(0), p, n);
-	return p;
-}
+KMEM_ALLOC_WRAPPER(aligned_alloc, (size_t align, size_t n), (align, n))
+KMEM_ALLOC_WRAPPER(memalign, (size_t align, size_t n), (align, n))
+KMEM_ALLOC_WRAPPER(valloc, (size_t n), (n))
+KMEM_ALLOC_WRAPPER(pvalloc, (size_t n), (n))
 
 /*
  * Anonymous private mappings, while kmemtrace runs: a kmalloc of the

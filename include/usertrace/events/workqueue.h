@@ -38,7 +38,8 @@ TRACE_EVENT(workqueue_queue_work,
 		  __entry->function, __get_str(workqueue), __entry->req_cpu, __entry->cpu)
 );
 
-TRACE_EVENT(workqueue_activate_work,
+/* a work and its function: the three events below, as the kernel's */
+DECLARE_EVENT_CLASS(workqueue_work_fn,
 	TP_PROTO(const void *work, const void *function),
 	TP_ARGS(work, function),
 	TP_STRUCT__entry(
@@ -49,35 +50,23 @@ TRACE_EVENT(workqueue_activate_work,
 		__entry->work = (void *)work;
 		__entry->function = (void *)function;
 	),
+	TP_printk("work struct %p: function %ps", __entry->work, __entry->function)
+);
+
+DEFINE_EVENT_PRINT(workqueue_work_fn, workqueue_activate_work,
+	TP_PROTO(const void *work, const void *function),
+	TP_ARGS(work, function),
 	TP_printk("work struct %p function=%ps ", __entry->work, __entry->function)
 );
 
-TRACE_EVENT(workqueue_execute_start,
+DEFINE_EVENT(workqueue_work_fn, workqueue_execute_start,
 	TP_PROTO(const void *work, const void *function),
-	TP_ARGS(work, function),
-	TP_STRUCT__entry(
-		__field(void *, work)
-		__field(void *, function)
-	),
-	TP_fast_assign(
-		__entry->work = (void *)work;
-		__entry->function = (void *)function;
-	),
-	TP_printk("work struct %p: function %ps", __entry->work, __entry->function)
+	TP_ARGS(work, function)
 );
 
-TRACE_EVENT(workqueue_execute_end,
+DEFINE_EVENT(workqueue_work_fn, workqueue_execute_end,
 	TP_PROTO(const void *work, const void *function),
-	TP_ARGS(work, function),
-	TP_STRUCT__entry(
-		__field(void *, work)
-		__field(void *, function)
-	),
-	TP_fast_assign(
-		__entry->work = (void *)work;
-		__entry->function = (void *)function;
-	),
-	TP_printk("work struct %p: function %ps", __entry->work, __entry->function)
+	TP_ARGS(work, function)
 );
 
 #endif /* USERTRACE_EVENTS_WORKQUEUE_H */
