@@ -140,9 +140,12 @@ for src in $sources; do
 		not_ok "$src: the filter let S through"
 	fi
 
-	# function_graph: the context switches as the kernel's graph shows them
+	# function_graph: the context switches as the kernel's graph shows them;
+	# on one CPU, so that the threads switch to each other, not through idle
+	# (perf knows the other side of a switch only when it is a traced thread)
 	rm -rf "$W/g"
-	USERTRACE_SCHED_SOURCE=$src "$UT" record -t function_graph -e sched:sched_switch -o "$W/g" -- "$W/pp" > /dev/null 2> "$W/err"
+	USERTRACE_SCHED_SOURCE=$src taskset -c 0 "$UT" record -t function_graph -e sched:sched_switch \
+		-o "$W/g" -- "$W/pp" > /dev/null 2> "$W/err"
 	"$UT" replay -i "$W/g" > "$W/gr" 2> /dev/null
 	if grep -qE '^ [0-9]\)   +pp-[0-9]+ +=> +pp-[0-9]+ *$' "$W/gr" &&
 	   grep -q '^ ------------------------------------------$' "$W/gr" &&
