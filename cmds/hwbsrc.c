@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,28 @@ static const uint64_t SAMPLE_TYPE = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SA
 				    PERF_SAMPLE_BRANCH_STACK;
 static const uint64_t BRANCH_TYPE = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
 
-struct hwb_src {
-	char session[4096];
-	pid_t pid;			/* the program */
-	struct kev_clock clk;		/* the session's clock for perf's monotonic times */
-	const char *file;		/* UT_HWB_RECORDS_ENV's, read at the first poll */
-	int ncpu;
+/* a process followed: its inherited events, one per CPU */
+struct hwb_proc {
+	pid_t pid;
 	int *fd;
 	void **ring;
-	struct kev_outs outs;		/* the threads' buffers */
+};
+
+#define MAX_PROCS	64
+
+struct hwb_src {
+	char session[4096];
+	pid_t pid;			/* the program (live: the first process followed) */
+	struct kev_clock clk;		/* the session's clock for perf's monotonic times */
+	const char *file;		/* UT_HWB_RECORDS_ENV's, read at the first poll */
+	int perf;			/* the source is branch-stack sampling, not the file */
+	int ncpu;
+	struct hwb_proc procs[MAX_PROCS];
+	int nr_procs;
+	const volatile uint32_t *on;	/* live: the session's tracing_on; NULL: always */
+	int live;			/* a tracing directory's session (hwb_src_live()) */
+	int running;			/* between the first follow and hwb_src_stop() */
+	struct kev_outs outs;		/* the threads' buffers: consumer (record) or overwrite (live) */
 	unsigned long long written, lost;
 };
 
@@ -58,6 +72,8 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	unsigned char *p;
 	struct kev_out *o;
 
+	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+		return 0;		/* tracing_on 0: nothing written, as the kernel's */
 	if (!(o = kev_out_get(&s->outs, &s->clk, pid, tid, NULL)))
 		return 0;
 	memset(&e, 0, sizeof(e));
@@ -139,23 +155,46 @@ static void ring_rec(unsigned char *rec, size_t len, void *arg)
 	}
 }
 
-static void read_ring(struct hwb_src *s, int c)
+static void read_rings(struct hwb_src *s, struct hwb_proc *p)
 {
 	unsigned char rec[8192];
 
-	kev_perf_read(s->ring[c], rec, sizeof(rec), ring_rec, s);
+	for (int c = 0; p->ring && c < s->ncpu; c++)
+		kev_perf_read(p->ring[c], rec, sizeof(rec), ring_rec, s);
 }
 
-/* one inherited branch-stack sampling event per CPU for @pid: 0, or -1 (said) */
-static int perf_setup(struct hwb_src *s)
+static void proc_release(struct hwb_src *s, struct hwb_proc *p)
 {
+	for (int c = 0; p->fd && c < s->ncpu; c++) {
+		if (p->ring[c])
+			munmap(p->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
+		if (p->fd[c] >= 0)
+			close(p->fd[c]);
+	}
+	free(p->fd);
+	free(p->ring);
+	p->fd = NULL;
+	p->ring = NULL;
+}
+
+/* one inherited branch-stack sampling event per CPU for process @pid: 0, or -1 (said) */
+static int perf_follow(struct hwb_src *s, pid_t pid)
+{
+	struct hwb_proc *p;
 	struct perf_event_attr a;
-	long n = sysconf(_SC_NPROCESSORS_CONF);
 	int opened = 0;
 
-	s->ncpu = n > 0 ? (int)n : 1;
-	s->fd = xcalloc((size_t)s->ncpu, sizeof(*s->fd));
-	s->ring = xcalloc((size_t)s->ncpu, sizeof(*s->ring));
+	if (s->nr_procs == MAX_PROCS) {
+		pr_warn("hw-branch: more than %d processes; the branches of %d are not recorded",
+			MAX_PROCS, (int)pid);
+		return -1;
+	}
+	p = &s->procs[s->nr_procs];
+	p->pid = pid;
+	p->fd = xcalloc((size_t)s->ncpu, sizeof(*p->fd));
+	p->ring = xcalloc((size_t)s->ncpu, sizeof(*p->ring));
+	for (int c = 0; c < s->ncpu; c++)
+		p->fd[c] = -1;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_HARDWARE;
@@ -171,55 +210,52 @@ static int perf_setup(struct hwb_src *s)
 	a.watermark = 1;
 	a.wakeup_watermark = 1u << 30;	/* the recorder polls; never woken */
 	for (int c = 0; c < s->ncpu; c++) {
-		s->fd[c] = (int)syscall(SYS_perf_event_open, &a, s->pid, c, -1, PERF_FLAG_FD_CLOEXEC);
-		if (s->fd[c] < 0) {
+		p->fd[c] = (int)syscall(SYS_perf_event_open, &a, pid, c, -1, PERF_FLAG_FD_CLOEXEC);
+		if (p->fd[c] < 0) {
 			int err = errno;
 
-			s->fd[c] = -1;
+			p->fd[c] = -1;
 			if (err == ENODEV || err == EINVAL)	/* an offline CPU */
 				continue;
 			if (err == EACCES || err == EPERM)
 				pr_warn("hw-branch: perf_event_open: %s (perf_event_paranoid is %d); "
 					"no branches are recorded", strerror(err), sched_perf_paranoid());
+			else if (err == ESRCH)
+				pr_warn("hw-branch: process %d has ended; its branches are not recorded",
+					(int)pid);
 			else
 				pr_warn("hw-branch: perf_event_open of branch-stack sampling: %s; "
 					"no branches are recorded", strerror(err));
+			proc_release(s, p);
 			return -1;
 		}
-		s->ring[c] = mmap(NULL, (size_t)(1 + PERF_PAGES) * 4096, PROT_READ | PROT_WRITE,
-				  MAP_SHARED, s->fd[c], 0);
-		if (s->ring[c] == MAP_FAILED) {
-			s->ring[c] = NULL;
+		p->ring[c] = mmap(NULL, (size_t)(1 + PERF_PAGES) * 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, p->fd[c], 0);
+		if (p->ring[c] == MAP_FAILED) {
+			p->ring[c] = NULL;
 			pr_warn("hw-branch: mmap of the perf buffer: %s; no branches are recorded",
 				strerror(errno));
+			proc_release(s, p);
 			return -1;
 		}
 		opened++;
 	}
 	if (!opened) {
 		pr_warn("hw-branch: perf_event_open: no CPU took the event; no branches are recorded");
+		proc_release(s, p);
 		return -1;
 	}
+	s->nr_procs++;
 	return 0;
 }
 
-static void perf_release(struct hwb_src *s)
-{
-	for (int c = 0; s->fd && c < s->ncpu; c++) {
-		if (s->ring[c])
-			munmap(s->ring[c], (size_t)(1 + PERF_PAGES) * 4096);
-		s->ring[c] = NULL;
-		if (s->fd[c] >= 0)
-			close(s->fd[c]);
-		s->fd[c] = -1;
-	}
-}
-
-struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid)
+/* a new source, no process followed yet; NULL when the machine has none (said) */
+static struct hwb_src *src_new(const char *session, int clock, uint32_t pages, int mode)
 {
 	char why[256];
 	enum hwb_source src = hwb_probe(why, sizeof(why));
 	struct hwb_src *s;
+	long n;
 
 	if (src == HWB_NONE) {
 		pr_warn("hw-branch: not available: %s", why);
@@ -230,28 +266,60 @@ struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid)
 	s->outs.session = s->session;
 	s->outs.what = "hw-branch";
 	s->outs.image = UT_HWB_IMAGE;
-	s->outs.pages = OUT_PAGES;
-	s->outs.mode = RB_MODE_CONSUMER;
-	s->pid = pid;
+	s->outs.pages = pages;
+	s->outs.mode = mode;
 	kev_clock_init(&s->clk, clock);
-	if (src == HWB_FILE) {
-		s->file = getenv(UT_HWB_RECORDS_ENV);
-		return s;
-	}
 	/*
 	 * intel_bts and intel_pt write an AUX area whose data is not
 	 * decoded here: their CPUs have LBR, sampled as branch stacks
 	 */
-	if (perf_setup(s) < 0) {
+	s->perf = src != HWB_FILE;
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	s->ncpu = n > 0 ? (int)n : 1;
+	return s;
+}
+
+struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid)
+{
+	struct hwb_src *s = src_new(session, clock, OUT_PAGES, RB_MODE_CONSUMER);
+
+	if (s && hwb_src_follow(s, pid) < 0) {
 		hwb_src_close(s);
 		return NULL;
 	}
 	return s;
 }
 
+struct hwb_src *hwb_src_live(const char *session, int clock, uint32_t nr_pages,
+			     const volatile uint32_t *on)
+{
+	struct hwb_src *s = src_new(session, clock, nr_pages >= 2 ? nr_pages : OUT_PAGES,
+				    RB_MODE_OVERWRITE);
+
+	if (s) {
+		s->live = 1;
+		s->on = on;
+	}
+	return s;
+}
+
+int hwb_src_follow(struct hwb_src *s, pid_t pid)
+{
+	if (!s->running) {
+		s->running = 1;
+		s->pid = pid;
+		if (!s->perf)
+			s->file = getenv(UT_HWB_RECORDS_ENV);	/* read at the next poll */
+	}
+	for (int i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].pid == pid)
+			return 0;
+	return s->perf ? perf_follow(s, pid) : 0;
+}
+
 const char *hwb_src_name(const struct hwb_src *s)
 {
-	return s->fd ? "branch-stack" : "file";
+	return s->perf ? "branch-stack" : "file";
 }
 
 void hwb_src_poll(struct hwb_src *s)
@@ -261,21 +329,43 @@ void hwb_src_poll(struct hwb_src *s)
 	kev_clock_update(&s->clk);
 	if (s->file)
 		read_records(s);
-	for (int c = 0; s->ring && c < s->ncpu; c++)
-		read_ring(s, c);
+	for (int i = 0; i < s->nr_procs; i++) {
+		struct hwb_proc *p = &s->procs[i];
+
+		read_rings(s, p);
+		/* a live session's process that has ended: its last branches were read */
+		if (s->live && kill(p->pid, 0) < 0 && errno == ESRCH) {
+			proc_release(s, p);
+			s->procs[i--] = s->procs[--s->nr_procs];
+		}
+	}
+}
+
+void hwb_src_stop(struct hwb_src *s)
+{
+	if (!s || !s->running)
+		return;
+	hwb_src_poll(s);
+	for (int i = 0; i < s->nr_procs; i++)
+		proc_release(s, &s->procs[i]);
+	s->nr_procs = 0;
+	s->file = NULL;
+	s->running = 0;
+}
+
+int hwb_src_running(const struct hwb_src *s)
+{
+	return s && s->running;
 }
 
 void hwb_src_close(struct hwb_src *s)
 {
 	if (!s)
 		return;
-	hwb_src_poll(s);
-	perf_release(s);
+	hwb_src_stop(s);
 	if (s->lost)
 		pr_warn("hw-branch: %llu branch samples or entries lost (the buffers were full)",
 			s->lost);
 	kev_outs_close(&s->outs);
-	free(s->fd);
-	free(s->ring);
 	free(s);
 }

@@ -23,6 +23,7 @@
 #ifndef UT_CMDS_HWBSRC_H
 #define UT_CMDS_HWBSRC_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #define UT_HWB_IMAGE		3
@@ -40,6 +41,26 @@ struct hwb_src;
  * @session: the session directory, @clock its enum ut_clock.
  */
 struct hwb_src *hwb_src_open(const char *session, int clock, pid_t pid);
+/*
+ * hwb_src_live - the source of a tracing directory's session
+ * (cmds/schedlive.c runs it while a directory's tracer is hw-branch): no
+ * process until hwb_src_follow(); each thread's buffer is @nr_pages,
+ * overwrite mode; nothing is written while *@on (the session's
+ * tracing_on) is 0.  NULL when the machine has no source (said).
+ */
+struct hwb_src *hwb_src_live(const char *session, int clock, uint32_t nr_pages,
+			     const volatile uint32_t *on);
+/*
+ * hwb_src_follow - the branches of process @pid (and its threads and
+ * children) recorded too; the first process after a start is the one a
+ * record of UT_HWB_RECORDS_ENV's file with pid 0 stands for, and the
+ * file is read again at each start.  0, or -1 (said).
+ */
+int hwb_src_follow(struct hwb_src *s, pid_t pid);
+/* stop: the last poll, every process's events closed; the buffers stay */
+void hwb_src_stop(struct hwb_src *s);
+/* between a follow and a stop? */
+int hwb_src_running(const struct hwb_src *s);
 /* "branch-stack" or "file" */
 const char *hwb_src_name(const struct hwb_src *s);
 /* write the branches read since the last poll */

@@ -19,6 +19,11 @@
  * the runtime's, never traced), and writes what the source has into
  * the buffers.  The traced threads do nothing for it.
  *
+ * The same passes run the power events' source (cmds/powersrc.c) while
+ * a power event is recorded, and the hw-branch tracer's
+ * (cmds/hwbsrc.c) while the tracer of the directory or of an instance
+ * is hw-branch (the control page's active_tracers).
+ *
  * Locking: one mutex, the pass's.  A pass never takes the tracing
  * directory's lock (it may be called with it held).
  */
@@ -29,10 +34,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmds/hwbsrc.h"
 #include "cmds/powersrc.h"
 #include "cmds/schedlive.h"
 #include "cmds/schedsrc.h"
 #include "usertrace/session.h"
+#include "usertrace/tracers.h"
 #include "utils/utils.h"
 
 #define PASS_MS		20	/* while the source runs */
@@ -52,7 +59,49 @@ struct sched_live {
 	/* the power events' source (cmds/powersrc.c), run by the same passes */
 	struct power_src *power;	/* made when first wanted, kept: its buffer stays */
 	int power_failed;
+	/* the hw-branch tracer's source (cmds/hwbsrc.c), while a directory's tracer is it */
+	struct hwb_src *hwb;		/* made when first wanted, kept: its buffers stay */
+	int hwb_failed;
 };
+
+/* is hw-branch the tracer of the directory or of an instance? */
+static int hwb_wanted(const struct sched_live *l)
+{
+	int i = ut_tracer_index("hw-branch");
+
+	return i >= 0 && (__atomic_load_n(&l->sess->ctl->active_tracers, __ATOMIC_ACQUIRE) &
+			  (1u << i));
+}
+
+/*
+ * the hw-branch tracer: started for the programs' processes when it is
+ * set, stopped (the branches until then written) when it is not
+ */
+static void hwb_pass(struct sched_live *l)
+{
+	struct ut_session_ctl *c = l->sess->ctl;
+
+	if (l->closing || l->hwb_failed)
+		return;
+	if (l->ended || !hwb_wanted(l)) {
+		hwb_src_stop(l->hwb);
+		return;
+	}
+	if (!l->hwb) {
+		l->hwb = hwb_src_live(l->sess->dir, (int)c->clock, c->nr_pages, &c->tracing_on);
+		if (!l->hwb) {
+			l->hwb_failed = 1;
+			return;
+		}
+	}
+	for (int i = 0; i < UT_CTL_PROCS; i++) {
+		pid_t pid = __atomic_load_n(&c->procs[i].pid, __ATOMIC_ACQUIRE);
+
+		if (pid > 0)
+			hwb_src_follow(l->hwb, pid);
+	}
+	hwb_src_poll(l->hwb);
+}
 
 /* the power events: the programs' processes followed, what the source has written */
 static void power_pass(struct sched_live *l)
@@ -93,6 +142,7 @@ static void sync_locked(struct sched_live *l)
 	int want;
 
 	power_pass(l);
+	hwb_pass(l);
 	if (l->closing || l->failed)
 		return;
 	want = !l->ended && sched_src_wanted(l->sess->events);
@@ -151,8 +201,8 @@ static void *pass_main(void *arg)
 		long ms;
 
 		sync_locked(l);
-		ms = sched_src_running(l->src) || (l->power && power_src_wanted(l->sess->events)) ?
-		     PASS_MS : IDLE_MS;
+		ms = sched_src_running(l->src) || hwb_src_running(l->hwb) ||
+		     (l->power && power_src_wanted(l->sess->events)) ? PASS_MS : IDLE_MS;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += ms * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {
@@ -184,6 +234,7 @@ void sched_live_ended(struct sched_live *l)
 	/* the last events of the programs, then the kernel side goes */
 	if (l->src && sched_src_running(l->src))
 		sched_src_stop(l->src);
+	hwb_src_stop(l->hwb);
 	l->ended = 1;
 	pthread_mutex_unlock(&l->lock);
 }
@@ -204,5 +255,7 @@ void sched_live_stop(struct sched_live *l)
 	l->src = NULL;
 	power_src_close(l->power);
 	l->power = NULL;
+	hwb_src_close(l->hwb);
+	l->hwb = NULL;
 	pthread_mutex_unlock(&l->lock);
 }

@@ -169,7 +169,7 @@ enum ut_rec_mode {
 enum ut_need {
 	UT_NEED_FUNC = 1,	/* every call: FUNC records */
 	UT_NEED_GRAPH = 2,	/* calls and returns: ENTRY/EXIT */
-	UT_NEED_ENTRIES = 4,	/* entries of its own (branch): its directory records */
+	UT_NEED_ENTRIES = 4,	/* entries of its own (branch, hw-branch): its directory records */
 };
 
 /* the records for tracers needing @needs together: the most detailed */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "lib/event/evtab.h"
+#include "lib/event/ftrace.h"
 #include "lib/tracefs/live_int.h"
 #include "usertrace/session.h"
 #include "usertrace/tracers.h"
@@ -233,6 +234,9 @@ struct ut_evtab *cache_events(struct live_cache *c)
 	if (!c->evreg || !(t = ut_evtab_new()))
 		return NULL;
 	ut_evtab_set_symtab(t, c->cal.symtab);
+	/* the ftrace system's entries (print, hw_branch, ...), as a recording's events/ has them */
+	for (unsigned i = 0; i < ut_ftrace_nr_events; i++)
+		ut_evtab_add_desc(t, &ut_ftrace_events[i]);
 	nr = __atomic_load_n(&c->evreg->nr, __ATOMIC_ACQUIRE);
 	for (uint32_t i = 0; i < nr && i < UT_EVREG_SLOTS; i++) {
 		struct ut_event_desc *d = ut_evreg_desc(c->evreg, i);

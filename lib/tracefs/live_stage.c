@@ -336,6 +336,7 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	 * the kernel's (into branch_tracer's trace_array)
 	 */
 	f->no_branch = v && v->tracer && strcmp(v->tracer, "branch");
+	f->no_hw_branch = v && v->tracer && strcmp(v->tracer, "hw-branch");
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
@@ -526,6 +527,8 @@ static int stage_event(const struct live_stage *f, const struct ut_event *ev)
 
 	if (ev->id == UT_EVENT_ID_BRANCH)
 		return !f->no_branch;
+	if (ev->id == UT_EVENT_ID_HW_BRANCH)
+		return !f->no_hw_branch;
 	if (ev->id < UT_EVENT_ID_DYNAMIC)
 		return 1;
 	slot = ev->id - UT_EVENT_ID_DYNAMIC;

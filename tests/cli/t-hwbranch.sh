@@ -125,6 +125,91 @@ rm -rf "$W/d"
 expect 2 "tracer 'hw-branch' is not available on this machine: turned off by USERTRACE_HW_BRANCH=off" -- \
 	env USERTRACE_HW_BRANCH=off USERTRACE_HW_BRANCH_RECORDS="$W/recs" "$UT" record -o "$W/d" -t hw-branch -- "$W/p"
 
+# the tracing directory: the session daemon runs the source while a
+# directory's tracer is hw-branch (the same file, read at each start)
+cat > "$W/pw.c" <<'C'
+#include <unistd.h>
+__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
+__attribute__((noinline)) int mid(int x) { return leaf(x) + leaf(x + 1); }
+int main(int argc, char **argv)
+{
+	volatile int r = 0;
+
+	(void)argc;
+	while (access(argv[1], F_OK)) {
+		r += mid(4);
+		usleep(5000);
+	}
+	return 0;
+}
+C
+gcc -O1 -no-pie -fno-pie -o "$W/pw" "$W/pw.c" || { not_ok "cannot build pw.c"; exit 1; }
+waddr() { printf '0x%x' $((0x$(nm "$W/pw" | awk -v s="$1" '$3 == s { print $1 }') + $2)); }
+"$W/gen" "$W/wrecs" 1 2 "$(waddr main 4)" "$(waddr mid 0)" "$(waddr mid 5)" "$(waddr leaf 0)" \
+	0 1 "$(waddr mid 9)" "$(waddr main 9)"
+{
+	echo "# tracer: hw-branch"
+	echo "#"
+	echo "# CPU#        FROM                   TO         FUNCTION"
+	echo "#  |           |                     |             |"
+	echo "   1  $(hex16 $(waddr main 4)) -> $(hex16 $(waddr mid 0)) main"
+	echo "   1  $(hex16 $(waddr mid 5)) -> $(hex16 $(waddr leaf 0)) mid"
+	echo "   0  $(hex16 $(waddr mid 9)) -> $(hex16 $(waddr main 9)) mid"
+} > "$W/wwant"
+mkdir "$W/mnt"
+USERTRACE_HW_BRANCH_RECORDS="$W/wrecs" "$UT" mount "$W/mnt" -- "$W/pw" "$W/wstop" > "$W/d.out" 2> "$W/d.err" &
+D=$!
+trap 'touch "$W/wstop"; "$UT" umount "$W/mnt" >/dev/null 2>&1; kill $D 2>/dev/null; wait $D 2>/dev/null; rm -rf "$W"' EXIT
+for _ in $(seq 100); do
+	PID=$(pgrep -n -f "^$W/pw $W/wstop" || true)
+	[ -n "$PID" ] && "$UT" ctl -p "$PID" read available_tracers > "$W/avail" 2>/dev/null && break
+	sleep 0.05
+done
+C=(ctl -p "$PID")
+grep -qw hw-branch "$W/avail" && ok "tracing directory: hw-branch in available_tracers (the file source)" ||
+	not_ok "tracing directory: available_tracers: $(cat "$W/avail")"
+expect 0 "" -- "$UT" "${C[@]}" write current_tracer hw-branch
+"$UT" "${C[@]}" read trace > "$W/got" 2>&1
+diff -u "$W/wwant" "$W/got" > "$W/diff" && ok "tracing directory: trace has the kernel's hw-branch lines" ||
+	{ not_ok "tracing directory: trace"; sed 's/^/# /' "$W/diff" "$W/d.err"; }
+"$UT" "${C[@]}" write options/sym-offset 1
+"$UT" "${C[@]}" read trace | grep -v '^#' | awk '{ print $NF }' > "$W/got"
+"$UT" "${C[@]}" write options/sym-offset 0
+wsz() { printf '0x%x' $((0x$(nm -S "$W/pw" | awk -v s="$1" '$4 == s { print $2 }'))); }
+printf '%s\n' "main+0x4/$(wsz main)" "mid+0x5/$(wsz mid)" "mid+0x9/$(wsz mid)" > "$W/want"
+diff -u "$W/want" "$W/got" > "$W/diff" && ok "tracing directory: options/sym-offset" ||
+	{ not_ok "tracing directory: sym-offset"; sed 's/^/# /' "$W/diff"; }
+# another tracer: the buffer is reset, and nop shows no hw_branch entry
+"$UT" "${C[@]}" write current_tracer nop
+sleep 0.1
+[ "$("$UT" "${C[@]}" read trace | grep -c 'hw_branch\|->')" = 0 ] &&
+	ok "tracing directory: back to nop, no branch lines" ||
+	not_ok "tracing directory: nop: $("$UT" "${C[@]}" read trace | grep -v '^#' | head -3)"
+# tracing_on 0: the source writes nothing
+"$UT" "${C[@]}" write tracing_on 0
+"$UT" "${C[@]}" write current_tracer hw-branch
+[ "$("$UT" "${C[@]}" read trace | grep -vc '^#')" = 0 ] && ok "tracing directory: tracing_on 0, no lines" ||
+	not_ok "tracing directory: tracing_on 0: $("$UT" "${C[@]}" read trace | grep -v '^#' | head -3)"
+"$UT" "${C[@]}" write current_tracer nop
+"$UT" "${C[@]}" write tracing_on 1
+# an instance's tracer: its lines are its own; the top (nop) shows none
+"$UT" "${C[@]}" mkdir instances/hwb
+"$UT" "${C[@]}" write instances/hwb/current_tracer hw-branch
+"$UT" "${C[@]}" read instances/hwb/trace > "$W/got" 2>&1
+diff -u "$W/wwant" "$W/got" > "$W/diff" && ok "tracing directory: an instance's hw-branch lines" ||
+	{ not_ok "tracing directory: instance trace"; sed 's/^/# /' "$W/diff"; }
+[ "$("$UT" "${C[@]}" read trace | grep -vc '^#')" = 0 ] && ok "tracing directory: the top (nop) shows none of them" ||
+	not_ok "tracing directory: the top shows: $("$UT" "${C[@]}" read trace | grep -v '^#' | head -3)"
+# the program ends: the instance's lines stay (post-mortem reading)
+touch "$W/wstop"
+for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+"$UT" ctl -m "$W/mnt" read instances/hwb/trace > "$W/got" 2>&1
+diff -u "$W/wwant" "$W/got" > "$W/diff" && ok "tracing directory: the lines stay after the program ends" ||
+	{ not_ok "tracing directory: post-mortem"; sed 's/^/# /' "$W/diff"; }
+"$UT" umount "$W/mnt" > /dev/null 2>&1
+wait $D 2>/dev/null
+grep -q . "$W/d.err" && { not_ok "the daemon said: $(head -3 "$W/d.err")"; } || ok "the daemon said nothing"
+
 # a machine with branch-stack sampling: the program's own branches, in the same lines
 rm -rf "$W/d"
 if "$UT" record -o "$W/d" -t hw-branch -- "$W/p" > /dev/null 2> "$W/err"; then
