@@ -14,13 +14,20 @@
  * many calls are open, and that is not what the events before left open)
  * "was <depth before>"; for an event "id=<id>" and the bytes of its
  * fields in hex.
+ *
+ * With an export option (cmds/export.h) it writes the trace in another
+ * tool's format instead: --chrome, --perfetto, --dat FILE, --ctf DIR,
+ * --flame-graph[=svg].
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "cmds/export.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
@@ -66,17 +73,59 @@ static void print_trace(struct ut_data *d, const struct ut_event *ev)
 	}
 }
 
+static void usage(void)
+{
+	fprintf(stderr, "usage: usertrace dump [-i DIR] [-a]\n");
+	for (const struct export_writer *const *w = export_writers; *w; w++)
+		fprintf(stderr, "       usertrace dump [-i DIR] --%s%s  %s\n", (*w)->name,
+			(*w)->arg == 1 ? " PATH" : (*w)->arg == 2 ? "[=ARG]" : "", (*w)->help);
+}
+
+/* the export of option @w: 0, 1 (said) */
+static int dump_export(const char *dir, const struct export_writer *w, const char *arg)
+{
+	struct export_ctx x = { 0 };
+	struct ut_data d;
+	int ret;
+
+	if (ut_data_open(&d, dir) < 0)
+		return 1;
+	x.d = &d;
+	x.out = stdout;
+	if (w->arg == 1)
+		x.path = arg;
+	else
+		x.arg = arg;
+	ret = export_run(w, &x);
+	if (fflush(stdout) != 0) {
+		pr_err("dump --%s: writing the output: %s", w->name, strerror(errno));
+		ret = 1;
+	}
+	ut_data_close(&d);
+	return ret;
+}
+
 int command_dump(int argc, char **argv)
 {
 	const char *dir = "usertrace.data";
+	struct option lopts[16 + 1];
+	const struct export_writer *xw = NULL;
+	const char *xarg = NULL;
 	struct ut_merge *m;
 	struct ut_event ev;
 	struct ut_data d;
 	uint64_t t0 = 0;
-	int c, ret, relative = 1;
+	int c, ret, relative = 1, nl = 0, li;
 
+	memset(lopts, 0, sizeof(lopts));
+	for (const struct export_writer *const *w = export_writers; *w && nl < 16; w++, nl++) {
+		lopts[nl].name = (*w)->name;
+		lopts[nl].has_arg = (*w)->arg == 1 ? required_argument :
+				    (*w)->arg == 2 ? optional_argument : no_argument;
+		lopts[nl].val = 0x100 + nl;
+	}
 	optind = 1;
-	while ((c = getopt(argc, argv, "i:a")) != -1) {
+	while ((c = getopt_long(argc, argv, "i:a", lopts, &li)) != -1) {
 		switch (c) {
 		case 'i':
 			dir = optarg;
@@ -85,10 +134,27 @@ int command_dump(int argc, char **argv)
 			relative = 0;
 			break;
 		default:
-			pr_err("usage: usertrace dump [-i DIR] [-a]");
+			if (c >= 0x100 && c < 0x100 + nl) {
+				if (xw) {
+					pr_err("dump: --%s and --%s: one export at a time", xw->name,
+					       lopts[c - 0x100].name);
+					return 2;
+				}
+				xw = export_find(lopts[c - 0x100].name);
+				xarg = optarg;
+				break;
+			}
+			usage();
 			return 2;
 		}
 	}
+	if (optind < argc) {
+		pr_err("dump: unexpected argument '%s'", argv[optind]);
+		usage();
+		return 2;
+	}
+	if (xw)
+		return dump_export(dir, xw, xarg);
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
 	for (int i = 0; i < d.nr_threads; i++)

@@ -17,8 +17,17 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
+/* the fields of an event, made at the first ut_evtab_fields() of it */
+struct evtab_fields {
+	unsigned id;
+	int nr;
+	struct ut_evfield *f;
+};
+
 struct ut_evtab {
 	struct tep_handle *tep;
+	struct evtab_fields *fields;
+	int nr_fields;
 	struct ut_symtab *symtab;
 	/* the event being printed: whose symbols resolve its addresses */
 	int pid;
@@ -63,6 +72,9 @@ void ut_evtab_free(struct ut_evtab *t)
 {
 	if (!t)
 		return;
+	for (int i = 0; i < t->nr_fields; i++)
+		free(t->fields[i].f);
+	free(t->fields);
 	tep_free(t->tep);
 	free(t);
 }
@@ -159,6 +171,121 @@ int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
 	}
 	free(sys);
 	return n;
+}
+
+static void field_add(struct evtab_fields *ef, const struct tep_format_field *tf, unsigned common)
+{
+	struct ut_evfield *f = &ef->f[ef->nr++];
+	unsigned fl = tf->flags;
+
+	f->name = tf->name;
+	f->type = tf->type;
+	f->offset = (uint32_t)tf->offset;
+	f->size = (uint32_t)tf->size;
+	f->elem_size = fl & TEP_FIELD_IS_ARRAY && tf->elementsize > 0 ? (uint32_t)tf->elementsize :
+									(uint32_t)tf->size;
+	f->flags = common;
+	if (fl & TEP_FIELD_IS_SIGNED)
+		f->flags |= UT_EVF_SIGNED;
+	if (fl & TEP_FIELD_IS_ARRAY)
+		f->flags |= UT_EVF_ARRAY;
+	if (fl & TEP_FIELD_IS_STRING)
+		f->flags |= UT_EVF_STRING;
+	if (fl & TEP_FIELD_IS_DYNAMIC)
+		f->flags |= UT_EVF_DYNAMIC | UT_EVF_ARRAY;
+	if (fl & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_SYMBOLIC))
+		f->flags |= UT_EVF_POINTER;
+}
+
+int ut_evtab_fields(struct ut_evtab *t, unsigned id, const struct ut_evfield **fields)
+{
+	struct tep_event *ev;
+	struct evtab_fields *ef;
+	struct tep_format_field *tf;
+	int n = 0;
+
+	for (int i = 0; i < t->nr_fields; i++)
+		if (t->fields[i].id == id) {
+			*fields = t->fields[i].f;
+			return t->fields[i].nr;
+		}
+	ev = tep_find_event(t->tep, (int)id);
+	if (!ev)
+		return -1;
+	for (tf = ev->format.common_fields; tf; tf = tf->next)
+		n++;
+	for (tf = ev->format.fields; tf; tf = tf->next)
+		n++;
+	t->fields = xrealloc(t->fields, sizeof(*t->fields) * (size_t)(t->nr_fields + 1));
+	ef = &t->fields[t->nr_fields++];
+	ef->id = id;
+	ef->nr = 0;
+	ef->f = xcalloc((size_t)n + 1, sizeof(*ef->f));
+	for (tf = ev->format.common_fields; tf; tf = tf->next)
+		field_add(ef, tf, UT_EVF_COMMON);
+	for (tf = ev->format.fields; tf; tf = tf->next)
+		field_add(ef, tf, 0);
+	*fields = ef->f;
+	return ef->nr;
+}
+
+uint64_t ut_evfield_value(const struct ut_evfield *f, const void *entry, uint32_t len)
+{
+	const unsigned char *p = entry;
+	uint64_t v = 0;
+
+	if (f->flags & UT_EVF_ARRAY || f->offset > len || f->size > len - f->offset)
+		return 0;
+	switch (f->size) {
+	case 1: {
+		uint8_t x;
+
+		memcpy(&x, p + f->offset, 1);
+		v = f->flags & UT_EVF_SIGNED ? (uint64_t)(int64_t)(int8_t)x : x;
+		break;
+	}
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p + f->offset, 2);
+		v = f->flags & UT_EVF_SIGNED ? (uint64_t)(int64_t)(int16_t)x : x;
+		break;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p + f->offset, 4);
+		v = f->flags & UT_EVF_SIGNED ? (uint64_t)(int64_t)(int32_t)x : x;
+		break;
+	}
+	case 8:
+		memcpy(&v, p + f->offset, 8);
+		break;
+	}
+	return v;
+}
+
+const char *ut_evfield_string(const struct ut_evfield *f, const void *entry, uint32_t len,
+			      uint32_t *n)
+{
+	const char *p = entry;
+	uint32_t off = f->offset, size = f->size, k = 0;
+
+	if (!(f->flags & UT_EVF_STRING) || f->offset > len || f->size > len - f->offset)
+		return NULL;
+	if (f->flags & UT_EVF_DYNAMIC) {
+		uint32_t loc;
+
+		memcpy(&loc, p + f->offset, 4);
+		off = loc & 0xffff;
+		size = loc >> 16;
+		if (off > len || size > len - off)
+			return NULL;
+	}
+	while (k < size && p[off + k])
+		k++;
+	*n = k;
+	return p + off;
 }
 
 const char *ut_evtab_name(struct ut_evtab *t, unsigned id, const char **system)
