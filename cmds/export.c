@@ -58,7 +58,6 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 	struct ut_progress pr;
 	struct ut_merge *m;
 	struct ut_event ev;
-	uint64_t total = 0;
 	int ret = 0, failed = 0;
 
 	x->events = ut_evtab_new();
@@ -67,12 +66,10 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 		if (ut_evtab_load_dir(x->events, x->d->dir) < 0)
 			failed = 1;
 	}
-	for (int i = 0; i < x->d->nr_threads; i++)
-		total += x->d->threads[i].entries;
 	if (!failed && w->begin && w->begin(x) < 0)
 		failed = 1;
 	m = failed ? NULL : ut_merge_new(x->d, NULL, 0);
-	ut_progress_init(&pr, "records", total);
+	ut_progress_init(&pr, "events", ut_merge_progress, m);
 	while (m && (ret = ut_merge_next(m, &ev)) > 0) {
 		if (!x->nr_events++)
 			x->t0 = ev.ts;

@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds/cmds.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/tracers.h"
+#include "utils/progress.h"
 #include "utils/data.h"
 #include "utils/utils.h"
 
@@ -124,6 +126,7 @@ static int replay(const struct replay_opts *o, FILE *out)
 {
 	const struct tracer *t = NULL;
 	struct trace_iter iter;
+	struct ut_progress progress;
 	struct trace_lat_info lat;
 	struct ut_data d;
 	FILE *file = NULL;
@@ -171,6 +174,11 @@ static int replay(const struct replay_opts *o, FILE *out)
 		}
 		iter.out = out = file;
 	}
+	/* a bar while the output goes to a file or a pipe */
+	ut_progress_init(&progress, "events", NULL, NULL);
+	if (!o->output && isatty(fileno(out)))
+		progress.on = 0;
+	iter.progress = &progress;
 	ret = trace_print_all(&iter);
 	if (fflush(out) || ferror(out)) {
 		pr_err("cannot write %s: %s", o->output ? o->output : "the output",

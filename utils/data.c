@@ -981,6 +981,22 @@ void ut_merge_skip_same(struct ut_merge *m)
 		heap_fix(m, c);
 }
 
+void ut_merge_progress(const void *arg, uint64_t *done, uint64_t *total)
+{
+	const struct ut_merge *m = arg;
+
+	*done = *total = 0;
+	for (int i = 0; m && i < m->nr; i++) {
+		const struct cursor *c = &m->cur[i];
+		uint64_t at = c->zd ? c->zoff : (c->page + 1) * RB_PAGE_SIZE;
+
+		if (c->src)
+			continue;
+		*total += c->size;
+		*done += c->done || at > c->size ? c->size : at;
+	}
+}
+
 struct ut_merge *ut_merge_new_src(struct ut_data *d, int cap)
 {
 	struct ut_merge *m = xcalloc(1, sizeof(*m));

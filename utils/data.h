@@ -189,6 +189,8 @@ int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev);
 /* consume the peeked event */
 void ut_merge_skip_same(struct ut_merge *m);
 void ut_merge_free(struct ut_merge *m);
+/* how far merge @m has read its files: bytes read and in all (a progress bar's where()) */
+void ut_merge_progress(const void *m, uint64_t *done, uint64_t *total);
 
 /*
  * A merge of page sources: room for @cap streams, added with

@@ -20,6 +20,7 @@
 #include "usertrace/tracers.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
+#include "utils/progress.h"
 #include "utils/utils.h"
 
 /* the output parts, in the order of usertrace/tracers.def */
@@ -929,6 +930,10 @@ int trace_print_all(struct trace_iter *iter)
 		t->print_header(iter);
 	ut_seq_flush(&iter->seq);
 
+	if (iter->progress && !iter->progress->where) {
+		iter->progress->where = ut_merge_progress;
+		iter->progress->arg = iter->merge;
+	}
 	/* each event's lines go out in one write */
 	while ((r = ut_merge_next(iter->merge, &ev)) > 0) {
 		if (iter->win && !trace_in_window(iter, &ev))
@@ -946,7 +951,11 @@ int trace_print_all(struct trace_iter *iter)
 			print_line(iter, &ev);
 		}
 		ut_seq_flush(&iter->seq);
+		if (iter->progress)
+			ut_progress_add(iter->progress, 1);
 	}
+	if (iter->progress)
+		ut_progress_end(iter->progress);
 
 	if (t->close)
 		t->close(iter);

@@ -205,9 +205,12 @@ struct trace_window {
 	uint64_t lo, hi;
 };
 
+struct ut_progress;
+
 struct trace_iter {
 	FILE *out;
 	struct ut_data *data;
+	struct ut_progress *progress;	/* replay's bar (utils/progress.h), counted per event; NULL: none */
 	struct ut_merge *merge;		/* set before trace_print_all(): the events read
 					   (freed by it); NULL: @data's threads */
 	const struct tracer *tracer;
