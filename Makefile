@@ -8,6 +8,7 @@
 #   make bench-tp   a tracepoint's cost against LTTng-UST (not a test)
 #   make bench-lat  the latency tracers' cost on sigprocmask and preempt pairs (not a test)
 #   make bench-tracers  every tracer's cost on and off, with uftrace's (not a test)
+#   make bench-exports  each export of dump: calls/s, with uftrace dump --chrome/--flame-graph (not a test)
 #   make fuzz       libFuzzer targets, FUZZ_TIME s each (not a test; doc/fuzzing.md)
 #   make tsan       the ring buffer stress test under ThreadSanitizer
 
@@ -103,7 +104,7 @@ $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 example: deps all $(O)/examples/hello
 	$(O)/usertrace live -- $(O)/examples/hello
 
-.PHONY: all example check asan tsan bench bench-tp bench-lat bench-tracers clean deps install
+.PHONY: all example check asan tsan bench bench-tp bench-lat bench-tracers bench-exports clean deps install
 include tests/tests.mk
 include bench/bench.mk
 include fuzz/fuzz.mk

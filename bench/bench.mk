@@ -27,3 +27,8 @@ bench-lat: all
 bench-tracers: all
 	@sh tests/deps.sh bench
 	O='$(O)' CC='$(CC)' bash bench/tracers.sh
+
+# each export's speed, with uftrace's dump --chrome and --flame-graph (bench/exports.sh)
+bench-exports: all
+	@sh tests/deps.sh bench
+	O='$(O)' CC='$(CC)' bash bench/exports.sh
