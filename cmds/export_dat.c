@@ -258,6 +258,8 @@ static void kallsyms_text(struct dat_writer *w, struct dbuf *b)
 	char line[64];
 	size_t n = 0;
 
+	if (!s)
+		return;		/* no function named */
 	qsort(s, w->cap_syms, sizeof(*s), cmp_sym);
 	while (n < w->cap_syms && !s[n].addr)
 		n++;

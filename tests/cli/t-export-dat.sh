@@ -39,9 +39,9 @@ if ! command -v trace-cmd > /dev/null; then
 fi
 
 # the report without its time columns: "COMM-PID: EVENT: TEXT", blanks
-# before the graph's '|' made one, durations as D
+# before the graph's '|' made one, durations (and their +, ! marks) as D
 norm() {
-	sed -E 's/^ +//; s/ \[[0-9]+\] +[0-9]+\.[0-9]+: /: /; s/ +[0-9]+\.[0-9]+ us +\|/ D us |/' |
+	sed -E 's/^ +//; s/ \[[0-9]+\] +[0-9]+\.[0-9]+: /: /; s/ +([-+!#*@$] +)?[0-9]+\.[0-9]+ us +\|/ D us |/' |
 		awk -F'|' -v OFS='|' '{ gsub(/  +/, " ", $1); print }'
 }
 report() { # FILE: its report in $W/rep, stderr in $W/rerr
@@ -96,6 +96,20 @@ grep -qE "^[[:space:]]+zstd[[:space:]]+\[Compression algorithm\]" \
 	not_ok "v7: no zstd compression in the summary"
 trace-cmd dump --kallsyms "$W/g-v7.dat" 2>&1 | grep -qE "^[0-9a-f]{16} t main$" &&
 	ok "kallsyms: main's line" || not_ok "kallsyms: no line for main"
+
+# 300 ms between two calls: past a header's 27-bit delta, a time extend record
+cat > "$W/q.c" <<'C'
+#include <unistd.h>
+__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
+int main(void) { volatile int r = leaf(1); usleep(300000); r += leaf(2); return 0; }
+C
+gcc -pg -mfentry -O1 -o "$W/q" "$W/q.c" && "$UT" record -o "$W/q.d" -t function -- "$W/q" 2> /dev/null &&
+	"$UT" dump -i "$W/q.d" --dat "$W/q.dat" && trace-cmd report "$W/q.dat" > "$W/rep.raw" 2> "$W/rerr"
+gap=$(awk '$NF == "leaf" { sub(":", "", $3); t[n++] = $3 } END { if (n == 2) printf "%.3f", t[1] - t[0] }' "$W/rep.raw")
+case $gap in
+0.[3-9]*) ok "a 300 ms gap reads as $gap s (time extend)" ;;
+*) not_ok "the gap between the two calls reads as '$gap' s"; sed 's/^/# /' "$W/rep.raw" "$W/rerr" ;;
+esac
 
 # bad input
 expect 1 "cannot open data directory" -- "$UT" dump -i "$W/none" --dat "$W/x.dat"
