@@ -20,7 +20,8 @@
  * searches (Ctrl-F or the Search button: a regular expression; matching
  * frames turn purple and the share of the total they cover is shown).
  * Each frame's <title> holds the same text, so the file reads without
- * the script too.
+ * the script too.  A link can open it zoomed or searched:
+ * out.svg#zoom=NAME (the first frame of that name), out.svg#search=REGEX.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -237,6 +238,14 @@ static const char svg_script[] =
 "    else if (e.key === \"Escape\") search(\"\");\n"
 "  });\n"
 "  details.textContent = frames.length ? describe(frames[0]) : \"no data\";\n"
+"  /* a link can open the graph zoomed or searched: FILE.svg#zoom=NAME, #search=REGEX */\n"
+"  var h = /^#(zoom|search)=(.*)$/.exec(location.hash);\n"
+"  if (h && h[1] === \"search\") search(decodeURIComponent(h[2]));\n"
+"  if (h && h[1] === \"zoom\") frames.some(function (fr) {\n"
+"    if (fr.n !== decodeURIComponent(h[2])) return false;\n"
+"    zoom(fr);\n"
+"    return true;\n"
+"  });\n"
 "}\n"
 "window.addEventListener(\"load\", init);\n";
 
