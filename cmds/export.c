@@ -13,9 +13,11 @@
 #include "utils/utils.h"
 
 extern const struct export_writer export_dat;
+extern const struct export_writer export_flame;
 
 const struct export_writer *const export_writers[] = {
 	&export_dat,
+	&export_flame,
 	NULL
 };
 

@@ -1,94 +1,408 @@
 // SPDX-License-Identifier: MIT
 /*
- * folded.c - `usertrace report --folded`: the sysprof tracer's samples
- * as folded stacks, one line per distinct stack, outermost frame first,
- * with the number of samples that had it:
+ * folded.c - folded stacks (folded.h): `usertrace report --folded` and
+ * the tree that `dump --flame-graph` writes.  One line per distinct
+ * stack, outermost frame first, with its self value:
  *
  *	_start;__libc_start_main;[unknown];main;burn 212
  *
  * the input of flame graph tools (flamegraph.pl, inferno, speedscope).
  * Lines are sorted by stack.  A frame without a symbol is [unknown]; a
- * caller's return address is looked up one byte back (the call), so
- * that a call at the end of a function names that function.
+ * sample's caller frame is a return address, looked up one byte back
+ * (the call), so that a call at the end of a function names that
+ * function.  ';' and ' ' in names become '_': they separate the format's
+ * fields.
+ *
+ * Two open-addressing hashes keep it bounded by distinct paths: names
+ * (string -> name id) and nodes ((caller node, name id) -> node).  A
+ * call or sample costs one symbol lookup and a few probes.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "cmds/folded.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-static int cmp_str(const void *a, const void *b)
+/* an open call of a thread (function_graph) */
+struct ffr {
+	uint32_t node;
+	uint64_t ts;		/* entry, or when it was first known to run */
+	uint64_t child;		/* time in callees (and in lost ranges below it) */
+};
+
+struct fthread {
+	struct ffr *stack;
+	size_t sp, cap;
+	uint64_t last_ts;
+};
+
+struct folded {
+	struct ut_data *d;
+	unsigned kinds, kind;
+	uint64_t ignored;
+	char **names;
+	uint32_t nr_names, *name_hash;	/* slots hold name id + 1; 0: empty */
+	size_t name_cap;		/* slots, a power of two */
+	struct folded_node *nodes;
+	uint32_t nr_nodes, *node_hash;	/* slots hold the node index; 0: empty (the root is never in it) */
+	size_t node_cap, nodes_alloc;
+	struct fthread *threads;	/* by index in d->threads */
+	int finished;
+};
+
+static uint64_t hash_str(const char *s)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h ^ (h >> 29);
 }
 
-static void frame_name(struct ut_data *d, const struct ut_event *ev, uint64_t addr, char *buf,
-		       size_t size)
+static uint64_t hash_node(uint32_t parent, uint32_t name)
+{
+	uint64_t h = ((uint64_t)parent << 32 | name) * 0xff51afd7ed558ccdull;
+
+	return h ^ (h >> 31);
+}
+
+static uint32_t name_id(struct folded *f, const char *s)
+{
+	size_t i;
+
+	if ((f->nr_names + 1) * 2 > f->name_cap) {
+		size_t cap = f->name_cap ? f->name_cap * 2 : 256;
+		uint32_t *t = xcalloc(cap, sizeof(*t));
+
+		for (uint32_t k = 0; k < f->nr_names; k++) {
+			for (i = hash_str(f->names[k]) & (cap - 1); t[i]; i = (i + 1) & (cap - 1))
+				;
+			t[i] = k + 1;
+		}
+		free(f->name_hash);
+		f->name_hash = t;
+		f->name_cap = cap;
+		f->names = xrealloc(f->names, cap / 2 * sizeof(*f->names));
+	}
+	for (i = hash_str(s) & (f->name_cap - 1); f->name_hash[i]; i = (i + 1) & (f->name_cap - 1))
+		if (!strcmp(f->names[f->name_hash[i] - 1], s))
+			return f->name_hash[i] - 1;
+	f->names[f->nr_names] = xstrdup(s);
+	f->name_hash[i] = ++f->nr_names;
+	return f->nr_names - 1;
+}
+
+/* the node of function @name called from node @parent, made if new */
+static uint32_t child_of(struct folded *f, uint32_t parent, uint32_t name)
+{
+	struct folded_node *n;
+	size_t i;
+
+	if ((f->nr_nodes + 1) * 2 > f->node_cap) {
+		size_t cap = f->node_cap ? f->node_cap * 2 : 1024;
+		uint32_t *t = xcalloc(cap, sizeof(*t));
+
+		for (uint32_t k = 1; k < f->nr_nodes; k++) {
+			n = &f->nodes[k];
+			for (i = hash_node(n->parent, n->name) & (cap - 1); t[i]; i = (i + 1) & (cap - 1))
+				;
+			t[i] = k;
+		}
+		free(f->node_hash);
+		f->node_hash = t;
+		f->node_cap = cap;
+	}
+	for (i = hash_node(parent, name) & (f->node_cap - 1); f->node_hash[i];
+	     i = (i + 1) & (f->node_cap - 1)) {
+		n = &f->nodes[f->node_hash[i]];
+		if (n->parent == parent && n->name == name)
+			return f->node_hash[i];
+	}
+	if (f->nr_nodes == f->nodes_alloc) {
+		f->nodes_alloc *= 2;
+		f->nodes = xrealloc(f->nodes, f->nodes_alloc * sizeof(*f->nodes));
+	}
+	f->nodes[f->nr_nodes] = (struct folded_node){ .parent = parent, .name = name,
+						       .depth = f->nodes[parent].depth + 1 };
+	f->node_hash[i] = f->nr_nodes;
+	return f->nr_nodes++;
+}
+
+/* the name id of @addr in @ev's process: its symbol, or [unknown] */
+static uint32_t frame_name(struct folded *f, const struct ut_event *ev, uint64_t addr)
 {
 	const struct ut_sym *sym = NULL;
+	char buf[512];
 
-	if (d->symtab)
-		sym = ut_symtab_find(d->symtab, ev->pid, ev->image, addr, ev->ts);
-	snprintf(buf, size, "%s", sym && sym->name && *sym->name ? sym->name : "[unknown]");
-	/* the separators of the format stay separators */
+	if (f->d->symtab && addr)
+		sym = ut_symtab_find(f->d->symtab, ev->pid, ev->image, addr, ev->ts);
+	snprintf(buf, sizeof(buf), "%s", sym && sym->name && *sym->name ? sym->name : "[unknown]");
 	for (char *p = buf; *p; p++)
 		if (*p == ';' || *p == ' ')
 			*p = '_';
+	return name_id(f, buf);
+}
+
+struct folded *folded_new(struct ut_data *d, unsigned kinds)
+{
+	struct folded *f = xcalloc(1, sizeof(*f));
+
+	f->d = d;
+	f->kinds = kinds;
+	f->nodes_alloc = 256;
+	f->nodes = xcalloc(f->nodes_alloc, sizeof(*f->nodes));
+	f->nr_nodes = 1;	/* the root */
+	f->threads = xcalloc(d->nr_threads ? (size_t)d->nr_threads : 1, sizeof(*f->threads));
+	return f;
+}
+
+void folded_free(struct folded *f)
+{
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nr_names; i++)
+		free(f->names[i]);
+	for (int i = 0; i < f->d->nr_threads; i++)
+		free(f->threads[i].stack);
+	free(f->threads);
+	free(f->names);
+	free(f->name_hash);
+	free(f->nodes);
+	free(f->node_hash);
+	free(f);
+}
+
+/* the first event of a kind decides what the tree counts */
+static int counts(struct folded *f, unsigned kind)
+{
+	if (!(f->kinds & kind))
+		return 0;
+	if (!f->kind)
+		f->kind = kind;
+	if (f->kind == kind)
+		return 1;
+	f->ignored++;
+	return 0;
+}
+
+static void push(struct fthread *t, uint32_t node, uint64_t ts)
+{
+	if (t->sp == t->cap)
+		t->stack = xrealloc(t->stack, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*t->stack));
+	t->stack[t->sp++] = (struct ffr){ .node = node, .ts = ts };
+}
+
+/* the innermost open call ends at @ts: its own time to its node, its whole time to its caller */
+static void pop(struct folded *f, struct fthread *t, uint64_t ts)
+{
+	struct ffr *c = &t->stack[--t->sp];
+	uint64_t dur = ts > c->ts ? ts - c->ts : 0;
+
+	f->nodes[c->node].self += dur > c->child ? dur - c->child : 0;
+	if (t->sp)
+		t->stack[t->sp - 1].child += dur;
+}
+
+/*
+ * @depth calls are open (an ENTRY's depth, or a DEPTH restatement after
+ * lost records): calls above ended unseen, and their time is neither
+ * theirs (unknown how long) nor the caller's own; calls below that were
+ * entered unseen are [unknown] frames running since @ts.
+ */
+static void set_depth(struct folded *f, struct fthread *t, uint64_t depth, uint64_t ts)
+{
+	if (t->sp > depth) {
+		uint64_t from = t->stack[depth].ts;
+
+		t->sp = depth;
+		if (t->sp && ts > from)
+			t->stack[t->sp - 1].child += ts - from;
+	}
+	while (t->sp < depth)
+		push(t, child_of(f, t->sp ? t->stack[t->sp - 1].node : 0, name_id(f, "[unknown]")), ts);
+}
+
+static void sample(struct folded *f, const struct ut_event *ev)
+{
+	uint64_t cnt = ut_event_trace_len(ev);
+	uint32_t node = 0;
+
+	if (!cnt || !counts(f, FOLDED_SAMPLES))
+		return;
+	for (uint64_t k = cnt; k-- > 0;) {
+		uint64_t ip = ut_event_trace_ip(ev, k);
+
+		node = child_of(f, node, frame_name(f, ev, k ? ip - 1 : ip));
+	}
+	f->nodes[node].self++;
+}
+
+void folded_event(struct folded *f, const struct ut_event *ev)
+{
+	struct fthread *t;
+
+	if (ev->type == UT_EV_SAMPLE) {
+		sample(f, ev);
+		return;
+	}
+	if (!(f->kinds & FOLDED_CALLS) || !ev->thread)
+		return;
+	t = &f->threads[ev->thread - f->d->threads];
+	switch (ev->type) {
+	case UT_EV_ENTRY:
+		if (!counts(f, FOLDED_CALLS))
+			return;
+		set_depth(f, t, ev->depth, ev->ts);
+		push(t, child_of(f, t->sp ? t->stack[t->sp - 1].node : 0, frame_name(f, ev, ev->ip)),
+		     ev->ts);
+		break;
+	case UT_EV_EXIT:
+		/* a call entered before the trace began (no stack for it) is not drawn */
+		if (t->sp && f->kind == FOLDED_CALLS)
+			pop(f, t, ev->ts);
+		break;
+	case UT_EV_DEPTH:
+		if (f->kind == FOLDED_CALLS)
+			set_depth(f, t, ev->depth, ev->ts);
+		break;
+	default:
+		break;
+	}
+	t->last_ts = ev->ts;
+}
+
+/* children linked by name order: a node's frames are laid out alphabetically */
+static int cmp_child(const void *a, const void *b, void *arg)
+{
+	const struct folded *f = arg;
+	const struct folded_node *x = &f->nodes[*(const uint32_t *)a];
+	const struct folded_node *y = &f->nodes[*(const uint32_t *)b];
+	int c = x->parent < y->parent ? -1 : x->parent > y->parent;
+
+	return c ? c : -strcmp(f->names[x->name], f->names[y->name]);
+}
+
+void folded_finish(struct folded *f)
+{
+	uint32_t *order;
+
+	if (f->finished)
+		return;
+	f->finished = 1;
+	for (int i = 0; i < f->d->nr_threads; i++)
+		while (f->threads[i].sp)
+			pop(f, &f->threads[i], f->threads[i].last_ts);
+	/* children are made after their parent: a backward pass adds each total to its parent */
+	for (uint32_t i = f->nr_nodes; i-- > 0;) {
+		f->nodes[i].total += f->nodes[i].self;
+		if (i)
+			f->nodes[f->nodes[i].parent].total += f->nodes[i].total;
+	}
+	/* sorted by parent then by name, backwards: pushing each to the front keeps name order */
+	order = xmalloc(f->nr_nodes * sizeof(*order));
+	for (uint32_t i = 0; i < f->nr_nodes - 1; i++)
+		order[i] = i + 1;
+	qsort_r(order, f->nr_nodes - 1, sizeof(*order), cmp_child, f);
+	for (uint32_t i = 0; i < f->nr_nodes - 1; i++) {
+		struct folded_node *n = &f->nodes[order[i]], *p = &f->nodes[n->parent];
+
+		n->next = p->child;
+		p->child = order[i];
+	}
+	free(order);
+}
+
+unsigned folded_kind(const struct folded *f)
+{
+	return f->kind;
+}
+
+uint64_t folded_ignored(const struct folded *f)
+{
+	return f->ignored;
+}
+
+size_t folded_nodes(const struct folded *f, const struct folded_node **nodes)
+{
+	*nodes = f->nodes;
+	return f->nr_nodes;
+}
+
+const char *folded_name(const struct folded *f, uint32_t name)
+{
+	return name < f->nr_names ? f->names[name] : "[unknown]";
+}
+
+struct fline {
+	char *stack;
+	uint64_t self;
+};
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(((const struct fline *)a)->stack, ((const struct fline *)b)->stack);
+}
+
+size_t folded_write(const struct folded *f, FILE *out)
+{
+	struct fline *lines = NULL;
+	size_t n = 0;
+
+	for (uint32_t i = 1; i < f->nr_nodes; i++) {
+		size_t len = 0, pos;
+		uint32_t k;
+
+		if (!f->nodes[i].self)
+			continue;
+		for (k = i; k; k = f->nodes[k].parent)
+			len += strlen(f->names[f->nodes[k].name]) + 1;
+		lines = xrealloc(lines, (n + 1) * sizeof(*lines));
+		lines[n].stack = xmalloc(len);
+		lines[n].self = f->nodes[i].self;
+		/* written from the innermost frame back to the front */
+		pos = len - 1;
+		lines[n].stack[pos] = 0;
+		for (k = i; k; k = f->nodes[k].parent) {
+			const char *s = f->names[f->nodes[k].name];
+			size_t l = strlen(s);
+
+			pos -= l;
+			memcpy(lines[n].stack + pos, s, l);
+			if (pos)
+				lines[n].stack[--pos] = ';';
+		}
+		n++;
+	}
+	if (n)
+		qsort(lines, n, sizeof(*lines), cmp_line);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s %" PRIu64 "\n", lines[i].stack, lines[i].self);
+		free(lines[i].stack);
+	}
+	free(lines);
+	return n;
 }
 
 int report_folded(struct ut_data *d, FILE *out, unsigned long long *nsamples)
 {
+	struct folded *f = folded_new(d, FOLDED_SAMPLES);
 	struct ut_merge *m = ut_merge_new(d, NULL, 0);
+	const struct folded_node *nodes;
 	struct ut_event ev;
-	char **lines = NULL, name[512];
-	size_t n = 0, cap = 0, i, j;
-	int r, bad = 0;
+	int r = 0;
 
 	*nsamples = 0;
-	if (!m)
-		return -1;
-	while ((r = ut_merge_next(m, &ev)) != 0) {
-		uint64_t k = 0, len, cnt;
-		char *line;
-
-		if (r < 0) {
-			bad = 1;
-			break;
-		}
-		if (ev.type != UT_EV_SAMPLE || !(cnt = ut_event_trace_len(&ev)))
-			continue;
-		line = xmalloc(cnt * (sizeof(name) + 1));
-		len = 0;
-		for (k = cnt; k-- > 0;) {
-			uint64_t ip = ut_event_trace_ip(&ev, k);
-
-			frame_name(d, &ev, k ? ip - 1 : ip, name, sizeof(name));
-			if (len)
-				line[len++] = ';';
-			memcpy(line + len, name, strlen(name));
-			len += strlen(name);
-		}
-		line[len] = 0;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			lines = xrealloc(lines, cap * sizeof(*lines));
-		}
-		lines[n++] = line;
-	}
+	while (m && (r = ut_merge_next(m, &ev)) > 0)
+		folded_event(f, &ev);
 	ut_merge_free(m);
-	*nsamples = n;
-	if (n)
-		qsort(lines, n, sizeof(*lines), cmp_str);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(lines[i], lines[j]); j++)
-			;
-		fprintf(out, "%s %zu\n", lines[i], j - i);
-	}
-	for (i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return bad ? -1 : 0;
+	folded_finish(f);
+	folded_nodes(f, &nodes);
+	*nsamples = nodes[0].total;
+	folded_write(f, out);
+	folded_free(f);
+	return !m || r < 0 ? -1 : 0;
 }

@@ -4,6 +4,10 @@
  *
  *   usertrace report [-i DIR] [-s KEY] [--stat]
  *   usertrace report [-i DIR] --branch | --kmem | --workqueue
+ *   usertrace report [-i DIR] [-s total|self|calls|name] --diff OLD_DIR
+ *
+ * --diff compares two recordings function by function (matched by name):
+ * the numbers of each and the changes, largest change first.
  *
  * --branch prints the branch profilers' tables (trace_stat/branch_annotated
  * and branch_all, lib/trace/tracers/branch.c) from the statistics files
@@ -68,12 +72,38 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_AVG, SORT_MIN, SORT_MAX, SORT_NAME };
-
-static const char *const sort_names[] = {
-	[SORT_TOTAL] = "total", [SORT_SELF] = "self", [SORT_CALLS] = "calls",
-	[SORT_AVG] = "avg", [SORT_MIN] = "min", [SORT_MAX] = "max", [SORT_NAME] = "name",
+/*
+ * The columns a report can be sorted on (-s, --sort): each column that
+ * report or report --stat shows, by the name of its heading where it is
+ * a word.  Numbers sort largest first, names alphabetically.
+ */
+enum sort_key {
+	SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_UNTIMED, SORT_AVG, SORT_MIN, SORT_MAX,
+	SORT_TIME, SORT_VARIANCE, SORT_NAME,
 };
+
+static const struct {
+	const char *name;
+	enum sort_key key;
+} sort_names[] = {
+	{ "total", SORT_TOTAL },	/* Total time */
+	{ "self", SORT_SELF },		/* Self time */
+	{ "calls", SORT_CALLS },	/* Calls; --stat: Hit */
+	{ "hit", SORT_CALLS },
+	{ "untimed", SORT_UNTIMED },	/* Untimed, when some call has no duration */
+	{ "avg", SORT_AVG },		/* Average; --stat: Avg */
+	{ "average", SORT_AVG },
+	{ "min", SORT_MIN },
+	{ "max", SORT_MAX },
+	{ "time", SORT_TIME },		/* --stat: Time, every call's duration added */
+	{ "s^2", SORT_VARIANCE },	/* --stat: s^2 */
+	{ "variance", SORT_VARIANCE },
+	{ "name", SORT_NAME },		/* Function */
+	{ "function", SORT_NAME },
+};
+
+#define SORT_KEYS "total, self, calls (hit), untimed, avg (average), min, max, time, " \
+		  "s^2 (variance) or name (function)"
 
 struct fstat {
 	uint64_t calls, total, self, min, max;	/* of the calls with a duration */
@@ -486,15 +516,20 @@ static int cmp_row_name(const void *a, const void *b)
 
 static enum sort_key sort_by;
 
-static uint64_t row_key(const struct row *r)
+static long double variance_us2(const struct fstat *s);
+
+static long double row_key(const struct row *r)
 {
 	switch (sort_by) {
 	case SORT_TOTAL:	return r->st.total;
 	case SORT_SELF:		return r->st.self;
 	case SORT_CALLS:	return r->st.calls + r->st.untimed;
+	case SORT_UNTIMED:	return r->st.untimed;
 	case SORT_AVG:		return r->st.calls ? r->st.sum / r->st.calls : 0;
 	case SORT_MIN:		return stat_min(&r->st);
 	case SORT_MAX:		return r->st.max;
+	case SORT_TIME:		return r->st.sum;
+	case SORT_VARIANCE:	return variance_us2(&r->st);
 	default:		return 0;
 	}
 }
@@ -502,7 +537,7 @@ static uint64_t row_key(const struct row *r)
 static int cmp_row(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	uint64_t kx, ky;
+	long double kx, ky;
 	int c;
 
 	if (sort_by != SORT_NAME) {
@@ -864,14 +899,234 @@ static int report_statfile(const char *dir, const char *name)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* one recording's statistics: what report prints, and each side of --diff */
+struct profile {
+	struct ut_data d;
+	struct iptab tab;
+	struct losses loss;
+	struct row *rows;		/* by name until sorted for printing */
+	size_t nr_rows;
+	int mode;			/* ut_tracer_mode() of its tracer */
+	int graph;			/* it has durations */
+	int bad;			/* some events could not be read */
+};
+
+/* the statistics of data directory @dir: 0, or -1 when it cannot be opened (said) */
+static int profile_load(struct profile *p, const char *dir)
+{
+	int nr_tids = 0, *tids;
+
+	memset(p, 0, sizeof(*p));
+	if (ut_data_open(&p->d, dir) < 0)
+		return -1;
+	/* what the data's tracer had recorded (an unknown one: calls and returns) */
+	p->mode = ut_tracer_mode(p->d.tracer);
+	p->graph = p->mode != UT_MODE_FUNC;
+
+	/* threads of several images share a tid: walk each tid once */
+	tids = xcalloc(p->d.nr_threads ? (size_t)p->d.nr_threads : 1, sizeof(*tids));
+	for (int i = 0; i < p->d.nr_threads; i++)
+		tids[i] = p->d.threads[i].tid;
+	if (p->d.nr_threads)
+		qsort(tids, (size_t)p->d.nr_threads, sizeof(*tids), cmp_int);
+	for (int i = 0; i < p->d.nr_threads; i++)
+		if (!i || tids[i] != tids[nr_tids - 1])
+			tids[nr_tids++] = tids[i];
+	for (int i = 0; i < nr_tids; i++)
+		if (walk_thread(&p->d, tids[i], &p->tab, &p->loss, p->graph) < 0)
+			p->bad = 1;
+	for (int i = 0; i < p->d.nr_threads; i++)
+		p->loss.overrun += p->d.threads[i].overrun;
+	free(tids);
+	if (p->bad)
+		pr_warn("%s: some events could not be read: the numbers are partial", dir);
+	p->rows = make_rows(&p->d, &p->tab, &p->nr_rows);
+	return 0;
+}
+
+static void profile_free(struct profile *p)
+{
+	for (size_t i = 0; i < p->nr_rows; i++)
+		free(p->rows[i].label);
+	free(p->rows);
+	free(p->tab.ents);
+	ut_data_close(&p->d);
+}
+
+/*
+ * report --diff: a function's numbers in the old recording and in the
+ * new one (zero where it was not called), matched by name.
+ */
+struct drow {
+	const char *label;
+	struct fstat old, new;
+};
+
+static const struct fstat fstat_none = { .min = UINT64_MAX };
+
+static uint64_t calls_of(const struct fstat *s)
+{
+	return s->calls + s->untimed;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* the size of the change in the sorted column */
+static uint64_t drow_key(const struct drow *r)
+{
+	switch (sort_by) {
+	case SORT_SELF:		return absdiff(r->old.self, r->new.self);
+	case SORT_CALLS:	return absdiff(calls_of(&r->old), calls_of(&r->new));
+	default:		return absdiff(r->old.total, r->new.total);
+	}
+}
+
+static int cmp_drow(const void *a, const void *b)
+{
+	const struct drow *x = a, *y = b;
+	uint64_t kx, ky;
+
+	if (sort_by != SORT_NAME) {
+		kx = drow_key(x);
+		ky = drow_key(y);
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+	}
+	return strcmp(x->label, y->label);
+}
+
+static int cmp_row_label(const void *a, const void *b)
+{
+	return strcmp(((const struct row *)a)->label, ((const struct row *)b)->label);
+}
+
+/* "   +1.234 ms": a signed difference of times, 12 columns as print_time() */
+static void print_dtime(uint64_t old, uint64_t new)
+{
+	const char *unit;
+	double v = scale_time(absdiff(old, new), &unit);
+
+	printf("%+9.3f %s", new < old ? -v : v, unit);
+}
+
+/* "   +12.50%": the change relative to the old value; "-" when there was none */
+static void print_dpct(uint64_t old, uint64_t new)
+{
+	if (!old)
+		printf("%10s", "-");
+	else
+		printf("%+9.2f%%", 100.0 * ((double)new - (double)old) / (double)old);
+}
+
+static void print_dtimes(uint64_t old, uint64_t new)
+{
+	print_time(old);
+	print_time(new);
+	print_dtime(old, new);
+	print_dpct(old, new);
+}
+
+static void print_dcalls(uint64_t old, uint64_t new)
+{
+	printf("%12" PRIu64 "%12" PRIu64 "%+12" PRId64, old, new, (int64_t)(new - old));
+	print_dpct(old, new);
+}
+
+/*
+ * Each function of either recording with its calls, total and self time
+ * in both and the differences, largest change of total time first (-s:
+ * of self time, of calls, or by name).  Without durations on either side
+ * (the function tracer) only the calls are compared.
+ */
+static void print_diff(struct profile *old, struct profile *new, const char *olddir,
+		       const char *newdir)
+{
+	size_t i = 0, j = 0, n = 0;
+	int times = old->graph && new->graph;
+	struct drow *dr;
+
+	if (old->nr_rows)
+		qsort(old->rows, old->nr_rows, sizeof(*old->rows), cmp_row_label);
+	if (new->nr_rows)
+		qsort(new->rows, new->nr_rows, sizeof(*new->rows), cmp_row_label);
+	dr = xcalloc(old->nr_rows + new->nr_rows + 1, sizeof(*dr));
+	while (i < old->nr_rows || j < new->nr_rows) {
+		int c = i == old->nr_rows ? 1 : j == new->nr_rows ? -1 :
+			strcmp(old->rows[i].label, new->rows[j].label);
+
+		dr[n].old = c <= 0 ? old->rows[i].st : fstat_none;
+		dr[n].new = c >= 0 ? new->rows[j].st : fstat_none;
+		dr[n].label = c <= 0 ? old->rows[i].label : new->rows[j].label;
+		i += c <= 0;
+		j += c >= 0;
+		n++;
+	}
+	if (n)
+		qsort(dr, n, sizeof(*dr), cmp_drow);
+
+	printf("# old: %s (%s)\n# new: %s (%s)\n", olddir, old->d.cmdline, newdir, new->d.cmdline);
+	if (!times)
+		printf("# no durations in %s (function tracer): calls only\n",
+		       old->graph ? newdir : olddir);
+	if (old->loss.events || new->loss.events)
+		printf("# lost events: %" PRIu64 " old, %" PRIu64 " new (the numbers are partial)\n",
+		       old->loss.events, new->loss.events);
+	if (times) {
+		printf("   Total old   Total new  Total diff    Total%%"
+		       "    Self old    Self new   Self diff     Self%%");
+	}
+	printf("   Calls old   Calls new  Calls diff    Calls%%  Function\n");
+	for (int k = times ? 3 : 1; k > 0; k--)
+		printf("  ==========  ==========  ==========  ========");
+	printf("  ====================\n");
+	for (size_t k = 0; k < n; k++) {
+		if (times) {
+			print_dtimes(dr[k].old.total, dr[k].new.total);
+			print_dtimes(dr[k].old.self, dr[k].new.self);
+		}
+		print_dcalls(calls_of(&dr[k].old), calls_of(&dr[k].new));
+		printf("  %s\n", dr[k].label);
+	}
+	free(dr);
+}
+
+/* report --diff OLD_DIR: 0, 1 when a directory cannot be read or the output written */
+static int report_diff(const char *dir, const char *olddir)
+{
+	struct profile old, new;
+	int ret = 0;
+
+	if (profile_load(&new, dir) < 0)
+		return 1;
+	if (profile_load(&old, olddir) < 0) {
+		pr_err("report --diff: %s is not a recording to compare %s with", olddir, dir);
+		profile_free(&new);
+		return 1;
+	}
+	print_diff(&old, &new, olddir, dir);
+	if (fflush(stdout) || ferror(stdout)) {
+		pr_err("cannot write the report: %s", strerror(errno));
+		ret = 1;
+	}
+	if (old.bad || new.bad)
+		ret = 1;
+	profile_free(&old);
+	profile_free(&new);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usertrace report [-i DIR] [-s KEY] [--stat | --branch | --stack | --profile |\n"
-		"                        --kmem | --workqueue | --folded]\n"
+		"                        --kmem | --workqueue | --folded | --diff OLD_DIR]\n"
 		"\n"
 		"  -i, --input DIR      read the trace from DIR (default usertrace.data)\n"
-		"  -s, --sort KEY       total (default), self, calls, avg, min, max or name\n"
+		"  -s, --sort KEY       total (default), self, calls (hit), untimed, avg (average),\n"
+		"                       min, max, time, s^2 (variance) or name (function)\n"
 		"      --stat           the kernel's trace_stat/function layout\n"
 		"      --branch         the branch profilers' tables (trace_stat/branch_annotated,\n"
 		"                       branch_all) of a program built with\n"
@@ -885,6 +1140,9 @@ static void usage(FILE *f)
 		"                       trace_stat/kmem\n"
 		"      --workqueue      works inserted and executed per worker: trace_stat/workqueue\n"
 		"      --folded         the sysprof tracer's samples as folded stacks (flame graphs)\n"
+		"      --diff OLD_DIR   each function's calls, total and self time in OLD_DIR and\n"
+		"                       in DIR, and the changes; largest change of total first\n"
+		"                       (-s self, calls or name)\n"
 		"  -h, --help           this help\n");
 }
 
@@ -900,16 +1158,15 @@ int command_report(int argc, char **argv)
 		{ "kmem", no_argument, NULL, 'M' },
 		{ "workqueue", no_argument, NULL, 'W' },
 		{ "folded", no_argument, NULL, 'F' },
+		{ "diff", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = "usertrace.data";
-	struct iptab tab = { 0 };
-	struct losses loss = { 0 };
+	const char *dir = "usertrace.data", *olddir = NULL;
+	struct profile p;
 	struct ut_data d;
-	struct row *rows;
-	size_t nr_rows, k;
-	int c, stat = 0, branch = 0, folded = 0, graph, mode, nr_tids = 0, *tids, bad = 0, view = 0;
+	size_t k;
+	int c, stat = 0, branch = 0, folded = 0, graph, bad = 0, view = 0;
 	const char *statfile = NULL;
 	int nstatfile = 0;
 
@@ -924,13 +1181,17 @@ int command_report(int argc, char **argv)
 			break;
 		case 's':
 			for (k = 0; k < ARRAY_SIZE(sort_names); k++)
-				if (!strcmp(optarg, sort_names[k]))
+				if (!strcmp(optarg, sort_names[k].name))
 					break;
+			/* a usage error, as an unknown option would be in most tools */
 			if (k == ARRAY_SIZE(sort_names)) {
-				pr_err("unknown sort key '%s' (total, self, calls, avg, min, max, name)", optarg);
-				return 1;
+				pr_err("unknown sort key '%s' (" SORT_KEYS ")", optarg);
+				return 2;
 			}
-			sort_by = (enum sort_key)k;
+			sort_by = sort_names[k].key;
+			break;
+		case 'D':
+			olddir = optarg;
 			break;
 		case 'S':
 			stat = 1;
@@ -977,9 +1238,17 @@ int command_report(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	if (stat + branch + folded + nstatfile > 1) {
-		pr_err("--stat, --branch, --stack, --profile, --kmem, --workqueue and --folded are reports of their own: choose one");
+	if (stat + branch + folded + nstatfile + !!olddir > 1) {
+		pr_err("--stat, --branch, --stack, --profile, --kmem, --workqueue, --folded and --diff are reports of their own: choose one");
 		return 1;
+	}
+	if (olddir) {
+		if (sort_by != SORT_TOTAL && sort_by != SORT_SELF && sort_by != SORT_CALLS &&
+		    sort_by != SORT_NAME) {
+			pr_err("report --diff sorts by total, self, calls or name: its columns");
+			return 2;
+		}
+		return report_diff(dir, olddir);
 	}
 	/* the statistics the programs kept: no need for the buffers */
 	if (view) {
@@ -994,9 +1263,9 @@ int command_report(int argc, char **argv)
 	}
 	if (statfile)
 		return report_statfile(dir, statfile);
-	if (ut_data_open(&d, dir) < 0)
-		return 1;
 	if (branch) {
+		if (ut_data_open(&d, dir) < 0)
+			return 1;
 		c = report_branch(dir);
 		ut_data_close(&d);
 		return c;
@@ -1004,6 +1273,8 @@ int command_report(int argc, char **argv)
 	if (folded) {
 		unsigned long long ns;
 
+		if (ut_data_open(&d, dir) < 0)
+			return 1;
 		bad = report_folded(&d, stdout, &ns) < 0;
 		if (bad)
 			pr_warn("some samples could not be read: the counts are partial");
@@ -1017,51 +1288,27 @@ int command_report(int argc, char **argv)
 		return bad;
 	}
 
-	/* what the data's tracer had recorded (an unknown one: calls and returns) */
-	mode = ut_tracer_mode(d.tracer);
-	graph = mode != UT_MODE_FUNC;
-	if (mode == UT_MODE_NONE)
-		pr_warn("%s was recorded with the %s tracer: no functions", dir, d.tracer);
+	if (profile_load(&p, dir) < 0)
+		return 1;
+	graph = p.graph;
+	if (p.mode == UT_MODE_NONE)
+		pr_warn("%s was recorded with the %s tracer: no functions", dir, p.d.tracer);
 	if (!graph && sort_by != SORT_CALLS && sort_by != SORT_NAME && sort_by != SORT_TOTAL)
-		pr_warn("the %s tracer records no durations: sorting by calls", d.tracer);
+		pr_warn("the %s tracer records no durations: sorting by calls", p.d.tracer);
 	if (!graph && sort_by != SORT_NAME)
 		sort_by = SORT_CALLS;
-
-	/* threads of several images share a tid: walk each tid once */
-	tids = xcalloc((size_t)d.nr_threads, sizeof(*tids));
-	for (int i = 0; i < d.nr_threads; i++)
-		tids[i] = d.threads[i].tid;
-	if (d.nr_threads)
-		qsort(tids, (size_t)d.nr_threads, sizeof(*tids), cmp_int);
-	for (int i = 0; i < d.nr_threads; i++)
-		if (!i || tids[i] != tids[nr_tids - 1])
-			tids[nr_tids++] = tids[i];
-	for (int i = 0; i < nr_tids; i++)
-		if (walk_thread(&d, tids[i], &tab, &loss, graph) < 0)
-			bad = 1;
-	for (int i = 0; i < d.nr_threads; i++)
-		loss.overrun += d.threads[i].overrun;
-	free(tids);
-	if (bad)
-		pr_warn("some events could not be read: the numbers are partial");
-
-	rows = make_rows(&d, &tab, &nr_rows);
-	if (nr_rows)
-		qsort(rows, nr_rows, sizeof(*rows), cmp_row);
+	bad = p.bad;
+	if (p.nr_rows)
+		qsort(p.rows, p.nr_rows, sizeof(*p.rows), cmp_row);
 	if (stat)
-		print_stat(rows, nr_rows, graph, &loss);
+		print_stat(p.rows, p.nr_rows, graph, &p.loss);
 	else
-		print_report(rows, nr_rows, graph, &loss);
+		print_report(p.rows, p.nr_rows, graph, &p.loss);
 	if (fflush(stdout) || ferror(stdout)) {
 		pr_err("cannot write the report: %s", strerror(errno));
 		bad = 2;
 	}
-
-	for (size_t i = 0; i < nr_rows; i++)
-		free(rows[i].label);
-	free(rows);
-	free(tab.ents);
-	ut_data_close(&d);
+	profile_free(&p);
 	/* corrupt data: the partial report is printed, the status says so */
 	return bad ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 # are installed: installs them when run as root, else names them.
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3 libzstd-dev libtraceevent-dev libtracefs-dev libcapstone-dev"
 PKGS="$PKGS trace-cmd"   # t-export-dat.sh: trace-cmd report reads dump --dat files
+PKGS="$PKGS chromium libxml2-utils"   # t-export-flame: the SVG flame graph in a real browser, xmllint
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang"
 [ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind liblttng-ust-dev lttng-tools"
 missing=

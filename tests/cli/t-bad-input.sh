@@ -51,7 +51,7 @@ gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
 expect 1 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace hw-branch nop\\)" -- "$UT" replay -i "$W/good" -t bogus
 expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
 expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
-expect 1 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
+expect 2 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
 
 "$UT" record --compress=none -o "$W/raw" -- "$W/p" > /dev/null 2>&1
 cp -r "$W/good" "$W/version" && sed -i 's/^version=2/version=99/' "$W/version/info"
