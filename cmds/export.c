@@ -16,6 +16,7 @@ extern const struct export_writer export_chrome, export_perfetto;
 
 const struct export_writer *const export_writers[] = {
 	&export_chrome,
+	&export_perfetto,
 	NULL
 };
 
