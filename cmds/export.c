@@ -12,10 +12,14 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
+extern const struct export_writer export_chrome, export_perfetto;
 extern const struct export_writer export_dat;
 extern const struct export_writer export_flame;
 
+/* in dump's usage order */
 const struct export_writer *const export_writers[] = {
+	&export_chrome,
+	&export_perfetto,
 	&export_dat,
 	&export_flame,
 	NULL

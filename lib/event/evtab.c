@@ -281,6 +281,9 @@ const char *ut_evfield_string(const struct ut_evfield *f, const void *entry, uin
 		size = loc >> 16;
 		if (off > len || size > len - off)
 			return NULL;
+	} else if (!size) {
+		/* char buf[] at the end (ftrace:print): the rest of the entry */
+		size = len - off;
 	}
 	while (k < size && p[off + k])
 		k++;

@@ -1,0 +1,132 @@
+#!/bin/bash
+# t-export-chrome.sh - dump --chrome and dump --perfetto (cmds/export_chrome.c,
+# cmds/export_perfetto.c) on a function_graph recording of a program
+# with a thread and a trace_puts(), and on a function tracer one: the
+# JSON's events exactly (times and ids left out), its validity and
+# shape; then the real readers, each SKIPped when absent: Chrome
+# DevTools' trace engine and speedscope's importer (npm, installed by
+# tests/deps.sh in /var/cache/usertrace-npm), protoc on the protobuf
+# (--decode_raw and our subset of Perfetto's protos).  Bad input: a
+# missing or corrupt data directory is said, exit 1, valid JSON still.
+SUITE=export-chrome
+. "$(dirname "$0")/lib.sh"
+X=$(cd "$(dirname "$0")/export" && pwd)
+NPM=${USERTRACE_NPM:-/var/cache/usertrace-npm}/node_modules
+INC=$(cd "$(dirname "$0")/../../include" && pwd)
+
+cat > "$W/p.c" <<'C'
+#include <pthread.h>
+#include <usertrace/tracing.h>
+#define noinline __attribute__((noinline))
+volatile int sink;
+noinline void leaf(int x) { sink += x; }
+noinline void work(int x) { leaf(x); leaf(x + 1); }
+noinline void *thr(void *a) { (void)a; work(5); return 0; }
+int main(void)
+{
+	pthread_t t;
+
+	work(1);
+	trace_puts("hi \"q\"\t\x01\xff");
+	pthread_create(&t, 0, thr, 0);
+	pthread_join(t, 0);
+	return 0;
+}
+C
+gcc -pg -mfentry -O1 -I"$INC" -o "$W/p" "$W/p.c" -lpthread ||
+	{ not_ok "cannot build the program"; exit 1; }
+"$UT" record -o "$W/d" -- "$W/p" > /dev/null 2>&1 &&
+	"$UT" record -t function -o "$W/f" -- "$W/p" > /dev/null 2>&1 ||
+	{ not_ok "record failed"; exit 1; }
+
+# --chrome: valid JSON, each phase's keys, B/E nested per thread, the events
+"$UT" dump --chrome -i "$W/d" > "$W/d.json" 2> "$W/err"
+[ $? = 0 ] && python3 -m json.tool "$W/d.json" > /dev/null && ok "dump --chrome: valid JSON" ||
+	{ not_ok "dump --chrome: invalid JSON or failed"; sed 's/^/# /' "$W/err"; }
+python3 "$X/check-chrome.py" "$W/d.json" > "$W/got" 2>&1
+st=$?
+sed -i -E 's/"ip": [0-9]+/"ip": IP/' "$W/got"
+cat > "$W/want" <<'E'
+thread 0: M process_name {"name": "p"} | M thread_name {"name": "p"} | B main | B work | B leaf | E leaf | B leaf | E leaf | E work | i ftrace:print {"buf": "hi \"q\"\t\u0001\ufffd", "ip": IP} | E main
+thread 1: M thread_name {"name": "p"} | B thr | B work | B leaf | E leaf | B leaf | E leaf | E work | E thr
+E
+if [ $st = 0 ] && diff -u "$W/want" "$W/got" > "$W/diff"; then
+	ok "dump --chrome: the events of each thread, keys of each phase, B/E balanced"
+else
+	not_ok "dump --chrome: events"; sed 's/^/# /' "$W/diff" "$W/got"
+fi
+# the exact text of a few lines: ts in us with ns digits, escapes
+grep -q '"buf":"hi \\"q\\"\\t\\u0001\\ufffd"' "$W/d.json" &&
+	grep -qE '^\{"name":"leaf","cat":"function","ph":"E","ts":[0-9]+\.[0-9]{3},"pid":[0-9]+,"tid":[0-9]+\},$' "$W/d.json" &&
+	grep -q '^"otherData":{"tracer":"function_graph",.*"lost":0,"unmatched_exits":0,"complete":true}}$' "$W/d.json" &&
+	ok "dump --chrome: ts, escapes, otherData" || { not_ok "dump --chrome: text"; sed 's/^/# /' "$W/d.json"; }
+
+"$UT" dump --chrome -i "$W/f" > "$W/f.json" 2> "$W/err" &&
+	python3 "$X/check-chrome.py" "$W/f.json" > "$W/got" 2>&1
+sed -n 's/^\(thread 1: .*\)/\1/p' "$W/got" > "$W/got1"
+echo 'thread 1: M thread_name {"name": "p"} | i thr {"caller": "ut_thread_start"} | i work {"caller": "thr"} | i leaf {"caller": "work"} | i leaf {"caller": "work"}' > "$W/want"
+diff -u "$W/want" "$W/got1" > "$W/diff" && ok "dump --chrome of -t function: instant events with the caller" ||
+	{ not_ok "dump --chrome -t function"; sed 's/^/# /' "$W/diff" "$W/got"; }
+
+# the real readers
+if [ -d "$NPM/@paulirish/trace_engine" ]; then
+	node "$X/trace-engine.mjs" "$NPM" "$W/d.json" > "$W/got" 2>&1
+	printf 'thread p: main work leaf leaf\nthread p: thr work leaf leaf\n' > "$W/want"
+	diff -u "$W/want" "$W/got" > "$W/diff" && ok "DevTools' trace engine: the threads and their calls" ||
+		{ not_ok "DevTools' trace engine"; sed 's/^/# /' "$W/diff"; }
+else
+	ok "DevTools' trace engine # SKIP npm @paulirish/trace_engine not in $NPM (tests/deps.sh)"
+fi
+SS=$(ls "$NPM"/speedscope/dist/release/speedscope-*.js 2>/dev/null | head -1)
+if [ -n "$SS" ] && command -v node > /dev/null; then
+	node "$X/speedscope-import.js" "$SS" "$W/d.json" > "$W/got" 2>&1
+	sed -i -E 's/[0-9]+/N/g' "$W/got"
+	printf 'p (pid N), p (tid N): main work leaf leaf\np (pid N), p (tid N): thr work leaf leaf\n' > "$W/want"
+	diff -u "$W/want" "$W/got" > "$W/diff" && ok "speedscope's importer: a profile per thread, its calls" ||
+		{ not_ok "speedscope's importer"; sed 's/^/# /' "$W/diff"; }
+else
+	ok "speedscope's importer # SKIP npm speedscope not in $NPM (tests/deps.sh)"
+fi
+
+# --perfetto
+"$UT" dump --perfetto -i "$W/d" > "$W/d.pftrace" 2> "$W/err" || { not_ok "dump --perfetto failed"; sed 's/^/# /' "$W/err"; }
+if command -v protoc > /dev/null; then
+	protoc --decode_raw < "$W/d.pftrace" > "$W/raw" 2> "$W/err" &&
+		[ "$(grep -c '^1 {' "$W/raw")" = 20 ] &&
+		ok "protoc --decode_raw: 20 packets (3 tracks, 8 calls begun and ended, 1 event)" ||
+		{ not_ok "protoc --decode_raw"; sed 's/^/# /' "$W/err"; grep -c '^1 {' "$W/raw"; }
+	protoc -I"$X" --decode=perfetto.protos.Trace perfetto-subset.proto < "$W/d.pftrace" > "$W/txt" 2> "$W/err"
+	b=$(grep -c 'type: TYPE_SLICE_BEGIN' "$W/txt") e=$(grep -c 'type: TYPE_SLICE_END' "$W/txt")
+	if [ "$b" = 8 ] && [ "$e" = 8 ] && grep -q 'thread_name: "p"' "$W/txt" &&
+	   grep -q 'process_name: "p"' "$W/txt" && [ "$(grep -c 'sequence_flags: 1$' "$W/txt")" = 1 ] &&
+	   [ "$(grep -c 'name: "leaf"' "$W/txt")" = 1 ] && grep -q 'name: "ftrace:print"' "$W/txt" &&
+	   grep -q 'string_value: "hi \\"q\\"\\t\\001\\377"' "$W/txt"; then
+		ok "protoc --decode=perfetto.protos.Trace: tracks with names, 8 slices begun and ended, names interned once"
+	else
+		not_ok "protoc --decode: begin $b end $e"; sed 's/^/# /' "$W/err" "$W/txt" | head -60
+	fi
+else
+	ok "protoc --decode_raw # SKIP protoc not installed (Debian protobuf-compiler)"
+	ok "protoc --decode # SKIP protoc not installed (Debian protobuf-compiler)"
+fi
+
+# bad input
+expect 1 "cannot open data directory" -- "$UT" dump --chrome -i "$W/nonexistent"
+expect 1 "cannot open data directory" -- "$UT" dump --perfetto -i "$W/nonexistent"
+cp -r "$W/d" "$W/c"
+python3 - "$W/c" <<'P'
+import glob, sys
+p = sorted(glob.glob(sys.argv[1] + '/*.dat'))[0]
+b = bytearray(open(p, 'rb').read())
+b[4096 + 16:] = b'\xff' * (len(b) - 4096 - 16)
+open(p, 'wb').write(b)
+P
+expect 1 "corrupt" -- "$UT" dump --chrome -i "$W/c"
+python3 -m json.tool "$W/out" > /dev/null && grep -q '"complete":false' "$W/out" &&
+	ok "a corrupt file: what was read, valid JSON, complete false" || not_ok "corrupt: invalid JSON"
+expect 1 "corrupt" -- "$UT" dump --perfetto -i "$W/c"
+truncate -s 4150 "$W"/c/*.dat
+expect 0 "truncated or corrupt chunk" -- "$UT" dump --chrome -i "$W/c"
+python3 -m json.tool "$W/out" > /dev/null && ok "a truncated file: a warning, valid JSON" ||
+	not_ok "truncated: invalid JSON"
+echo "1..$n"
