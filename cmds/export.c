@@ -12,7 +12,10 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
+extern const struct export_writer export_ctf;
+
 const struct export_writer *const export_writers[] = {
+	&export_ctf,
 	NULL
 };
 
