@@ -130,6 +130,7 @@ struct ctf_writer {
 	struct ctf_stream **by_thread;	/* x->d->threads[i]'s stream (shared by its images) */
 	struct ctf_stream *streams;
 	int nr_streams;
+	int write_failed;		/* a stream file could not be written (said once) */
 	unsigned char *ev;		/* the event being encoded */
 	size_t ev_len, ev_cap;
 };
@@ -415,6 +416,7 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		pr_err("dump --ctf: %s: %s", path, strerror(errno));
+		c->write_failed = 1;
 		return -1;
 	}
 	while (done < s->len) {
@@ -425,12 +427,14 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 		if (w <= 0) {
 			pr_err("dump --ctf: writing %s: %s", path, w < 0 ? strerror(errno) : "short write");
 			close(fd);
+			c->write_failed = 1;
 			return -1;
 		}
 		done += (size_t)w;
 	}
 	if (close(fd) < 0) {
 		pr_err("dump --ctf: writing %s: %s", path, strerror(errno));
+		c->write_failed = 1;
 		return -1;
 	}
 	s->open = 0;
@@ -751,8 +755,13 @@ static int ctf_end(struct export_ctx *x, int failed)
 
 	if (!c)
 		return 0;
+	/*
+	 * After a corrupt record too: the packets kept make DIR a readable
+	 * trace of the events before it (the export still fails).
+	 */
+	(void)failed;
 	for (int i = 0; i < c->nr_streams; i++) {
-		if (!failed && !ret && ctf_flush(c, &c->streams[i]) < 0)
+		if (!c->write_failed && ctf_flush(c, &c->streams[i]) < 0)
 			ret = -1;
 		free(c->streams[i].buf);
 	}

@@ -2,6 +2,7 @@
 # deps.sh - make sure the Debian packages usertrace builds and tests with
 # are installed: installs them when run as root, else names them.
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3 libzstd-dev libtraceevent-dev libtracefs-dev libcapstone-dev"
+PKGS="$PKGS babeltrace2"   # tests/cli/t-export-ctf.sh reads dump --ctf's output
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang"
 [ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind liblttng-ust-dev lttng-tools"
 missing=
