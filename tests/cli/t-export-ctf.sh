@@ -2,7 +2,8 @@
 # t-export-ctf.sh - dump --ctf DIR (cmds/export_ctf.c), read by the real
 # consumer, babeltrace2 (Debian babeltrace2, tests/deps.sh): a
 # function_graph recording with a tracepoint (myapp:request, from
-# <usertrace/tracepoint.h>) and a trace_puts (ftrace:print) gives exact
+# <usertrace/tracepoint.h>), myapp:blob (fixed arrays, a dynamic array,
+# a pointer) and a trace_puts (ftrace:print) gives exact
 # lines (time, host and pid made constant), the times are dump -a's to
 # the ns, the event classes have the format files' field types; the
 # function tracer's events; a three-thread trace of many packets and one
@@ -25,19 +26,30 @@ TRACE_EVENT(request,
 	TP_STRUCT__entry(__field(int, id) __field(unsigned long, size) __string(path, path)),
 	TP_fast_assign(__entry->id = id; __entry->size = 4096; __assign_str(path);),
 	TP_printk("id=%d size=%lu path=%s", __entry->id, __entry->size, __get_str(path)));
+TRACE_EVENT(blob,
+	TP_PROTO(const short *v, int n),
+	TP_ARGS(v, n),
+	TP_STRUCT__entry(__array(unsigned char, mac, 3) __array(char, tag, 8)
+			 __dynamic_array(short, vals, n) __field(void *, ptr)),
+	TP_fast_assign(__entry->mac[0] = 1; __entry->mac[1] = 2; __entry->mac[2] = 255;
+		       memcpy(__entry->tag, "tg", 3); __entry->ptr = (void *)0x1234;
+		       memcpy(__get_dynamic_array(vals), v, n * sizeof(short));),
+	TP_printk("n=%d", __get_dynamic_array_len(vals)));
 #endif
 #define TRACE_INCLUDE_PATH .
 #define TRACE_INCLUDE_FILE tp_trace
 #include <usertrace/define_trace.h>
 C
 cat > "$W/p.c" <<'C'
+#include <string.h>
 #define CREATE_TRACE_POINTS
 #include "tp_trace.h"
 #include <usertrace/tracing.h>
 #define noinline __attribute__((noinline))
 volatile int sink;
 noinline void leaf(int x) { sink += x; }
-noinline void work(int x) { leaf(x); trace_request(-7, "/a/b"); trace_puts("hello ctf"); }
+static const short v[3] = { -1, 2, 300 };
+noinline void work(int x) { leaf(x); trace_request(-7, "/a/b"); trace_blob(v, 3); trace_puts("hello ctf"); }
 int main(void) { work(1); return 0; }
 C
 cat > "$W/mt.c" <<'C'
@@ -109,12 +121,13 @@ usertrace:func_entry: $E, { ip = ADDR, name = "work", depth = 1, parent_ip = ADD
 usertrace:func_entry: $E, { ip = ADDR, name = "leaf", depth = 2, parent_ip = ADDR }
 usertrace:func_exit: $E, { ip = ADDR, name = "leaf", depth = 2 }
 myapp:request: $E, { id = -7, size = 4096, path = "/a/b" }
+myapp:blob: $E, { mac = [ [0] = 1, [1] = 2, [2] = 255 ], tag = "tg", _vals_length = 3, vals = [ [0] = -1, [1] = 2, [2] = 300 ], ptr = ADDR }
 ftrace:print: $E, { ip = ADDR, ip_sym = "work", buf = "hello ctf" }
 usertrace:func_exit: $E, { ip = ADDR, name = "work", depth = 1 }
 usertrace:func_exit: $E, { ip = ADDR, name = "main", depth = 0 }
 EOF
 if diff "$W/want" "$W/got" > "$W/diff" && [ ! -s "$W/bt.err" ]; then
-	ok "babeltrace2: function_graph, tracepoint and print events, exact"
+	ok "babeltrace2: function_graph, tracepoints (integers, string, arrays, sequence, pointer) and a print, exact"
 else
 	not_ok "babeltrace2's lines"; sed 's/^/# /' "$W/diff" "$W/bt.err"
 fi
