@@ -296,7 +296,7 @@ static int ctf_field_is_code(const struct ut_evfield *f)
 	       !strcmp(f->name, "call_site");
 }
 
-/* a string field: ut_evfield_string, and a flexible `char buf[]` (size 0) runs to the entry's end */
+/* a string field; a flexible `char buf[]` (size 0: ut_evfield_string's "") runs to the end */
 static void put_field_string(struct ctf_writer *c, const struct ut_evfield *f,
 			     const struct ut_event *ev)
 {
