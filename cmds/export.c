@@ -13,7 +13,7 @@
 #include "utils/utils.h"
 
 extern const struct export_writer export_chrome, export_perfetto;
-extern const struct export_writer export_dat;
+extern const struct export_writer export_dat, export_ctf;
 extern const struct export_writer export_flame;
 
 /* in dump's usage order */
@@ -21,6 +21,7 @@ const struct export_writer *const export_writers[] = {
 	&export_chrome,
 	&export_perfetto,
 	&export_dat,
+	&export_ctf,
 	&export_flame,
 	NULL
 };

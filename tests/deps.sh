@@ -8,6 +8,7 @@ PKGS="$PKGS protobuf-compiler jq"   # t-export-chrome: the readers of dump --chr
 # t-export-chrome: node and npm for the npm readers (a node installed otherwise has its
 # own npm, which Debian's npm package conflicts with)
 command -v npm > /dev/null || PKGS="$PKGS nodejs npm"
+PKGS="$PKGS babeltrace2"   # tests/cli/t-export-ctf.sh reads dump --ctf's output
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang"
 [ "${1:-}" = bench ] && PKGS="$PKGS uftrace valgrind liblttng-ust-dev lttng-tools"
 missing=
