@@ -209,58 +209,13 @@ static void put_stack(struct ctf_writer *c, struct export_ctx *x, const struct u
 }
 
 /*
- * The element size of a __data_loc array, from its type ("__data_loc
- * short[]"): the evtab's elem_size of such a field is the size of the
- * location word.  Unknown types are written as bytes (1).
- */
-static uint32_t ctf_dyn_elem_size(const char *type)
-{
-	static const struct {
-		const char *name;
-		uint32_t size;
-	} types[] = {
-		{ "char", 1 }, { "signed char", 1 }, { "unsigned char", 1 }, { "bool", 1 },
-		{ "u8", 1 }, { "s8", 1 }, { "__u8", 1 }, { "__s8", 1 }, { "uint8_t", 1 },
-		{ "int8_t", 1 }, { "short", 2 }, { "unsigned short", 2 }, { "u16", 2 },
-		{ "s16", 2 }, { "__u16", 2 }, { "__s16", 2 }, { "uint16_t", 2 }, { "int16_t", 2 },
-		{ "int", 4 }, { "unsigned int", 4 }, { "unsigned", 4 }, { "u32", 4 }, { "s32", 4 },
-		{ "__u32", 4 }, { "__s32", 4 }, { "uint32_t", 4 }, { "int32_t", 4 },
-		{ "long", 8 }, { "unsigned long", 8 }, { "long long", 8 },
-		{ "unsigned long long", 8 }, { "u64", 8 }, { "s64", 8 }, { "__u64", 8 },
-		{ "__s64", 8 }, { "uint64_t", 8 }, { "int64_t", 8 }, { "size_t", 8 },
-	};
-	char base[64];
-	size_t n;
-
-	if (!type)
-		return 1;
-	if (!strncmp(type, "__data_loc ", 11))
-		type += 11;
-	if (!strncmp(type, "const ", 6))
-		type += 6;
-	n = strcspn(type, "[");
-	while (n && type[n - 1] == ' ')
-		n--;
-	if (n >= sizeof(base))
-		return 1;
-	memcpy(base, type, n);
-	base[n] = 0;
-	if (n && base[n - 1] == '*')
-		return 8;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(base, types[i].name))
-			return types[i].size;
-	return 1;
-}
-
-/*
  * The shape of field @f, with *@elem its element size (1, 2, 4, 8) and
  * *@count a fixed array's length.  Sizes other than 1, 2, 4 and 8 (a
  * struct field) are written as bytes.
  */
 static enum ctf_shape ctf_field_shape(const struct ut_evfield *f, uint32_t *elem, uint32_t *count)
 {
-	uint32_t e = f->flags & UT_EVF_DYNAMIC ? ctf_dyn_elem_size(f->type) : f->elem_size;
+	uint32_t e = f->elem_size;
 
 	if (e != 1 && e != 2 && e != 4 && e != 8)
 		e = 1;
@@ -296,17 +251,13 @@ static int ctf_field_is_code(const struct ut_evfield *f)
 	       !strcmp(f->name, "call_site");
 }
 
-/* a string field; a flexible `char buf[]` (size 0: ut_evfield_string's "") runs to the end */
+/* a string field (a flexible `char buf[]` runs to the entry's end) */
 static void put_field_string(struct ctf_writer *c, const struct ut_evfield *f,
 			     const struct ut_event *ev)
 {
 	uint32_t n = 0;
 	const char *s;
 
-	if (!(f->flags & UT_EVF_DYNAMIC) && !f->size && f->offset <= ev->data_len) {
-		put_str(c, ev->data + f->offset, ev->data_len - f->offset);
-		return;
-	}
 	s = ut_evfield_string(f, ev->data, ev->data_len, &n);
 	put_str(c, s, n);
 }

@@ -173,6 +173,51 @@ int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
 	return n;
 }
 
+/*
+ * The element size of a __data_loc array, from its type ("__data_loc
+ * short[]"): libtraceevent's size of such a field is its location
+ * word's.  Unknown types: bytes (1).
+ */
+static uint32_t type_elem_size(const char *type)
+{
+	static const struct {
+		const char *name;
+		uint32_t size;
+	} types[] = {
+		{ "char", 1 }, { "signed char", 1 }, { "unsigned char", 1 }, { "bool", 1 },
+		{ "u8", 1 }, { "s8", 1 }, { "__u8", 1 }, { "__s8", 1 }, { "uint8_t", 1 },
+		{ "int8_t", 1 }, { "short", 2 }, { "unsigned short", 2 }, { "u16", 2 },
+		{ "s16", 2 }, { "__u16", 2 }, { "__s16", 2 }, { "uint16_t", 2 }, { "int16_t", 2 },
+		{ "int", 4 }, { "unsigned int", 4 }, { "unsigned", 4 }, { "u32", 4 }, { "s32", 4 },
+		{ "__u32", 4 }, { "__s32", 4 }, { "uint32_t", 4 }, { "int32_t", 4 },
+		{ "long", 8 }, { "unsigned long", 8 }, { "long long", 8 },
+		{ "unsigned long long", 8 }, { "u64", 8 }, { "s64", 8 }, { "__u64", 8 },
+		{ "__s64", 8 }, { "uint64_t", 8 }, { "int64_t", 8 }, { "size_t", 8 },
+	};
+	char base[64];
+	size_t n;
+
+	if (!type)
+		return 1;
+	if (!strncmp(type, "__data_loc ", 11))
+		type += 11;
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	n = strcspn(type, "[");
+	while (n && type[n - 1] == ' ')
+		n--;
+	if (n >= sizeof(base))
+		return 1;
+	memcpy(base, type, n);
+	base[n] = 0;
+	if (n && base[n - 1] == '*')
+		return 8;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(base, types[i].name))
+			return types[i].size;
+	return 1;
+}
+
 static void field_add(struct evtab_fields *ef, const struct tep_format_field *tf, unsigned common)
 {
 	struct ut_evfield *f = &ef->f[ef->nr++];
@@ -184,6 +229,9 @@ static void field_add(struct evtab_fields *ef, const struct tep_format_field *tf
 	f->size = (uint32_t)tf->size;
 	f->elem_size = fl & TEP_FIELD_IS_ARRAY && tf->elementsize > 0 ? (uint32_t)tf->elementsize :
 									(uint32_t)tf->size;
+	/* a __data_loc array's size is its location word's: the element's is its type's */
+	if (fl & TEP_FIELD_IS_DYNAMIC)
+		f->elem_size = type_elem_size(tf->type);
 	f->flags = common;
 	if (fl & TEP_FIELD_IS_SIGNED)
 		f->flags |= UT_EVF_SIGNED;
