@@ -352,6 +352,7 @@ struct cursor {
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
 	uint32_t zcap;			/* pages zpages can hold */
+	uint64_t dropped;		/* bytes of the mapping given back (cursor_drop()) */
 	/* copies of the DATA/TRACE/EVENT payloads handed out (see cursor_keep()) */
 	unsigned char (*keep)[RB_PAGE_SIZE];
 	unsigned int keep_next;
@@ -403,6 +404,26 @@ static void cursor_set_depth(struct cursor *c, uint32_t depth)
 	c->st.depth = depth;
 }
 
+/*
+ * The part of the file read more than DROP_BEHIND ago goes back to the
+ * kernel: a reader's memory stays the same however long the file (the
+ * exports of traces of hundreds of millions of calls).  The events
+ * handed out point at most a page or two behind (a cursor holds two).
+ */
+#define DROP_BEHIND	(4u << 20)
+#define DROP_STEP	(4u << 20)
+
+static void cursor_drop(struct cursor *c, uint64_t at)
+{
+	uint64_t end;
+
+	if (at < DROP_BEHIND + DROP_STEP || at - DROP_BEHIND - c->dropped < DROP_STEP)
+		return;
+	end = (at - DROP_BEHIND) & ~(uint64_t)(RB_PAGE_SIZE - 1);
+	madvise((void *)(c->map + c->dropped), (size_t)(end - c->dropped), MADV_DONTNEED);
+	c->dropped = end;
+}
+
 /* decompress the next chunk of a compressed file; 1, 0 at the end, -1 */
 static int cursor_next_chunk(struct cursor *c)
 {
@@ -428,6 +449,7 @@ static int cursor_next_chunk(struct cursor *c)
 		return -1;
 	}
 	c->zoff += sizeof(ch) + ch.csize;
+	cursor_drop(c, c->zoff);
 	c->znr = ch.nr_pages;
 	c->zidx = 0;
 	return 1;
@@ -443,6 +465,7 @@ static const struct rb_page *cursor_page(struct cursor *c)
 	if (!c->zd) {
 		if (c->page >= c->nr_pages)
 			return NULL;
+		cursor_drop(c, (c->page + 1) * RB_PAGE_SIZE);
 		return (const void *)(c->map + (c->page + 1) * RB_PAGE_SIZE);
 	}
 	if (c->zidx == c->znr && cursor_next_chunk(c) <= 0)
