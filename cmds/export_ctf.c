@@ -394,6 +394,7 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 	uint64_t bits = (uint64_t)s->len * 8;
 	const uint64_t ctx[] = { s->ts_begin, s->ts_end, bits, bits, s->seq, s->discarded };
 	size_t done = 0;
+	off_t start;
 	int fd;
 
 	if (!s->open)
@@ -416,6 +417,7 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 		c->write_failed = 1;
 		return -1;
 	}
+	start = lseek(fd, 0, SEEK_END);
 	while (done < s->len) {
 		ssize_t w = write(fd, s->buf + done, s->len - done);
 
@@ -423,6 +425,13 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 			continue;
 		if (w <= 0) {
 			pr_err("dump --ctf: writing %s: %s", path, w < 0 ? strerror(errno) : "short write");
+			/*
+			 * A packet cut short (ENOSPC) makes babeltrace2 refuse
+			 * the whole directory: drop it, so that DIR stays a
+			 * trace of the packets written before.
+			 */
+			if (start >= 0 && ftruncate(fd, start) < 0)
+				pr_err("dump --ctf: %s ends in a partial packet", path);
 			close(fd);
 			c->write_failed = 1;
 			return -1;

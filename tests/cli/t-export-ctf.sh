@@ -216,3 +216,15 @@ if babeltrace2 "$W/c2" > /dev/null 2> "$W/bt.err"; then
 else
 	not_ok "corrupt directory's export"; head -5 "$W/bt.err" | sed 's/^/# /'
 fi
+
+# a write that fails midway (a full disk; here the file size limit, which
+# needs no root): status 1 and a message, and no packet cut short, which
+# would make babeltrace2 refuse the whole directory
+(trap '' XFSZ; ulimit -f 40; exec "$UT" dump -i "$W/dm" --ctf "$W/ctf-full") > /dev/null 2> "$W/err"
+st=$?
+if [ "$st" = 1 ] && grep -q "dump --ctf: writing .*: File too large" "$W/err" &&
+	babeltrace2 "$W/ctf-full" > /dev/null 2> "$W/bt.err"; then
+	ok "a write error: said, status 1, and DIR a readable trace of the packets written"
+else
+	not_ok "a write error: status $st"; sed 's/^/# /' "$W/err"; head -5 "$W/bt.err" | sed 's/^/# /'
+fi
