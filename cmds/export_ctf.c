@@ -394,6 +394,7 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 	uint64_t bits = (uint64_t)s->len * 8;
 	const uint64_t ctx[] = { s->ts_begin, s->ts_end, bits, bits, s->seq, s->discarded };
 	size_t done = 0;
+	off_t start;
 	int fd;
 
 	if (!s->open)
@@ -416,6 +417,7 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 		c->write_failed = 1;
 		return -1;
 	}
+	start = lseek(fd, 0, SEEK_END);
 	while (done < s->len) {
 		ssize_t w = write(fd, s->buf + done, s->len - done);
 
@@ -423,6 +425,13 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 			continue;
 		if (w <= 0) {
 			pr_err("dump --ctf: writing %s: %s", path, w < 0 ? strerror(errno) : "short write");
+			/*
+			 * A packet cut short (ENOSPC) makes babeltrace2 refuse
+			 * the whole directory: drop it, so that DIR stays a
+			 * trace of the packets written before.
+			 */
+			if (start >= 0 && ftruncate(fd, start) < 0)
+				pr_err("dump --ctf: %s ends in a partial packet", path);
 			close(fd);
 			c->write_failed = 1;
 			return -1;
@@ -490,42 +499,92 @@ static void tsdl_str(FILE *f, const char *s)
 	}
 }
 
+/*
+ * The TSDL names of one event's fields.  babeltrace2 refuses the whole
+ * trace when two fields of an event have one name, and it takes leading
+ * underscores off (so "_n" and "__n" are one name to it): the names made
+ * here (a code field's "_X_sym", a dynamic array's "__X_length") can meet
+ * a real field's (a field ip_sym next to ip, vals_length next to vals), as
+ * can two fields of a corrupt format.  The first keeps its name, a later
+ * one gets "_2", "_3", ...
+ */
+struct tsdl_names {
+	char **v;
+	int n;
+};
+
+static int tsdl_taken(const struct tsdl_names *t, const char *s)
+{
+	s += strspn(s, "_");
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i] + strspn(t->v[i], "_"), s))
+			return 1;
+	return 0;
+}
+
+/* @prefix @name @suffix, made unique among @t's: kept in @t */
+static const char *tsdl_name(struct tsdl_names *t, const char *prefix, const char *name,
+			     const char *suffix)
+{
+	size_t len = strlen(prefix) + strlen(name) + strlen(suffix) + 16;
+	char *s = xmalloc(len);
+
+	snprintf(s, len, "%s%s%s", prefix, name, suffix);
+	for (unsigned k = 2; tsdl_taken(t, s); k++)
+		snprintf(s, len, "%s%s%s_%u", prefix, name, suffix, k);
+	t->v[t->n++] = s;
+	return s;
+}
+
 static void tsdl_tracepoint_fields(FILE *f, const struct ut_evfield *fl, int nf)
 {
 	static const char *const uint_t[] = { [1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t",
 					      [8] = "uint64_t" };
 	static const char *const int_t[] = { [1] = "int8_t", [2] = "int16_t", [4] = "int32_t",
 					     [8] = "int64_t" };
+	struct tsdl_names names = { xcalloc(2 * (size_t)nf + 1, sizeof(char *)), 0 };
+	const char **own = xcalloc((size_t)nf + 1, sizeof(*own));
 
-	for (int i = 0; i < nf; i++, fl++) {
+	/* the fields' own names first: they win over the made ones */
+	for (int i = 0; i < nf; i++)
+		if (!(fl[i].flags & UT_EVF_COMMON))
+			own[i] = tsdl_name(&names, "_", fl[i].name, "");
+	for (int i = 0; i < nf; i++) {
 		uint32_t e, count;
 		const char *t;
 
-		if (fl->flags & UT_EVF_COMMON)
+		if (fl[i].flags & UT_EVF_COMMON)
 			continue;
-		switch (ctf_field_shape(fl, &e, &count)) {
+		switch (ctf_field_shape(&fl[i], &e, &count)) {
 		case CTF_INT:
-			t = fl->flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
-			if (ctf_field_is_code(fl) || fl->flags & UT_EVF_POINTER)
+			t = fl[i].flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
+			if (ctf_field_is_code(&fl[i]) || fl[i].flags & UT_EVF_POINTER)
 				t = e == 8 ? "xint64_t" : e == 4 ? "xint32_t" : t;
-			fprintf(f, "\t\t%s _%s;\n", t, fl->name);
-			if (ctf_field_is_code(fl))
-				fprintf(f, "\t\tstring _%s_sym;\n", fl->name);
+			fprintf(f, "\t\t%s %s;\n", t, own[i]);
+			if (ctf_field_is_code(&fl[i]))
+				fprintf(f, "\t\tstring %s;\n",
+					tsdl_name(&names, "_", fl[i].name, "_sym"));
 			break;
 		case CTF_STRING:
-			fprintf(f, "\t\tstring _%s;\n", fl->name);
+			fprintf(f, "\t\tstring %s;\n", own[i]);
 			break;
 		case CTF_ARRAY:
-			t = fl->flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
-			fprintf(f, "\t\t%s _%s[%" PRIu32 "];\n", t, fl->name, count);
+			t = fl[i].flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
+			fprintf(f, "\t\t%s %s[%" PRIu32 "];\n", t, own[i], count);
 			break;
-		case CTF_SEQ:
-			t = fl->flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
-			fprintf(f, "\t\tuint32_t __%s_length;\n\t\t%s _%s[__%s_length];\n", fl->name,
-				t, fl->name, fl->name);
+		case CTF_SEQ: {
+			const char *len = tsdl_name(&names, "__", fl[i].name, "_length");
+
+			t = fl[i].flags & UT_EVF_SIGNED ? int_t[e] : uint_t[e];
+			fprintf(f, "\t\tuint32_t %s;\n\t\t%s %s[%s];\n", len, t, own[i], len);
 			break;
 		}
+		}
 	}
+	for (int i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
+	free(own);
 }
 
 static const char tsdl_types[] =

@@ -406,6 +406,23 @@ static uint64_t *call_slot(struct export_ctx *x, struct dat_writer *w, const str
 	return &s->ts[ev->depth];
 }
 
+/* the entry times kept for @ev's thread at depth @from and deeper are unknown */
+static void forget_calls(struct export_ctx *x, struct dat_writer *w, const struct ut_event *ev,
+			 uint32_t from)
+{
+	struct dat_stack *s;
+	ptrdiff_t t;
+
+	if (!ev->thread || !w->stacks)
+		return;
+	t = ev->thread - x->d->threads;
+	if (t < 0 || t >= x->d->nr_threads)
+		return;
+	s = &w->stacks[t];
+	if (from < s->cap)
+		memset(s->ts + from, 0, (s->cap - from) * sizeof(*s->ts));
+}
+
 static int put_graph_entry(struct dat_writer *w, const struct ut_event *ev, uint64_t ts)
 {
 	struct ut_ftrace_funcgraph_entry e = { 0 };
@@ -443,10 +460,28 @@ static int dat_event(struct export_ctx *x, const struct ut_event *ev)
 			*slot = ev->ts;
 		sym_use(x, w, ev, ev->ip);
 		return put_graph_entry(w, ev, ev->ts);
-	case UT_EV_EXIT:
+	case UT_EV_EXIT: {
+		uint64_t calltime;
+
 		slot = call_slot(x, w, ev);
 		sym_use(x, w, ev, ev->ip);
-		return put_graph_exit(w, ev, slot && *slot && *slot <= ev->ts ? *slot : ev->ts);
+		calltime = slot && *slot && *slot <= ev->ts ? *slot : ev->ts;
+		/*
+		 * The slot is used up: the next exit at this depth whose entry
+		 * was lost must not take this call's entry time for its own.
+		 */
+		if (slot)
+			*slot = 0;
+		return put_graph_exit(w, ev, calltime);
+	}
+	case UT_EV_DEPTH:
+		/*
+		 * After lost records: the calls at depth min(was, now) and
+		 * deeper were entered or left unseen, so the entry times kept
+		 * there are not theirs (an exit without one reads as 0 us).
+		 */
+		forget_calls(x, w, ev, ev->count < ev->depth ? (uint32_t)ev->count : ev->depth);
+		return 0;
 	case UT_EV_RETURN:
 		/* its entry was not recorded: both at the return's time, in order */
 		sym_use(x, w, ev, ev->ip);

@@ -1064,6 +1064,9 @@ static void print_diff(struct profile *old, struct profile *new, const char *old
 		j += c >= 0;
 		n++;
 	}
+	/* no time column shown: the times of the side that has them must not order the rows */
+	if (!times && sort_by != SORT_NAME)
+		sort_by = SORT_CALLS;
 	if (n)
 		qsort(dr, n, sizeof(*dr), cmp_drow);
 

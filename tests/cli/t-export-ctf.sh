@@ -131,6 +131,25 @@ if diff "$W/want" "$W/got" > "$W/diff" && [ ! -s "$W/bt.err" ]; then
 else
 	not_ok "babeltrace2's lines"; sed 's/^/# /' "$W/diff" "$W/bt.err"
 fi
+# field names that meet the names the writer makes (a dynamic array's
+# length, a code field's symbol) or each other (a corrupt format): each
+# gets a name of its own, or babeltrace2 refuses the whole trace
+cp -r "$W/d" "$W/dn"
+sed -i 's/field:void \* ptr;/field:unsigned long vals_length;/' "$W/dn/events/myapp/blob/format"
+sed -i 's/field:char tag\[8\];/field:char mac[8];/' "$W/dn/events/myapp/blob/format"
+sed -i 's/field:int id;\(.*\)signed:1;/field:unsigned long ip_sym;\1signed:0;/; s/field:unsigned long size;/field:unsigned long ip;/' \
+	"$W/dn/events/myapp/request/format"
+"$UT" dump -i "$W/dn" --ctf "$W/ctf-n" 2> "$W/err"
+babeltrace2 "$W/ctf-n" 2> "$W/bt.err" | norm | grep myapp > "$W/got"
+cat > "$W/want" <<EOF
+myapp:request: $E, { ip_sym = 4294967289, ip = ADDR, ip_sym_2 = "", path = "/a/b" }
+myapp:blob: $E, { mac = [ [0] = 1, [1] = 2, [2] = 255 ], mac_2 = "tg", _vals_length_2 = 3, vals = [ [0] = -1, [1] = 2, [2] = 300 ], vals_length = 4660 }
+EOF
+if diff "$W/want" "$W/got" > "$W/diff"; then
+	ok "babeltrace2: fields named as the writer's length and symbol fields, or twice, are renamed"
+else
+	not_ok "field name clashes"; sed 's/^/# /' "$W/diff" "$W/err"; grep -m3 ' E ' "$W/bt.err" | sed 's/^/# /'
+fi
 host=$(hostname)
 if grep -q "^\[[0-9:.]*\] ([^)]*) $host usertrace:func_entry" "$W/bt"; then
 	ok "babeltrace2 names the trace by the env's hostname ($host)"
@@ -215,4 +234,16 @@ if babeltrace2 "$W/c2" > /dev/null 2> "$W/bt.err"; then
 	ok "the export of a corrupt directory is a readable trace of what came before"
 else
 	not_ok "corrupt directory's export"; head -5 "$W/bt.err" | sed 's/^/# /'
+fi
+
+# a write that fails midway (a full disk; here the file size limit, which
+# needs no root): status 1 and a message, and no packet cut short, which
+# would make babeltrace2 refuse the whole directory
+(trap '' XFSZ; ulimit -f 40; exec "$UT" dump -i "$W/dm" --ctf "$W/ctf-full") > /dev/null 2> "$W/err"
+st=$?
+if [ "$st" = 1 ] && grep -q "dump --ctf: writing .*: File too large" "$W/err" &&
+	babeltrace2 "$W/ctf-full" > /dev/null 2> "$W/bt.err"; then
+	ok "a write error: said, status 1, and DIR a readable trace of the packets written"
+else
+	not_ok "a write error: status $st"; sed 's/^/# /' "$W/err"; head -5 "$W/bt.err" | sed 's/^/# /'
 fi

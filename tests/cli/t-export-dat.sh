@@ -111,6 +111,35 @@ case $gap in
 *) not_ok "the gap between the two calls reads as '$gap' s"; sed 's/^/# /' "$W/rep.raw" "$W/rerr" ;;
 esac
 
+# lost records (--drop, a tiny buffer): an exit whose entry was lost has no
+# entry time, and must not take that of an earlier call at its depth (it
+# read as a call spanning the whole loss); every exit's duration is the
+# one replay prints, 0 where replay has none
+cat > "$W/l.c" <<'C'
+#include <unistd.h>
+volatile int sink;
+__attribute__((noinline)) void leaf(int x) { sink += x; }
+__attribute__((noinline)) void mid(int x) { for (int i = 0; i < 10; i++) leaf(x + i); }
+__attribute__((noinline)) void outer(int x) { for (int i = 0; i < 100; i++) mid(x + i); }
+int main(void) { for (int i = 0; i < 100; i++) outer(i); usleep(100000); return 0; }
+C
+gcc -pg -mfentry -O2 -o "$W/l" "$W/l.c" &&
+	"$UT" record --drop -b 8K -o "$W/l.d" -- "$W/l" > /dev/null 2>&1 &&
+	"$UT" dump -i "$W/l.d" --dat "$W/l.dat" && trace-cmd report "$W/l.dat" > "$W/rep.raw" 2> "$W/rerr"
+"$UT" replay -i "$W/l.d" -O funcgraph-proc > "$W/replay" 2>&1
+lost=$("$UT" dump -i "$W/l.d" | awk '/^# thread/ { for (i = 1; i <= NF; i++) if ($i ~ /^lost=/) s += substr($i, 6) } END { print s + 0 }')
+# each "}" line's duration: trace-cmd's, then replay's ("-" when it has none;
+# it rounds to 6 digits)
+awk '/funcgraph_exit/ { for (i = 1; i <= NF; i++) if ($i == "us") print $(i - 1) }' "$W/rep.raw" > "$W/ex.tc"
+grep -E '^ *[0-9]+\) ' "$W/replay" | awk -F'|' '$3 ~ /^ *}/ { d = $2; gsub(/[^0-9.]/, "", d); print d == "" ? "-" : d }' > "$W/ex.rp"
+bad=$(paste "$W/ex.tc" "$W/ex.rp" | awk '$2 == "-" ? $1 != "0.000" : ($1 - $2) ^ 2 > ($2 / 1e4 + 0.001) ^ 2' | wc -l)
+if [ "$lost" -gt 0 ] && [ -s "$W/ex.tc" ] && [ "$(wc -l < "$W/ex.tc")" = "$(wc -l < "$W/ex.rp")" ] && [ "$bad" = 0 ]; then
+	ok "lost records ($lost): each exit's duration is replay's, 0 when its entry was lost"
+else
+	not_ok "lost records ($lost): $bad exits with another duration than replay's"
+	paste "$W/ex.tc" "$W/ex.rp" | awk '$2 == "-" ? $1 != "0.000" : ($1 - $2) ^ 2 > ($2 / 1e4 + 0.001) ^ 2' | head -5 | sed 's/^/# /'
+fi
+
 # bad input
 expect 1 "cannot open data directory" -- "$UT" dump -i "$W/none" --dat "$W/x.dat"
 [ -e "$W/x.dat" ] && not_ok "a missing data directory left $W/x.dat" || ok "no output for a missing directory"

@@ -72,6 +72,18 @@ rows "$W/dc" | awk '{ print ($(NF-2) < 0 ? -$(NF-2) : +$(NF-2)) }' | sort -g -r 
 "$UT" report -i "$W/d20" --diff "$W/d10" -s name > "$W/dn"
 by_name "$W/dn" && ok "--diff -s name: by name" || not_ok "--diff -s name"
 
+# with no durations on one side (the function tracer), only the calls are
+# shown: the rows are ordered by their change, not by the hidden times
+"$UT" record -t function -o "$W/f10" -- "$W/prog" 10 > /dev/null 2>&1
+"$UT" report -i "$W/d20" --diff "$W/f10" > "$W/dfn"
+rows "$W/dfn" | awk '{ print $NF, $(NF-2) }' > "$W/calls"
+printf '%s\n' 'a +20' 'c +20' 'b +10' 'only_new +1' 'main +0' > "$W/want"
+if grep -q '^# no durations in' "$W/dfn" && diff -u "$W/want" "$W/calls" > "$W/d"; then
+	ok "--diff with the function tracer on one side: largest change of calls first"
+else
+	not_ok "--diff function tracer order"; sed 's/^/# /' "$W/d" "$W/dfn"
+fi
+
 # 3. report -s on each column it shows, and --stat -s on its own
 "$UT" report -i "$W/d20" > "$W/r"
 ordered "$W/r" 1 2 && ok "report: total time first by default" || not_ok "report default order"
