@@ -41,7 +41,7 @@ fi
 # the report without its time columns: "COMM-PID: EVENT: TEXT", blanks
 # before the graph's '|' made one, durations (and their +, ! marks) as D
 norm() {
-	sed -E 's/^ +//; s/ \[[0-9]+\] +[0-9]+\.[0-9]+: /: /; s/ +([-+!#*@$] +)?[0-9]+\.[0-9]+ us +\|/ D us |/' |
+	sed -E 's/^ +//; s/ +\[[0-9]+\] +[0-9]+\.[0-9]+: /: /; s/ +([-+!#*@$] +)?[0-9]+\.[0-9]+ us +\|/ D us |/' |
 		awk -F'|' -v OFS='|' '{ gsub(/  +/, " ", $1); print }'
 }
 report() { # FILE: its report in $W/rep, stderr in $W/rerr
