@@ -450,10 +450,17 @@ static int ctf_flush(struct ctf_writer *c, struct ctf_stream *s)
 }
 
 /* add c->ev (one encoded event of time @ts on @cpu) to @s's packet */
-static int ctf_append(struct ctf_writer *c, struct ctf_stream *s, uint64_t ts, uint32_t cpu)
+/*
+ * the event in c->ev appended to @s's packet (a new one when it is full
+ * or the CPU changed); @lost records lost before it count in the packet
+ * it goes into, whose events_discarded then says so
+ */
+static int ctf_append(struct ctf_writer *c, struct ctf_stream *s, uint64_t ts, uint32_t cpu,
+		      uint64_t lost)
 {
 	if (s->open && (s->len + c->ev_len > UT_CTF_PACKET || s->cpu != cpu) && ctf_flush(c, s) < 0)
 		return -1;
+	s->discarded += lost;
 	if (!s->open) {
 		s->len = UT_CTF_HDR;
 		s->open = 1;
@@ -790,8 +797,6 @@ static int ctf_event(struct export_ctx *x, const struct ut_event *ev)
 
 	if (!s)
 		return 0;	/* not a thread of the directory: cannot happen with one merge */
-	if (ev->type == UT_EV_LOST)
-		s->discarded += ev->count;
 	/* the header's id is known once the payload is: encode it after room for both */
 	c->ev_len = 0;
 	put_int(c, 0, 4);
@@ -801,7 +806,7 @@ static int ctf_event(struct export_ctx *x, const struct ut_event *ev)
 	id = ctf_payload(c, x, ev);
 	for (int k = 0; k < 4; k++)
 		c->ev[k] = (unsigned char)(id >> (8 * k));
-	return ctf_append(c, s, ev->ts, ev->cpu);
+	return ctf_append(c, s, ev->ts, ev->cpu, ev->type == UT_EV_LOST ? ev->count : 0);
 }
 
 static int ctf_end(struct export_ctx *x, int failed)
