@@ -97,8 +97,13 @@ static int dump_export(const char *dir, const struct export_writer *w, const cha
 	else
 		x.arg = arg;
 	ret = export_run(w, &x);
-	if (fflush(stdout) != 0) {
-		pr_err("dump --%s: writing the output: %s", w->name, strerror(errno));
+	/*
+	 * ferror too: a write that failed earlier leaves nothing for fflush
+	 * to fail on.  A writer that failed has said why (a write error too).
+	 */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (!ret)
+			pr_err("dump --%s: writing the output: %s", w->name, strerror(errno));
 		ret = 1;
 	}
 	ut_data_close(&d);

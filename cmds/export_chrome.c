@@ -49,39 +49,6 @@ struct chrome {
 	uint64_t lost;
 };
 
-/* the length of the valid UTF-8 sequence at @s (@n bytes left), 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/* the second byte's range excludes overlong forms, surrogates, > U+10FFFF */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 /* @n bytes of @s as a JSON string: control characters \u00XX, bad UTF-8 U+FFFD */
 static void json_str(FILE *f, const char *s, size_t n)
 {
@@ -89,7 +56,7 @@ static void json_str(FILE *f, const char *s, size_t n)
 
 	putc('"', f);
 	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(p + i, n - i);
+		size_t len = ut_utf8_len(p + i, n - i);
 
 		if (!len) {
 			fputs("\\ufffd", f);

@@ -67,12 +67,32 @@ static int flame_event(struct export_ctx *x, const struct ut_event *ev)
 	return 0;
 }
 
-/* @s as XML character data or attribute value; control characters XML 1.0 cannot hold as '?' */
+/*
+ * @s as XML character data or attribute value.  The file says UTF-8: a
+ * byte that does not start a valid sequence (a Latin-1 command line, a
+ * name cut short) becomes U+FFFD, or the file would not be well-formed
+ * and browsers would show an error instead of the graph; control
+ * characters XML 1.0 cannot hold become '?'.
+ */
 static void xml_put(FILE *out, const char *s, size_t len)
 {
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
+	const unsigned char *p = (const unsigned char *)s;
 
+	for (size_t i = 0; i < len && p[i];) {
+		size_t n = ut_utf8_len(p + i, len - i);
+		unsigned char c = p[i];
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+			i++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p + i, 1, n, out);
+			i += n;
+			continue;
+		}
+		i++;
 		switch (c) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
@@ -118,6 +138,16 @@ static size_t label_len(const char *name, double w, int *cut)
 	while (len && ((unsigned char)name[len] & 0xc0) == 0x80)
 		len--;
 	return len;
+}
+
+/*
+ * a frame of @v is drawn when it is at least 1/SVG_MIN_SHARE of @total
+ * (v * SVG_MIN_SHARE >= total, without its overflow: the totals of a
+ * corrupt trace's times can be near 2^64)
+ */
+static int svg_shown(uint64_t v, uint64_t total)
+{
+	return v >= total / SVG_MIN_SHARE + (total % SVG_MIN_SHARE != 0);
 }
 
 static void svg_frame(FILE *out, const struct folded *f, const struct folded_node *n, uint32_t id,
@@ -260,7 +290,7 @@ static void svg_write(FILE *out, struct export_ctx *x, const struct folded *f)
 	int height;
 
 	for (size_t i = 0; i < nr; i++)
-		if (total && nodes[i].total * SVG_MIN_SHARE >= total && nodes[i].depth > maxdepth)
+		if (total && svg_shown(nodes[i].total, total) && nodes[i].depth > maxdepth)
 			maxdepth = nodes[i].depth;
 	height = SVG_TOP + (int)(maxdepth + 1) * SVG_FRAME_H + SVG_BOTTOM;
 
@@ -308,7 +338,7 @@ static void svg_write(FILE *out, struct export_ctx *x, const struct folded *f)
 
 		svg_frame(out, f, &nodes[id], id, start, maxdepth, total, unit);
 		for (uint32_t c = nodes[id].child; c; c = nodes[c].next) {
-			if (nodes[c].total * SVG_MIN_SHARE >= total) {
+			if (svg_shown(nodes[c].total, total)) {
 				stack[sp].id = c;
 				stack[sp++].start = cs;
 			}

@@ -40,5 +40,11 @@ int mkdir_p(const char *path, int mode);
 int remove_tree(const char *path);
 /* whole file into a NUL-terminated buffer; NULL on error (errno set) */
 char *read_file(const char *path, size_t *len);
+/*
+ * the length of the valid UTF-8 sequence at @s (@n bytes left, n > 0), 0
+ * if it is not one (overlong, surrogate, past U+10FFFF, cut short): what
+ * the text exports (JSON, XML) replace with U+FFFD
+ */
+size_t ut_utf8_len(const unsigned char *s, size_t n);
 
 #endif

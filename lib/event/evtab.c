@@ -152,8 +152,12 @@ int ut_evtab_load_dir(struct ut_evtab *t, const char *dir)
 
 	snprintf(path, sizeof(path), "%s/events", dir);
 	nsys = scandir(path, &sys, sub_dir, alphasort);
-	if (nsys < 0)
-		return errno == ENOENT ? 0 : -1;
+	if (nsys < 0) {
+		if (errno == ENOENT)
+			return 0;
+		pr_warn("%s: %s: its events print raw", path, strerror(errno));
+		return -1;
+	}
 	for (int i = 0; i < nsys; i++) {
 		struct dirent **evs = NULL;
 		int nev;
@@ -324,6 +328,9 @@ const char *ut_evfield_string(const struct ut_evfield *f, const void *entry, uin
 	if (f->flags & UT_EVF_DYNAMIC) {
 		uint32_t loc;
 
+		/* the location word is 4 bytes whatever size a corrupt format gives it */
+		if (len - f->offset < 4)
+			return NULL;
 		memcpy(&loc, p + f->offset, 4);
 		off = loc & 0xffff;
 		size = loc >> 16;

@@ -26,7 +26,8 @@ int ut_evtab_add_format(struct ut_evtab *t, const char *sys, const char *text, s
 int ut_evtab_add_desc(struct ut_evtab *t, const struct ut_event_desc *d);
 /*
  * add the events of data directory @dir (DIR/events/SYS/NAME/format);
- * returns how many, or -1 after a message if a format file is unreadable
+ * returns how many, or -1 after a warning when DIR/events cannot be read
+ * (a format file that cannot is warned about and left out)
  */
 int ut_evtab_load_dir(struct ut_evtab *t, const char *dir);
 

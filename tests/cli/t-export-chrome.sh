@@ -125,6 +125,26 @@ expect 1 "corrupt" -- "$UT" dump --chrome -i "$W/c"
 python3 -m json.tool "$W/out" > /dev/null && grep -q '"complete":false' "$W/out" &&
 	ok "a corrupt file: what was read, valid JSON, complete false" || not_ok "corrupt: invalid JSON"
 expect 1 "corrupt" -- "$UT" dump --perfetto -i "$W/c"
+# a corrupt format: buf as a __data_loc whose 4-byte location word would
+# end past the 26-byte entry (size:1 at offset 25): no string, never a
+# read past the entry (it was read, and garbage printed)
+rm -rf "$W/e"; cp -r "$W/d" "$W/e"
+sed -i 's/field:char buf\[\];\toffset:16;\tsize:0;/field:__data_loc char[] buf;\toffset:25;\tsize:1;/' \
+	"$W/e/events/ftrace/print/format"
+"$UT" dump --chrome -i "$W/e" > "$W/e.json" 2> "$W/err"
+grep -q '__data_loc char\[\] buf;.offset:25;.size:1;' "$W/e/events/ftrace/print/format" &&
+	python3 -m json.tool "$W/e.json" > /dev/null &&
+	grep -q '"name":"ftrace:print",.*"args":{"ip":[0-9]*,"buf":null}}' "$W/e.json" &&
+	ok "a __data_loc field past the entry's end: null" ||
+	{ not_ok "__data_loc past the end"; grep print "$W/e.json" | sed 's/^/# /'; }
+# events/ that cannot be read: a warning, the events raw, still an export
+rm -rf "$W/e"; cp -r "$W/d" "$W/e"; rm -rf "$W/e/events"; echo x > "$W/e/events"
+expect 0 "events: Not a directory: its events print raw" -- "$UT" dump --chrome -i "$W/e"
+python3 -m json.tool "$W/out" > /dev/null &&
+	grep -q '"name":"event 5","cat":"event",.*"args":{"id":5}}' "$W/out" &&
+	ok "unreadable events/: the events as their ids, valid JSON" ||
+	{ not_ok "unreadable events/"; sed 's/^/# /' "$W/out" | head; }
+expect 0 "events: Not a directory" -- "$UT" dump --perfetto -i "$W/e"
 truncate -s 4150 "$W"/c/*.dat
 expect 0 "truncated or corrupt chunk" -- "$UT" dump --chrome -i "$W/c"
 python3 -m json.tool "$W/out" > /dev/null && ok "a truncated file: a warning, valid JSON" ||

@@ -167,6 +167,17 @@ expect 0 'no function_graph calls or sysprof samples' -- "$UT" dump -i "$W/nop" 
 [ -s "$W/out" ] && not_ok "folded lines without calls" || ok "no folded lines without calls"
 expect 0 'the flame graph is empty' -- "$UT" dump -i "$W/nop" --flame-graph=svg
 xmllint --noout "$W/out" 2> /dev/null && ok "an empty graph is still a well-formed SVG" || not_ok "empty SVG"
+# a command line that is not UTF-8 (a Latin-1 argument) and has XML's
+# specials: the title holds U+FFFD for the bad byte, the file stays
+# well-formed (it was not: browsers showed a parse error, no graph)
+"$UT" record --compress=none -o "$W/l1" -- "$W/prog" 1 $'\xe9t\xe9<&"' > /dev/null 2>&1
+"$UT" dump -i "$W/l1" --flame-graph=svg > "$W/l1.svg" 2> "$W/err"
+if xmllint --noout "$W/l1.svg" 2> "$W/xerr" &&
+   grep -qF "Flame Graph: $W/prog 1 "$'\xef\xbf\xbd'"t"$'\xef\xbf\xbd'"&lt;&amp;&quot;</text>" "$W/l1.svg"; then
+	ok "SVG of a Latin-1 command line: U+FFFD for its bytes, well-formed"
+else
+	not_ok "SVG of a Latin-1 command line"; sed 's/^/# /' "$W/xerr"; grep 'id="title"' "$W/l1.svg" | sed 's/^/# /'
+fi
 for seed in 1 2 3; do
 	rm -rf "$W/rand"; cp -r "$W/d" "$W/rand"
 	t=$(ls "$W"/rand/*.dat | head -1)
