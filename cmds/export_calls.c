@@ -20,7 +20,6 @@ int export_calls_init(struct export_calls *c, struct export_ctx *x)
 		c->st[i].tid = x->d->threads[i].tid;
 	}
 	c->dropped = 0;
-	c->last_ts = 0;
 	return 0;
 }
 
@@ -37,14 +36,20 @@ struct export_calls_stream *export_calls_of(struct export_calls *c, struct expor
 					    const struct ut_event *ev)
 {
 	struct ut_thread_info *t = ev->thread, *base = x->d->threads;
+	struct export_calls_stream *s = &c->st[c->nr - 1];
 
-	if (t && base && t >= base && t < base + x->d->nr_threads)
-		return &c->st[t - base];
-	/* not a file of the directory (cannot happen with ut_merge_new): by tid */
-	for (int i = 0; i < c->nr; i++)
-		if (c->st[i].tid == ev->tid)
-			return &c->st[i];
-	return &c->st[c->nr - 1];
+	if (t && base && t >= base && t < base + x->d->nr_threads) {
+		s = &c->st[t - base];
+	} else {
+		/* not a file of the directory (cannot happen with ut_merge_new): by tid */
+		for (int i = 0; i < c->nr; i++)
+			if (c->st[i].tid == ev->tid) {
+				s = &c->st[i];
+				break;
+			}
+	}
+	s->last_ts = ev->ts;
+	return s;
 }
 
 int export_calls_push(struct export_calls_stream *s, const struct ut_event *ev)

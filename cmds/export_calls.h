@@ -30,13 +30,13 @@ struct export_calls_stream {
 	struct export_call *open;
 	uint32_t nr, cap;
 	int pid, tid;
+	uint64_t last_ts;	/* of the thread's last event: the calls still open end there */
 };
 
 struct export_calls {
 	struct export_calls_stream *st;	/* one per x->d->threads entry */
 	int nr;
 	uint64_t dropped;	/* EXITs without their ENTRY, not written */
-	uint64_t last_ts;	/* of the last event given */
 };
 
 /* one stream per thread file of @x->d; 0, -1 (said) */

@@ -279,7 +279,6 @@ static int chrome_event(struct export_ctx *x, const struct ut_event *ev)
 	char buf[64];
 	uint32_t n;
 
-	c->calls.last_ts = ev->ts;
 	switch (ev->type) {
 	case UT_EV_ENTRY:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
@@ -380,7 +379,7 @@ static int chrome_end(struct export_ctx *x, int failed)
 	/* the calls the trace stopped in end with it */
 	for (int i = 0; i < c->calls.nr; i++) {
 		struct export_calls_stream *s = &c->calls.st[i];
-		struct ut_event ev = { .pid = s->pid, .tid = s->tid, .ts = c->calls.last_ts };
+		struct ut_event ev = { .pid = s->pid, .tid = s->tid, .ts = s->last_ts };
 		uint32_t n = export_calls_cut(s, 0, &calls);
 
 		slice_ends(x, calls, n, ev.ts, &ev);

@@ -234,14 +234,19 @@ struct perfetto {
 	uint64_t lost;
 };
 
-static uint64_t thread_uuid(int tid)
+/*
+ * a thread's track is its process's and its tid's (a tid may come back
+ * in another process), a process's its pid's; pids and tids are below
+ * 2^22 (PID_MAX_LIMIT), so the fields do not meet
+ */
+static uint64_t thread_uuid(int pid, int tid)
 {
-	return 1ull << 32 | (uint32_t)tid;
+	return 1ull << 62 | (uint64_t)(uint32_t)pid << 31 | (uint32_t)tid;
 }
 
 static uint64_t process_uuid(int pid)
 {
-	return 2ull << 32 | (uint32_t)pid;
+	return 1ull << 63 | (uint32_t)pid;
 }
 
 /* write the packet built in p->pkt as one Trace.packet */
@@ -294,7 +299,7 @@ static void track_descriptors(struct export_ctx *x, struct perfetto *p)
 			continue;
 		pb_uint(&p->pkt, PKT_SEQUENCE_ID, SEQ_ID);
 		td = pb_begin(&p->pkt, PKT_TRACK_DESCRIPTOR);
-		pb_uint(&p->pkt, TD_UUID, thread_uuid(t->tid));
+		pb_uint(&p->pkt, TD_UUID, thread_uuid(t->pid, t->tid));
 		pb_uint(&p->pkt, TD_PARENT_UUID, process_uuid(t->pid));
 		sub = pb_begin(&p->pkt, TD_THREAD);
 		pb_int(&p->pkt, THD_PID, t->pid);
@@ -331,7 +336,7 @@ static int perfetto_begin(struct export_ctx *x)
  * (interned when @intern, else inline; NULL: none, a slice's end); the
  * caller adds annotations, then ev_done().
  */
-static void ev_start(struct perfetto *p, unsigned type, uint64_t ts, int tid, const char *name,
+static void ev_start(struct perfetto *p, unsigned type, uint64_t ts, uint64_t track, const char *name,
 		     int intern, const char *cat)
 {
 	uint64_t iid = 0;
@@ -354,7 +359,7 @@ static void ev_start(struct perfetto *p, unsigned type, uint64_t ts, int tid, co
 	}
 	p->te = pb_begin(&p->pkt, PKT_TRACK_EVENT);
 	pb_uint(&p->pkt, TE_TYPE, type);
-	pb_uint(&p->pkt, TE_TRACK_UUID, thread_uuid(tid));
+	pb_uint(&p->pkt, TE_TRACK_UUID, track);
 	if (cat)
 		pb_str(&p->pkt, TE_CATEGORIES, cat);
 	if (name && intern)
@@ -388,10 +393,10 @@ static void ann_num(struct perfetto *p, const char *name, unsigned field, uint64
 }
 
 static void slice_ends(struct export_ctx *x, struct perfetto *p, uint32_t n, uint64_t ts,
-		       int tid)
+		       uint64_t track)
 {
 	while (n-- > 0) {
-		ev_start(p, TYPE_SLICE_END, ts, tid, NULL, 0, NULL);
+		ev_start(p, TYPE_SLICE_END, ts, track, NULL, 0, NULL);
 		ev_done(x, p);
 	}
 }
@@ -484,32 +489,31 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	char buf[64];
 	uint32_t n;
 
-	p->calls.last_ts = ev->ts;
 	switch (ev->type) {
 	case UT_EV_ENTRY:
 		export_calls_push(s, ev);
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
-		ev_start(p, TYPE_SLICE_BEGIN, ev->ts, ev->tid, name, 1, NULL);
+		ev_start(p, TYPE_SLICE_BEGIN, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, NULL);
 		ev_done(x, p);
 		break;
 	case UT_EV_EXIT:
 		n = export_calls_pop(&p->calls, s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, ev->tid);
+		slice_ends(x, p, n, ev->ts, thread_uuid(ev->pid, ev->tid));
 		break;
 	case UT_EV_DEPTH:
 		n = export_calls_cut(s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, ev->tid);
+		slice_ends(x, p, n, ev->ts, thread_uuid(ev->pid, ev->tid));
 		break;
 	case UT_EV_RETURN:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
 		ev_start(p, TYPE_SLICE_BEGIN, ev->ts > ev->duration ? ev->ts - ev->duration : 0,
-			 ev->tid, name, 1, NULL);
+			 thread_uuid(ev->pid, ev->tid), name, 1, NULL);
 		ev_done(x, p);
-		slice_ends(x, p, 1, ev->ts, ev->tid);
+		slice_ends(x, p, 1, ev->ts, thread_uuid(ev->pid, ev->tid));
 		break;
 	case UT_EV_FUNC:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid, name, 1, NULL);
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, NULL);
 		name = export_sym_or_addr(x, ev, ev->parent, buf, sizeof(buf));
 		ann_str(p, "caller", name, strlen(name));
 		ev_done(x, p);
@@ -520,7 +524,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 			snprintf(buf, sizeof(buf), "%s:%s", sys ? sys : "", name);
 		else
 			snprintf(buf, sizeof(buf), "event %u", ev->id);
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid, buf, 1, "event");
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), buf, 1, "event");
 		event_anns(x, p, ev);
 		ev_done(x, p);
 		break;
@@ -533,7 +537,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 		text = xmalloc(len + 1);
 		memcpy(text, ev->data ? ev->data : "", len);
 		text[len] = '\0';
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid, len ? text : "marker", 0, "marker");
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), len ? text : "marker", 0, "marker");
 		ann_str(p, "text", text, len);
 		ev_done(x, p);
 		free(text);
@@ -541,14 +545,14 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	}
 	case UT_EV_TRACE:
 	case UT_EV_SAMPLE:
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid,
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid),
 			 ev->type == UT_EV_TRACE ? "stack trace" : "sample", 1, NULL);
 		stack_ann(x, p, ev);
 		ev_done(x, p);
 		break;
 	case UT_EV_INITCALL:
 		name = export_sym_or_addr(x, ev, ut_event_trace_ip(ev, 0), buf, sizeof(buf));
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid, name, 1, "initcall");
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, "initcall");
 		if (ev->dir == UT_TRACE_DIR_ICRET)
 			ann_num(p, "ret", DA_INT_VALUE, ut_event_trace_ip(ev, 1));
 		else
@@ -558,7 +562,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	case UT_EV_LOST:
 		p->lost += ev->count;
 		snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
-		ev_start(p, TYPE_INSTANT, ev->ts, ev->tid, buf, 0, "lost");
+		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), buf, 0, "lost");
 		ann_num(p, "lost", DA_UINT_VALUE, ev->count);
 		ev_done(x, p);
 		break;
@@ -581,7 +585,8 @@ static int perfetto_end(struct export_ctx *x, int failed)
 	for (int i = 0; i < p->calls.nr; i++) {
 		struct export_calls_stream *s = &p->calls.st[i];
 
-		slice_ends(x, p, export_calls_cut(s, 0, &calls), p->calls.last_ts, s->tid);
+		slice_ends(x, p, export_calls_cut(s, 0, &calls), s->last_ts,
+			   thread_uuid(s->pid, s->tid));
 	}
 	if (fflush(x->out) != 0 || ferror(x->out)) {
 		if (!failed)
