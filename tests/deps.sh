@@ -4,7 +4,7 @@
 PKGS="gcc g++ make libc6-dev libelf-dev libcmocka-dev perl libfuse3-dev fuse3 libzstd-dev libtraceevent-dev libtracefs-dev libcapstone-dev"
 PKGS="$PKGS trace-cmd"   # t-export-dat.sh: trace-cmd report reads dump --dat files
 PKGS="$PKGS chromium libxml2-utils"   # t-export-flame: the SVG flame graph in a real browser, xmllint
-PKGS="$PKGS protobuf-compiler jq"   # t-export-chrome: the readers of dump --chrome/--perfetto
+PKGS="$PKGS protobuf-compiler jq python3-jsonschema"   # t-export-chrome: the readers of dump --chrome/--perfetto
 # t-export-chrome: node and npm for the npm readers (a node installed otherwise has its
 # own npm, which Debian's npm package conflicts with)
 command -v npm > /dev/null || PKGS="$PKGS nodejs npm"

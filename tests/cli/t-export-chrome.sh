@@ -55,6 +55,28 @@ if [ $st = 0 ] && diff -u "$W/want" "$W/got" > "$W/diff"; then
 else
 	not_ok "dump --chrome: events"; sed 's/^/# /' "$W/diff" "$W/got"
 fi
+# the JSON schema of the format as we write it (tests/cli/export/
+# chrome-trace.schema.json), checked by python3-jsonschema; a document
+# that breaks it is refused, so the check can fail
+"$UT" dump --chrome -i "$W/f" > "$W/f.json" 2> /dev/null
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	python3 - "$X/chrome-trace.schema.json" "$W/d.json" "$W/f.json" > "$W/got" 2>&1 <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft7Validator(schema)
+for f in sys.argv[2:]:
+    errs = list(v.iter_errors(json.load(open(f))))
+    print(f.rsplit('/', 1)[1], len(errs), errs[0].message if errs else '')
+bad = json.load(open(sys.argv[2]))
+bad["traceEvents"].append({"name": "x", "ph": "B", "pid": 1, "tid": 1})
+print('bad', len(list(v.iter_errors(bad))))
+PY
+	printf '%s\n' "d.json 0 " "f.json 0 " "bad 1" | diff -u - "$W/got" > "$W/diff" &&
+		ok "dump --chrome: the JSON schema holds (function_graph, function); a B without ts is refused" ||
+		{ not_ok "dump --chrome: JSON schema"; sed 's/^/# /' "$W/diff"; }
+else
+	ok "dump --chrome: JSON schema # SKIP python3-jsonschema not installed"
+fi
 # the exact text of a few lines: ts in us with ns digits, escapes
 grep -q '"buf":"hi \\"q\\"\\t\\u0001\\ufffd"' "$W/d.json" &&
 	grep -qE '^\{"name":"leaf","cat":"function","ph":"E","ts":[0-9]+\.[0-9]{3},"pid":[0-9]+,"tid":[0-9]+\},$' "$W/d.json" &&
