@@ -98,6 +98,7 @@ $(O)/tests/tracefs_tp: tests/tracefs/tp.c include/usertrace/event.h
 	$(CC) -O2 -g -std=gnu11 $(WARN) -Iinclude -o $@ $<
 
 check: deps all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
+	@sh tests/deps.sh check
 	@sh tests/run-all.sh $(O)
 
 # the tools and unit tests under AddressSanitizer and UBSan; the runtime
