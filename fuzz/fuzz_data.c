@@ -28,11 +28,13 @@
  *
  * FUZZ_VERBOSE=1 in the environment: the threads read, on stderr.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -259,6 +261,40 @@ static int apply_zstd(struct fz_input *in, unsigned char **bufs)
 	return nbufs;
 }
 
+/* where the exports that write files write them: beside the scratch directory */
+static char outdir[300];
+
+static void outdir_remove(void)
+{
+	fz_clean(outdir);
+	rmdir(outdir);
+}
+
+/* every export of dump, and report --diff against the same directory */
+static void run_exports(const char *dir)
+{
+	char path[400];
+
+	if (!outdir[0]) {
+		snprintf(outdir, sizeof(outdir), "%s.out", dir);
+		if (mkdir(outdir, 0700) < 0 && errno != EEXIST)
+			abort();
+		atexit(outdir_remove);
+	}
+	fz_clean(outdir);
+	run_cmd(command_dump, "dump", dir, "--chrome", NULL, NULL);
+	run_cmd(command_dump, "dump", dir, "--perfetto", NULL, NULL);
+	run_cmd(command_dump, "dump", dir, "--flame-graph", NULL, NULL);
+	run_cmd(command_dump, "dump", dir, "--flame-graph=svg", NULL, NULL);
+	snprintf(path, sizeof(path), "%s/t.dat", outdir);
+	run_cmd(command_dump, "dump", dir, "--dat", path, NULL);
+	snprintf(path, sizeof(path), "v6:%s/t6.dat", outdir);
+	run_cmd(command_dump, "dump", dir, "--dat", path, NULL);
+	snprintf(path, sizeof(path), "%s/ctf", outdir);
+	run_cmd(command_dump, "dump", dir, "--ctf", path, NULL);
+	run_cmd(command_report, "report", dir, "--diff", dir, NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_input in;
@@ -297,6 +333,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run_cmd(command_report, "report", dir, "--stat", "-s", "self");
 		run_cmd(command_report, "report", dir, "--folded", NULL, NULL);
 		run_cmd(command_dump, "dump", dir, NULL, NULL, NULL);
+		run_exports(dir);
 	}
 	ut_data_close(&d);
 out:
