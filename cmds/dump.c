@@ -75,10 +75,17 @@ static void print_trace(struct ut_data *d, const struct ut_event *ev)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: usertrace dump [-i DIR] [-a]\n");
-	for (const struct export_writer *const *w = export_writers; *w; w++)
-		fprintf(stderr, "       usertrace dump [-i DIR] --%s%s  %s\n", (*w)->name,
-			(*w)->arg == 1 ? " PATH" : (*w)->arg == 2 ? "[=ARG]" : "", (*w)->help);
+	fprintf(stderr, "usage: usertrace dump [-i DIR] [-a]          the records, one per line\n"
+			"       usertrace dump [-i DIR] EXPORT        the trace in another tool's format\n"
+			"EXPORT (stdout unless a path is given):\n");
+	for (const struct export_writer *const *w = export_writers; *w; w++) {
+		char opt[64];
+
+		snprintf(opt, sizeof(opt), "--%s%s%s%s", (*w)->name,
+			 (*w)->arg == 1 ? " " : (*w)->arg == 2 ? "[=" : "",
+			 (*w)->arg ? (*w)->arg_name : "", (*w)->arg == 2 ? "]" : "");
+		fprintf(stderr, "  %-22s %s\n", opt, (*w)->help);
+	}
 }
 
 /* the export of option @w: 0, 1 (said) */

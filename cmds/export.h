@@ -35,6 +35,7 @@ struct export_writer {
 	const char *name;		/* the option: "chrome" for --chrome */
 	/* 1: the option needs an argument (a path); 2: it may have one (=ARG) */
 	int arg;
+	const char *arg_name;		/* the argument in the usage: "DIR", "svg" */
 	const char *help;
 	int (*begin)(struct export_ctx *x);
 	int (*event)(struct export_ctx *x, const struct ut_event *ev);

@@ -404,7 +404,7 @@ static int chrome_end(struct export_ctx *x, int failed)
 
 const struct export_writer export_chrome = {
 	.name = "chrome",
-	.help = "Chrome's Trace Event Format (JSON) on stdout: chrome://tracing, ui.perfetto.dev",
+	.help = "Chrome's Trace Event Format (JSON): chrome://tracing, ui.perfetto.dev",
 	.begin = chrome_begin,
 	.event = chrome_event,
 	.end = chrome_end,

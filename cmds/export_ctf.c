@@ -837,6 +837,7 @@ static int ctf_end(struct export_ctx *x, int failed)
 const struct export_writer export_ctf = {
 	.name = "ctf",
 	.arg = 1,
+	.arg_name = "DIR",
 	.help = "a CTF 1.8 trace directory (babeltrace2, Trace Compass)",
 	.begin = ctf_begin,
 	.event = ctf_event,

@@ -1070,7 +1070,8 @@ out:
 const struct export_writer export_dat = {
 	.name = "dat",
 	.arg = 1,
-	.help = "a trace-cmd .dat file (v7, zstd); v6:FILE for version 6",
+	.arg_name = "[v6:]FILE",
+	.help = "a trace-cmd .dat file (v7, zstd sections; v6: version 6)",
 	.begin = dat_begin,
 	.event = dat_event,
 	.end = dat_end,

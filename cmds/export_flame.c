@@ -378,7 +378,8 @@ static int flame_end(struct export_ctx *x, int failed)
 const struct export_writer export_flame = {
 	.name = "flame-graph",
 	.arg = 2,
-	.help = "folded stacks, or =svg an SVG flame graph (self time or samples)",
+	.arg_name = "svg",
+	.help = "folded stacks; =svg: an SVG flame graph (self time or samples)",
 	.begin = flame_begin,
 	.event = flame_event,
 	.end = flame_end,

@@ -607,7 +607,7 @@ static int perfetto_end(struct export_ctx *x, int failed)
 
 const struct export_writer export_perfetto = {
 	.name = "perfetto",
-	.help = "Perfetto's protobuf trace on stdout: ui.perfetto.dev, trace_processor",
+	.help = "Perfetto's protobuf trace: ui.perfetto.dev, trace_processor",
 	.begin = perfetto_begin,
 	.event = perfetto_event,
 	.end = perfetto_end,
