@@ -78,7 +78,7 @@ uint32_t export_calls_pop(struct export_calls *c, struct export_calls_stream *s,
 	i--;
 	n = s->nr - i;
 	s->nr = i;
-	*calls = &s->open[i];
+	*calls = s->open ? &s->open[i] : NULL;	/* none opened yet: no array */
 	return n;
 }
 
@@ -91,7 +91,7 @@ uint32_t export_calls_cut(struct export_calls_stream *s, uint32_t depth,
 		i--;
 	n = s->nr - i;
 	s->nr = i;
-	*calls = &s->open[i];
+	*calls = s->open ? &s->open[i] : NULL;	/* none opened yet: no array */
 	return n;
 }
 
