@@ -34,10 +34,23 @@ struct ffr {
 	uint64_t child;		/* time in callees (and in lost ranges below it) */
 };
 
+/*
+ * a call recorded whole at its return (tracing_thresh: UT_EV_RETURN),
+ * kept until the return of its outermost caller places it in the tree:
+ * returns come innermost first, so the path to a call is known only then
+ */
+struct fret {
+	uint32_t depth, name;
+	uint64_t start, dur;
+	uint64_t child;		/* the time of its callees recorded */
+};
+
 struct fthread {
 	struct ffr *stack;
 	size_t sp, cap;
 	uint64_t last_ts;
+	struct fret *ret;	/* the returns not placed yet, in the order they came */
+	size_t nret, retcap;
 };
 
 struct folded {
@@ -166,8 +179,10 @@ void folded_free(struct folded *f)
 		return;
 	for (uint32_t i = 0; i < f->nr_names; i++)
 		free(f->names[i]);
-	for (int i = 0; i < f->d->nr_threads; i++)
+	for (int i = 0; i < f->d->nr_threads; i++) {
 		free(f->threads[i].stack);
+		free(f->threads[i].ret);
+	}
 	free(f->threads);
 	free(f->names);
 	free(f->name_hash);
@@ -241,6 +256,63 @@ static void sample(struct folded *f, const struct ut_event *ev)
 	f->nodes[node].self++;
 }
 
+/*
+ * the returns kept, placed in the tree: backwards, a call comes before
+ * its callees (it returned after them), and a call's caller is the
+ * nearest call before it, backwards, of a smaller depth.  A depth
+ * skipped (a caller that never returned: exit() in main) is an
+ * [unknown] frame.  The outermost hang below the thread's open call, if
+ * any (a recording of calls and returns both), else below the root.
+ */
+static void place_returns(struct folded *f, struct fthread *t)
+{
+	uint32_t path[UT_STREAM_MAX_OPEN], pdepth[UT_STREAM_MAX_OPEN];
+	uint32_t base = t->sp ? t->stack[t->sp - 1].node : 0, n = 0;
+	uint64_t top = t->sp;	/* the depth of the calls right below base */
+
+	for (size_t i = t->nret; i-- > 0;) {
+		const struct fret *r = &t->ret[i];
+		uint32_t node;
+
+		while (n && pdepth[n - 1] >= r->depth)
+			n--;
+		for (uint64_t d = n ? pdepth[n - 1] + 1ull : top;
+		     d < r->depth && n < UT_STREAM_MAX_OPEN - 1; d++) {
+			path[n] = child_of(f, n ? path[n - 1] : base, name_id(f, "[unknown]"));
+			pdepth[n++] = (uint32_t)d;
+		}
+		node = child_of(f, n ? path[n - 1] : base, r->name);
+		f->nodes[node].self += r->dur > r->child ? r->dur - r->child : 0;
+		if (n < UT_STREAM_MAX_OPEN) {
+			path[n] = node;
+			pdepth[n++] = r->depth;
+		}
+	}
+	t->nret = 0;
+}
+
+/* a call recorded at its return: kept; placed when it is an outermost one */
+static void ret_event(struct folded *f, struct fthread *t, const struct ut_event *ev)
+{
+	uint64_t start = ev->ts > ev->duration ? ev->ts - ev->duration : 0, child = 0;
+	size_t i = t->nret;
+
+	/* its callees: the returns before it that began after it, deeper */
+	while (i > 0 && t->ret[i - 1].start >= start && t->ret[i - 1].depth > ev->depth) {
+		i--;
+		if (t->ret[i].depth == ev->depth + 1)
+			child += t->ret[i].dur;
+	}
+	if (t->nret == t->retcap)
+		t->ret = xrealloc(t->ret, (t->retcap = t->retcap ? 2 * t->retcap : 64) *
+					  sizeof(*t->ret));
+	t->ret[t->nret++] = (struct fret){ .depth = ev->depth, .name = frame_name(f, ev, ev->ip),
+					   .start = start, .dur = ev->duration, .child = child };
+	/* nothing recorded before it is its caller: all of them are placed */
+	if (i == 0 && ev->depth <= (t->sp ? t->sp : 0))
+		place_returns(f, t);
+}
+
 void folded_event(struct folded *f, const struct ut_event *ev)
 {
 	struct fthread *t;
@@ -269,6 +341,10 @@ void folded_event(struct folded *f, const struct ut_event *ev)
 		if (f->kind == FOLDED_CALLS)
 			set_depth(f, t, ev->depth, ev->ts);
 		break;
+	case UT_EV_RETURN:
+		if (counts(f, FOLDED_CALLS))
+			ret_event(f, t, ev);
+		break;
 	default:
 		break;
 	}
@@ -293,9 +369,13 @@ void folded_finish(struct folded *f)
 	if (f->finished)
 		return;
 	f->finished = 1;
-	for (int i = 0; i < f->d->nr_threads; i++)
+	for (int i = 0; i < f->d->nr_threads; i++) {
+		/* the returns whose callers never returned (exit() in main) */
+		if (f->threads[i].nret)
+			place_returns(f, &f->threads[i]);
 		while (f->threads[i].sp)
 			pop(f, &f->threads[i], f->threads[i].last_ts);
+	}
 	/* children are made after their parent: a backward pass adds each total to its parent */
 	for (uint32_t i = f->nr_nodes; i-- > 0;) {
 		f->nodes[i].total += f->nodes[i].self;

@@ -158,6 +158,53 @@ else
 	not_ok "record -t sysprof"
 fi
 
+# 6b. a --thresh recording (calls recorded at their return, innermost
+# first): the same tree, b (under the threshold) in main's own time, the
+# self times adding up to main's duration exactly; a main that calls
+# exit() (its return never comes): its callees under an [unknown] frame
+cat > "$W/th.c" <<'C'
+#include <stdlib.h>
+#include <time.h>
+#define noinline __attribute__((noinline))
+static inline __attribute__((always_inline)) void spin(long ns)
+{
+	struct timespec s, e;
+
+	clock_gettime(CLOCK_MONOTONIC, &s);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &e);
+	while ((e.tv_sec - s.tv_sec) * 1000000000L + e.tv_nsec - s.tv_nsec < ns);
+}
+noinline void c(void) { spin(1000000); }
+noinline void a(void) { spin(500000); c(); }
+noinline void b(void) { }
+int main(int argc, char **argv)
+{
+	(void)argv;
+	a();
+	b();
+	a();
+	if (argc > 1)
+		exit(0);
+	return 0;
+}
+C
+gcc -pg -mfentry -O1 -o "$W/th" "$W/th.c" || not_ok "cannot build th.c"
+"$UT" record --thresh 200us -o "$W/thd" -- "$W/th" > /dev/null 2>&1 || not_ok "record --thresh"
+"$UT" dump -i "$W/thd" --flame-graph > "$W/thf" 2> "$W/err"
+main=$("$UT" dump -i "$W/thd" | awk '$4 == "return" && $6 == "main" { sub("dur=", "", $7); print $7 }')
+if [ "$(awk '{ print $1 }' "$W/thf" | tr '\n' ' ')" = "main main;a main;a;c " ] &&
+   [ "$(awk '{ s += $2 } END { print s }' "$W/thf")" = "$main" ]; then
+	ok "--thresh: main, main;a, main;a;c; the self times add up to main's $main ns"
+else
+	not_ok "--thresh folded (main $main)"; sed 's/^/# /' "$W/thf" "$W/err"
+fi
+"$UT" record --thresh 200us -o "$W/thx" -- "$W/th" x > /dev/null 2>&1
+"$UT" dump -i "$W/thx" --flame-graph > "$W/thf" 2> "$W/err"
+[ "$(awk '{ print $1 }' "$W/thf" | tr '\n' ' ')" = "[unknown];a [unknown];a;c " ] &&
+	ok "--thresh, main never returns: its callees under [unknown]" ||
+	{ not_ok "--thresh exit()"; sed 's/^/# /' "$W/thf" "$W/err"; }
+
 # 7. bad input: a message and status 1, never a crash
 expect 1 'the formats are folded \(the default\) and svg' -- "$UT" dump -i "$W/d" --flame-graph=png
 expect 1 'cannot open data directory' -- "$UT" dump -i "$W/none" --flame-graph
