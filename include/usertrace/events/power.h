@@ -23,8 +23,8 @@ typedef uint32_t u32;
 #define UT_PWR_EVENT_EXIT	4294967295u
 #endif
 
-/* CPU @cpu_id runs at @state kHz */
-TRACE_EVENT(cpu_frequency,
+/* a state of CPU @cpu_id: the two events below, as the kernel's class `cpu` */
+DECLARE_EVENT_CLASS(cpu,
 	TP_PROTO(uint32_t state, uint32_t cpu_id),
 	TP_ARGS(state, cpu_id),
 	TP_STRUCT__entry(
@@ -38,19 +38,16 @@ TRACE_EVENT(cpu_frequency,
 	TP_printk("state=%lu cpu_id=%lu", (unsigned long)__entry->state, (unsigned long)__entry->cpu_id)
 );
 
-/* CPU @cpu_id enters idle state @state (UT_PWR_EVENT_EXIT: leaves idle) */
-TRACE_EVENT(cpu_idle,
+/* CPU @cpu_id runs at @state kHz */
+DEFINE_EVENT(cpu, cpu_frequency,
 	TP_PROTO(uint32_t state, uint32_t cpu_id),
-	TP_ARGS(state, cpu_id),
-	TP_STRUCT__entry(
-		__field(u32, state)
-		__field(u32, cpu_id)
-	),
-	TP_fast_assign(
-		__entry->state = state;
-		__entry->cpu_id = cpu_id;
-	),
-	TP_printk("state=%lu cpu_id=%lu", (unsigned long)__entry->state, (unsigned long)__entry->cpu_id)
+	TP_ARGS(state, cpu_id)
+);
+
+/* CPU @cpu_id enters idle state @state (UT_PWR_EVENT_EXIT: leaves idle) */
+DEFINE_EVENT(cpu, cpu_idle,
+	TP_PROTO(uint32_t state, uint32_t cpu_id),
+	TP_ARGS(state, cpu_id)
 );
 
 #endif /* USERTRACE_EVENTS_POWER_H */
