@@ -3,6 +3,7 @@
  * export.c - the driver of the exports (export.h): one merge, the
  * writer's callbacks, the progress bar.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,12 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 		if (!x->nr_events++)
 			x->t0 = ev.ts;
 		if (w->event(x, &ev) < 0) {
+			failed = 1;
+			break;
+		}
+		/* a stream writer's output: its write error stops the export, said once here */
+		if (x->out && ferror(x->out)) {
+			pr_err("dump --%s: writing the output: %s", w->name, strerror(errno));
 			failed = 1;
 			break;
 		}
