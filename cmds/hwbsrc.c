@@ -195,20 +195,12 @@ static int perf_follow(struct hwb_src *s, pid_t pid)
 	p->ring = xcalloc((size_t)s->ncpu, sizeof(*p->ring));
 	for (int c = 0; c < s->ncpu; c++)
 		p->fd[c] = -1;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
+	kev_perf_attr(&a);
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
 	a.sample_period = SAMPLE_PERIOD;
 	a.sample_type = SAMPLE_TYPE;
 	a.branch_sample_type = BRANCH_TYPE;
-	a.inherit = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
-	a.watermark = 1;
-	a.wakeup_watermark = 1u << 30;	/* the recorder polls; never woken */
 	for (int c = 0; c < s->ncpu; c++) {
 		p->fd[c] = (int)syscall(SYS_perf_event_open, &a, pid, c, -1, PERF_FLAG_FD_CLOEXEC);
 		if (p->fd[c] < 0) {

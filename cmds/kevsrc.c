@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
@@ -120,6 +121,19 @@ void kev_outs_close(struct kev_outs *o)
 		free(t);
 	}
 	o->nr = 0;
+}
+
+void kev_perf_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->inherit = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->watermark = 1;
+	a->wakeup_watermark = 1u << 30;
 }
 
 void kev_perf_read(void *ring, unsigned char *rec, size_t size,

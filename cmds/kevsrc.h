@@ -75,6 +75,15 @@ struct kev_out *kev_out_get(struct kev_outs *o, const struct kev_clock *clk, int
 /* close and unmap every buffer (the recorder then reads them as files) */
 void kev_outs_close(struct kev_outs *o);
 
+struct perf_event_attr;
+
+/*
+ * kev_perf_attr - @a cleared, then what every source's perf event has:
+ * the user side only, inherited by the threads and children made later,
+ * CLOCK_MONOTONIC times, and a ring the recorder polls (never a wake-up)
+ */
+void kev_perf_attr(struct perf_event_attr *a);
+
 /*
  * kev_perf_read - the records now in a perf ring (a struct
  * perf_event_mmap_page, NULL: none), oldest first, each copied whole

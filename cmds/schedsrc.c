@@ -328,21 +328,13 @@ static int perf_add(struct sched_src *s, pid_t tid)
 	struct perf_event_attr a;
 
 	perf_arrays(s);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
+	kev_perf_attr(&a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
 	a.sample_id_all = 1;
 	a.context_switch = 1;
 	a.comm = 1;
-	a.inherit = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
-	a.watermark = 1;
-	a.wakeup_watermark = 1u << 30;	/* the recorder polls; never woken */
 	for (int c = 0; c < s->ncpu; c++) {
 		int fd = perf_open(&a, tid, c);
 
