@@ -57,7 +57,7 @@ struct hwb_src {
 	int live;			/* a tracing directory's session (hwb_src_live()) */
 	int running;			/* between the first follow and hwb_src_stop() */
 	struct kev_outs outs;		/* the threads' buffers: consumer (record) or overwrite (live) */
-	unsigned long long written, lost;
+	unsigned long long lost;		/* branches dropped (perf ring overflow, a full buffer) */
 };
 
 /* one branch: an ftrace:hw_branch entry in its thread's buffer */
@@ -99,7 +99,6 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	memcpy(p + 4, &n16, 2);
 	memcpy(p + 6, &e, sizeof(e));
 	rb_commit(&o->w, 6 + sizeof(e), ts, ut_rec_counts(UT_REC_EVENT));
-	s->written++;
 	return 0;
 }
 
