@@ -106,6 +106,13 @@ struct tracer {
 	 */
 	const char *const *events;
 	/*
+	 * @entry_id: the ftrace entry only this tracer writes (branch's,
+	 * hw-branch's; 0: none, an id below 64): a directory whose tracer is
+	 * another shows none of them, as the kernel's entries go to the
+	 * tracer's own buffer
+	 */
+	uint32_t entry_id;
+	/*
 	 * @init: called when a directory switches to this tracer (after the
 	 * old one's reset, its buffer cleared).  0, or a negative errno: the
 	 * tracer refuses, the directory keeps nop and the write fails.

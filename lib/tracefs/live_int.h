@@ -136,8 +136,7 @@ struct live_stage {
 	const uint64_t *ev_on;		/* the programs' events shown (live_view.ev_on) */
 	const struct ut_evfilter *const *ev_filter;	/* live_view.ev_filter */
 	int events_only;		/* calls are not taken (a pump for the nop tracer) */
-	int no_branch;			/* branch entries are another directory's tracer's */
-	int no_hw_branch;		/* hw_branch entries are another directory's tracer's */
+	uint64_t other_entries;		/* the ids (< 64) of other tracers' own entries: not shown */
 	int drop_all;			/* a thread set_ftrace_pid leaves out: consumed, not shown */
 	const char *pids, *evpids;	/* set_ftrace_pid and set_event_pid (NULL: all) */
 	int calls_off, events_off;	/* the buffer's calls, its events are not shown */

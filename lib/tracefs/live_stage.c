@@ -33,6 +33,7 @@
 #include "lib/event/filter.h"
 #include "lib/event/trigger.h"
 #include "lib/filter/list.h"
+#include "lib/trace/tracer.h"
 #include "lib/tracefs/live_int.h"
 #include "usertrace/record.h"
 #include "usertrace/tracers.h"
@@ -332,11 +333,16 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	 */
 	f->events_only = v && v->tracer && ut_tracer_mode(v->tracer) == UT_MODE_NONE;
 	/*
-	 * The branch tracer's entries go to its directory's buffer alone, as
-	 * the kernel's (into branch_tracer's trace_array)
+	 * A tracer's own entries (branch's, hw-branch's) go to its
+	 * directory's buffer alone, as the kernel's (into its trace_array)
 	 */
-	f->no_branch = v && v->tracer && strcmp(v->tracer, "branch");
-	f->no_hw_branch = v && v->tracer && strcmp(v->tracer, "hw-branch");
+	f->other_entries = 0;
+	for (unsigned i = 0; v && v->tracer && i < UT_NR_TRACERS; i++) {
+		const struct tracer *t = tracer_at(i);
+
+		if (t && t->entry_id && t->entry_id < 64 && strcmp(t->name, v->tracer))
+			f->other_entries |= 1ull << t->entry_id;
+	}
 	f->symtab = c->cal.symtab;
 	f->ev_on = v ? v->ev_on : NULL;
 	f->ev_filter = v ? v->ev_filter : NULL;
@@ -525,10 +531,8 @@ static int stage_event(const struct live_stage *f, const struct ut_event *ev)
 {
 	uint32_t slot;
 
-	if (ev->id == UT_EVENT_ID_BRANCH)
-		return !f->no_branch;
-	if (ev->id == UT_EVENT_ID_HW_BRANCH)
-		return !f->no_hw_branch;
+	if (ev->id < 64)
+		return !(f->other_entries >> ev->id & 1);
 	if (ev->id < UT_EVENT_ID_DYNAMIC)
 		return 1;
 	slot = ev->id - UT_EVENT_ID_DYNAMIC;

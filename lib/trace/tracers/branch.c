@@ -50,6 +50,7 @@ static void branch_print_header(struct trace_iter *iter)
 /* no print_line: the generic printer shows the branch entries, and any other event */
 const struct tracer branch_tracer = {
 	.name		= "branch",
+	.entry_id	= UT_EVENT_ID_BRANCH,
 	.print_header	= branch_print_header,
 };
 

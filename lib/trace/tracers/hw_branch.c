@@ -48,6 +48,7 @@ static enum print_line_t hw_branch_print_line(struct trace_iter *iter, struct ut
 
 const struct tracer hw_branch_tracer = {
 	.name		= "hw-branch",
+	.entry_id	= UT_EVENT_ID_HW_BRANCH,
 	.available	= hw_branch_available,
 	.print_header	= hw_branch_header,
 	.print_line	= hw_branch_print_line,
