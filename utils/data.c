@@ -51,6 +51,30 @@ static uint32_t rec_len(const unsigned char *rec, uint32_t avail)
 	return ut_rec_len(rec, avail);
 }
 
+/*
+ * The times an event of the recording can have: from a minute before its
+ * start to its end plus its length and a minute (children that outlive
+ * the program, clocks of CPUs a little apart).  A page or a record
+ * outside is corrupt: a time near 2^63 would otherwise pass to every
+ * reader, and viewers refuse the exports that carry it.  Without the two
+ * calibration points (an older or a cut info file) there is no bound.
+ */
+#define DATA_SLACK_NS	60000000000ull
+
+static void data_window(struct ut_data *d)
+{
+	uint64_t lo, hi;
+
+	d->raw_lo = 0;
+	d->raw_span = UINT64_MAX;
+	if (d->mono1 <= d->mono0 || d->mono1 - d->mono0 >= (1ull << 61))
+		return;
+	lo = d->mono0 > DATA_SLACK_NS ? d->mono0 - DATA_SLACK_NS : 0;
+	hi = d->mono1 + (d->mono1 - d->mono0) + DATA_SLACK_NS;
+	d->raw_lo = ut_data_raw(d, lo);
+	d->raw_span = ut_data_raw(d, hi) - d->raw_lo;
+}
+
 static int parse_info(struct ut_data *d, const char *path)
 {
 	char *buf = read_file(path, NULL), *line, *save = NULL;
@@ -107,6 +131,7 @@ static int parse_info(struct ut_data *d, const char *path)
 	}
 	if (d->clock == UT_CLOCK_TSC)
 		d->mult = (uint64_t)(((__int128)(d->mono1 - d->mono0) << 32) / (d->tsc1 - d->tsc0));
+	data_window(d);
 	return 0;
 }
 
@@ -510,6 +535,12 @@ static int cursor_open_page(struct cursor *c)
 			c->error = 1;
 			return -1;
 		}
+		if (p->ts - c->d->raw_lo > c->d->raw_span) {
+			pr_err("%s: page %" PRIu64 " is corrupt (time %" PRIu64
+			       " outside the recording's)", c->ti->path, c->page - 1, p->ts);
+			c->error = 1;
+			return -1;
+		}
 		rb_iter_init(&c->it, p, rec_len);
 		c->st.cpu = p->cpu;
 		/* a writer restates a context that is not plain on each page */
@@ -546,7 +577,8 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 				 * are marked by no page: report them at the end.
 				 */
 				c->tail_done = 1;
-				cursor_ev(c, ev, UT_EV_LOST, c->it.page ? c->it.ts : 0);
+				cursor_ev(c, ev, UT_EV_LOST,
+					  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
 				ev->count = c->ti->lost - c->marked_lost;
 				c->marked_lost = c->ti->lost;
 				return 1;
@@ -575,6 +607,12 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			return 1;
 		}
 		ret = rb_iter_next(&c->it, &r, &len, &ts);
+		if (ret > 0 && __builtin_expect(ts - c->d->raw_lo > c->d->raw_span, 0)) {
+			pr_err("%s: corrupt record in page %" PRIu64 " (time %" PRIu64
+			       " outside the recording's)", c->ti->path, c->page - 1, ts);
+			c->error = 1;
+			return -1;
+		}
 		if (ret < 0) {
 			pr_err("%s: corrupt record in page %" PRIu64, c->ti->path, c->page - 1);
 			c->error = 1;

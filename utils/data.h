@@ -109,6 +109,8 @@ struct ut_data {
 	int exit_status;
 	char cmdline[1024];
 	uint64_t thresh_ns;	/* tracing_thresh of the recording (--thresh); 0: none */
+	/* the raw times an event can have: raw_lo + [0, raw_span] (see ut_data_open()) */
+	uint64_t raw_lo, raw_span;
 	struct ut_thread_info *threads;
 	int nr_threads;
 	struct ut_symtab *symtab;

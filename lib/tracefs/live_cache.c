@@ -210,6 +210,9 @@ struct live_cache *cache_get(const char *session, int *err)
 		free(c);
 		return NULL;
 	}
+	/* a live session's events come long after its calibration: no time bound */
+	c->cal.raw_lo = 0;
+	c->cal.raw_span = UINT64_MAX;
 	c->next = caches;
 	caches = c;
 	if (!atexit_done && atexit(live_cleanup) == 0)

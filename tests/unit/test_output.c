@@ -1297,6 +1297,53 @@ static void test_data_corrupt(void **state)
 }
 
 /*
+ * Times outside the recording's (the info file's 1 s, from a minute before
+ * to a minute after twice its length): a page or a record there is corrupt,
+ * the events before it kept; a time at the window's edge is good.
+ */
+static void test_data_time_window(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t page_ts;	/* ticks: 3 per ns */
+		uint64_t extend;	/* a TIME_EXTEND of this many ticks after the entry */
+		int events;		/* decoded before the error, or all */
+		int ret;
+		const char *err;
+	} cases[] = {
+		{ "time-page-2^63", 1ull << 63, 0, 0, -1, "page 0 is corrupt (time 9223372036854775808 outside" },
+		{ "time-page-after", 3ull * 62000001000, 0, 0, -1, "page 0 is corrupt (time" },
+		{ "time-record-2^59", 3000000, 1ull << 59, 1, -1, "corrupt record in page 0 (time" },
+		{ "time-record-late", 3000000, 3ull * 70000000000, 1, -1, "corrupt record in page 0 (time" },
+		{ "time-page-edge", 3ull * 61999999999, 0, 2, 0, "" },
+	};
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pb_init(&b, cases[i].page_ts);
+		pb_depth(&b, 0);
+		pb_ip(&b, UT_REC_ENTRY, 0, 0x401000);
+		if (cases[i].extend) {
+			uint32_t h = RB_HDR(RB_TYPE_TIME_EXTEND, cases[i].extend & RB_DELTA_MAX);
+			uint32_t hi = (uint32_t)(cases[i].extend >> RB_DELTA_BITS);
+
+			memcpy(b.u.page.data + b.off, &h, 4);
+			memcpy(b.u.page.data + b.off + 4, &hi, 4);
+			b.off += 8;
+		}
+		pb_rec(&b, UT_REC_EXIT, 3, NULL, 0);
+		decode_dir(&dec, write_dir(cases[i].name, &b));
+		if (dec.ret != cases[i].ret || dec.n != cases[i].events ||
+		    (*cases[i].err ? !strstr(dec.err, cases[i].err) : *dec.err != 0))
+			fail_msg("%s: ret %d, %d events, message '%s'", cases[i].name, dec.ret, dec.n,
+				 dec.err);
+		decoded_free(&dec);
+	}
+}
+
+/*
  * A record of a free type (14, entries.h) is skipped: data from a
  * newer writer reads without it.  Type 0, or a free type whose length
  * runs past the page's commit, is corrupt.
@@ -1559,6 +1606,7 @@ int main(void)
 		cmocka_unit_test(test_trace_bounds),
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
+		cmocka_unit_test(test_data_time_window),
 		cmocka_unit_test(test_data_free_type),
 		cmocka_unit_test(test_data_trace_dir),
 		cmocka_unit_test(test_data_clock),
