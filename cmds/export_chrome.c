@@ -266,7 +266,10 @@ static void stack_args(struct export_ctx *x, const struct ut_event *ev)
 		json_cstr(x->out, export_sym_or_addr(x, ev, ut_event_trace_ip(ev, i), buf,
 						     sizeof(buf)));
 	}
-	fputs("]}", x->out);
+	putc(']', x->out);
+	if (ev->type == UT_EV_SAMPLE)
+		fprintf(x->out, ",\"weight\":%u", ev->weight);
+	putc('}', x->out);
 }
 
 static int chrome_event(struct export_ctx *x, const struct ut_event *ev)

@@ -101,7 +101,8 @@ static const struct {
 	[CTF_LOST] = { "lost", "uint64_t _count;" },
 	[CTF_STACK_TRACE] = { "stack_trace",
 		"uint32_t _dir; uint32_t _nr; xint64_t _ips[_nr]; string _names[_nr];" },
-	[CTF_SAMPLE] = { "sample", "uint32_t _nr; xint64_t _ips[_nr]; string _names[_nr];" },
+	[CTF_SAMPLE] = { "sample",
+		"uint32_t _weight; uint32_t _nr; xint64_t _ips[_nr]; string _names[_nr];" },
 	[CTF_DEPTH] = { "depth", "uint32_t _depth; uint64_t _was;" },
 	[CTF_INITCALL] = { "initcall", "xint64_t _ip; string _name;" },
 	[CTF_INITCALL_RETURN] = { "initcall_return",
@@ -351,6 +352,7 @@ static uint32_t ctf_payload(struct ctf_writer *c, struct export_ctx *x, const st
 		put_stack(c, x, ev);
 		return CTF_STACK_TRACE;
 	case UT_EV_SAMPLE:
+		put_int(c, ev->weight, 4);
 		put_stack(c, x, ev);
 		return CTF_SAMPLE;
 	case UT_EV_DEPTH:

@@ -548,6 +548,8 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid),
 			 ev->type == UT_EV_TRACE ? "stack trace" : "sample", 1, NULL);
 		stack_ann(x, p, ev);
+		if (ev->type == UT_EV_SAMPLE)
+			ann_num(p, "weight", DA_UINT_VALUE, ev->weight);
 		ev_done(x, p);
 		break;
 	case UT_EV_INITCALL:

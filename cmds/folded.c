@@ -253,7 +253,7 @@ static void sample(struct folded *f, const struct ut_event *ev)
 
 		node = child_of(f, node, frame_name(f, ev, k ? ip - 1 : ip));
 	}
-	f->nodes[node].self++;
+	f->nodes[node].self += ev->weight ? ev->weight : 1;
 }
 
 /*

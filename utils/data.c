@@ -770,6 +770,7 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 		}
 		case UT_REC_TRACE_DIR: {
 			uint16_t n, dir;
+			uint32_t w;
 
 			/* a stacktrace trigger's, for one directory (entries.h) */
 			memcpy(&n, r + 4, 2);
@@ -780,14 +781,16 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 				return -1;
 			}
 			memcpy(&dir, r + 6, 2);
-			cursor_ev(c, ev, dir == UT_TRACE_DIR_SAMPLE ? UT_EV_SAMPLE :
+			w = ut_sample_weight(dir);
+			cursor_ev(c, ev, w ? UT_EV_SAMPLE :
 					 dir == UT_TRACE_DIR_ICALL || dir == UT_TRACE_DIR_ICRET ?
 					 UT_EV_INITCALL : UT_EV_TRACE, ts);
 			ev->data = cursor_keep(c, r + 8, n - 2u, 0);
 			ev->data_len = n - 2u;
 			ev->count = (n - 2u) / 6;
-			/* a sample's sentinel is not a directory; initcall's say call or return */
-			ev->dir = dir == UT_TRACE_DIR_SAMPLE ? 0 : dir;
+			/* a sample's sentinel is not a directory, but its weight; initcall's say call or return */
+			ev->dir = w ? 0 : dir;
+			ev->weight = w;
 			ev->depth = c->st.depth;
 			return 1;
 		}

@@ -46,7 +46,8 @@ enum ut_ev_type {
 				 * fields first, see usertrace/event.h) in ev->data,
 				 * ev->data_len bytes, at least 8, aligned */
 	UT_EV_SAMPLE,		/* a sysprof sample: the user stack, as UT_EV_TRACE
-				 * (ev->count ips, innermost first, in ev->data) */
+				 * (ev->count ips, innermost first, in ev->data);
+				 * ev->weight the periods of CPU time it stands for */
 	UT_EV_INITCALL,		/* the initcall tracer: ev->dir UT_TRACE_DIR_ICALL, a
 				 * constructor or destructor is called (ip 0 of
 				 * ev->data), or UT_TRACE_DIR_ICRET, it returned (ip
@@ -66,6 +67,7 @@ struct ut_event {
 	uint32_t id;		/* UT_EV_EVENT: the event id (common_type) */
 	uint32_t dir;		/* UT_EV_TRACE of a stacktrace trigger: the directory
 				 * it is for (entries.h's TRACE_DIR); 0: every one */
+	uint32_t weight;	/* UT_EV_SAMPLE: sampling periods, 1 or more */
 	uint8_t ctx;		/* the thread's context (UT_CTX_*, record.h) */
 	uint8_t preempt;	/* its preempt depth (preempt_disable()) */
 	/*

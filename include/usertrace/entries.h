@@ -52,7 +52,9 @@
  *                         sized as a free type, so older readers skip it;
  *                         dir 0xffff (UT_TRACE_DIR_SAMPLE): a sysprof
  *                         sample, the user stack when the thread's
- *                         CPU-time timer fired (runtime/tracers/sysprof.c)
+ *                         CPU-time timer fired (runtime/tracers/sysprof.c);
+ *                         0xe000-0xefff: a sample of (dir & 0xfff) + 1
+ *                         periods (record.h)
  *   CTX           6+n     u16 n = 2, u8 flags, u8 preempt depth: the
  *                         thread's context from here on (UT_CTX_*
  *                         below), written by the latency tracers when it

@@ -27,8 +27,33 @@
  * where a thread's CPU-time timer fired, innermost first), not a
  * stacktrace trigger's: no directory has this number.  A reader that
  * does not know it takes it for another directory's stack trace.
+ *
+ * A sample that stands for W > 1 periods of the thread's CPU time (the
+ * timer fired again before its signal was taken: its overruns) is of dir
+ * UT_TRACE_DIR_SAMPLE_W | (W - 1), W up to UT_SAMPLE_WEIGHT_MAX.  The
+ * kernel checks the CPU-time timers at its ticks, while the thread runs:
+ * a thread that runs in short slices between ticks gets fewer signals,
+ * each of more periods.
  */
 #define UT_TRACE_DIR_SAMPLE	0xffffu
+#define UT_TRACE_DIR_SAMPLE_W	0xe000u		/* 0xe000-0xefff */
+#define UT_SAMPLE_WEIGHT_MAX	4096u
+
+/* the dir of a sample of @w periods */
+static inline uint16_t ut_sample_dir(uint32_t w)
+{
+	if (w <= 1)
+		return UT_TRACE_DIR_SAMPLE;
+	return (uint16_t)(UT_TRACE_DIR_SAMPLE_W | ((w < UT_SAMPLE_WEIGHT_MAX ? w : UT_SAMPLE_WEIGHT_MAX) - 1));
+}
+
+/* the periods of a sample's @dir; 0: @dir is no sample's */
+static inline uint32_t ut_sample_weight(uint32_t dir)
+{
+	if (dir == UT_TRACE_DIR_SAMPLE)
+		return 1;
+	return (dir & 0xf000u) == UT_TRACE_DIR_SAMPLE_W ? (dir & 0xfffu) + 1 : 0;
+}
 /*
  * The initcall tracer's (runtime/tracers/initcall.c): a constructor or
  * destructor is called (ips: the function) and returned (ips: the

@@ -5,6 +5,12 @@
  * default, 100 at least, as the kernel's trace_sysprof.c), the thread's
  * user stack, one record per sample (a TRACE_DIR record of dir
  * UT_TRACE_DIR_SAMPLE, innermost first, at most UT_STACK_MAX ips).
+ * The kernel fires CPU-time timers at its ticks, when the thread is the
+ * one running: a period shorter than a tick, or a thread that runs in
+ * slices between ticks, makes the timer overrun while its signal waits.
+ * A sample then stands for the periods passed (1 + si_overrun: its
+ * weight, record.h's ut_sample_dir()), so that the folded counts stay
+ * each stack's share of the CPU time.
  *
  * Timers: one POSIX timer per thread on that thread's CPU-time clock
  * (the clock id of a thread by tid is the kernel's
@@ -162,7 +168,8 @@ static uint32_t walk_fp(struct ut_thread *t, const ucontext_t *uc, uintptr_t *ip
 	return n;
 }
 
-static void take_sample(const ucontext_t *uc)
+/* a sample of @weight periods (the timer's overruns and this one) */
+static void take_sample(const ucontext_t *uc, uint32_t weight)
 {
 	struct ut_thread *t = &ut_self;
 	uintptr_t ips[UT_STACK_MAX];
@@ -176,7 +183,7 @@ static void take_sample(const ucontext_t *uc)
 
 	_Unwind_Backtrace(uw_one, &u);
 	n = u.started ? u.n : walk_fp(t, uc, ips, UT_STACK_MAX);
-	ut_write_trace_dir(t, ips, n, ut_clock(), UT_TRACE_DIR_SAMPLE);
+	ut_write_trace_dir(t, ips, n, ut_clock(), ut_sample_dir(weight));
 }
 
 static void sample_handler(int sig, siginfo_t *si, void *uc)
@@ -185,7 +192,7 @@ static void sample_handler(int sig, siginfo_t *si, void *uc)
 
 	if (si && si->si_code == SI_TIMER && si->si_value.sival_ptr == &ut_sample_magic) {
 		if (ut_sampling && uc)
-			take_sample(uc);
+			take_sample(uc, 1u + (uint32_t)(si->si_overrun > 0 ? si->si_overrun : 0));
 	} else if (ut_prog_set) {
 		/* someone else's signal: the program's handler, as it asked */
 		struct sigaction a = ut_prog_act;

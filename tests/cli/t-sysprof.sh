@@ -66,13 +66,14 @@ share() {
 # 1. one burner: nearly every sample is main;burn
 if "$UT" record -t sysprof -o "$W/d1" -- "$W/burn" > "$W/out" 2> "$W/err"; then
 	"$UT" report -i "$W/d1" --folded > "$W/folded" 2> "$W/err2"
-	samples=$(awk '{ t += $NF } END { print t + 0 }' "$W/folded")
+	periods=$(awk '{ t += $NF } END { print t + 0 }' "$W/folded")
 	pct=$(share ";main;burn")
-	# 0.3 s of CPU: 75 samples at a 4 ms tick, 300 at 1 ms
-	if [ "$samples" -ge 40 ] && [ "$pct" -ge 80 ]; then
-		ok "burn: $samples samples, $pct% in main;burn"
+	# 0.3 s of CPU at the 1 ms period: about 300 periods, whatever the
+	# tick (75 samples at a 4 ms tick, each of about 4 periods)
+	if [ "$periods" -ge 200 ] && [ "$periods" -le 450 ] && [ "$pct" -ge 80 ]; then
+		ok "burn: $periods periods of 1 ms, $pct% in main;burn"
 	else
-		not_ok "burn: $samples samples, $pct% in main;burn"; sed 's/^/# /' "$W/folded"
+		not_ok "burn: $periods periods of 1 ms, $pct% in main;burn"; sed 's/^/# /' "$W/folded"
 	fi
 	if grep -qE '^_start;__libc_start_main;.*main;burn [0-9]+$' "$W/folded"; then
 		ok "folded lines: _start;...;main;burn N"
@@ -89,6 +90,7 @@ if "$UT" record -t sysprof -o "$W/d1" -- "$W/burn" > "$W/out" 2> "$W/err"; then
 		not_ok "replay"; head -30 "$W/replay" | sed 's/^/# /'
 	fi
 	"$UT" replay -i "$W/d1" -O sysprof-raw -O nocontext-info > "$W/raw"
+	samples=$(grep -c '<user stack trace>' "$W/replay")
 	nstart=$(grep -c '^# 0 0 [0-9]*$' "$W/raw")
 	nend=$(grep -cE '^# 3 [0-9]+ [0-9]+$' "$W/raw")
 	bad=$(grep -vcE '^#( (0 0|2 [0-9]+ 0|3 [0-9]+ [0-9]+|-1 -1 -1)|$| tracer: sysprof)' "$W/raw")
@@ -102,13 +104,29 @@ else
 	not_ok "record -t sysprof failed"; sed 's/^/# /' "$W/err"
 fi
 
-# 2. a thread and a forked child have their timers
-if "$UT" record -t sysprof -o "$W/d2" -- "$W/burn" threads > "$W/out" 2> "$W/err"; then
+# 2. a thread and a forked child have their timers: 0.15 s of CPU each,
+# about 150 periods of 1 ms.  On a loaded machine the kernel sometimes
+# fires a thread's CPU-time timer far less, or not at all (a program of
+# its own, untraced, with timer_create(CLOCK_THREAD_CPUTIME_ID) per thread
+# showed it: 0 signals for a thread's 0.15 s once in 90 threads beside two
+# busy loops): the run is tried again then, at most twice, and said.
+for try in 1 2 3; do
+	rm -rf "$W/d2" "$W/folded"
+	"$UT" record -t sysprof -o "$W/d2" -- "$W/burn" threads > "$W/out" 2> "$W/err" || break
 	"$UT" report -i "$W/d2" --folded > "$W/folded"
+	low=
 	for f in burn tburn cburn; do
 		c=$(grep -E ";$f [0-9]+$" "$W/folded" | awk '{ t += $NF } END { print t + 0 }')
-		if [ "$c" -ge 15 ]; then ok "threads: $c samples in $f"
-		else not_ok "threads: $c samples in $f"; sed 's/^/# /' "$W/folded"; fi
+		[ "$c" -ge 75 ] || low="$low $f:$c"
+	done
+	[ -z "$low" ] && break
+	[ $try -lt 3 ] && echo "# sysprof: threads: few periods ($low ), the kernel's timers on a loaded machine: again"
+done
+if [ -s "$W/folded" ]; then
+	for f in burn tburn cburn; do
+		c=$(grep -E ";$f [0-9]+$" "$W/folded" | awk '{ t += $NF } END { print t + 0 }')
+		if [ "$c" -ge 75 ] && [ "$c" -le 250 ]; then ok "threads: $c periods in $f"
+		else not_ok "threads: $c periods in $f"; sed 's/^/# /' "$W/folded"; fi
 	done
 	grep -qE ';thr;tburn [0-9]+$' "$W/folded" && ok "threads: the thread's stack starts at its function" ||
 		{ not_ok "threads: no ...;thr;tburn"; sed 's/^/# /' "$W/folded"; }

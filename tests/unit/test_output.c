@@ -1297,6 +1297,61 @@ static void test_data_corrupt(void **state)
 }
 
 /*
+ * Samples and their weights (record.h's ut_sample_dir()): dir 0xffff one
+ * period, 0xe000 | (W - 1) W periods; a stacktrace trigger's dir is a
+ * directory, and an initcall's stays an initcall.
+ */
+static void test_data_sample_weight(void **state)
+{
+	static const struct {
+		uint16_t dir;
+		enum ut_ev_type type;
+		uint32_t weight, ev_dir;
+	} cases[] = {
+		{ UT_TRACE_DIR_SAMPLE, UT_EV_SAMPLE, 1, 0 },
+		{ 0xe001, UT_EV_SAMPLE, 2, 0 },
+		{ 0xe003, UT_EV_SAMPLE, 4, 0 },
+		{ 0xefff, UT_EV_SAMPLE, 4096, 0 },
+		{ 2, UT_EV_TRACE, 0, 2 },
+		{ 0xdfff, UT_EV_TRACE, 0, 0xdfff },
+		{ 0xf000, UT_EV_TRACE, 0, 0xf000 },
+		{ UT_TRACE_DIR_ICALL, UT_EV_INITCALL, 0, UT_TRACE_DIR_ICALL },
+	};
+	const size_t nr = sizeof(cases) / sizeof(cases[0]);
+	struct page_builder b;
+	struct decoded dec;
+
+	(void)state;
+	assert_int_equal(ut_sample_dir(0), UT_TRACE_DIR_SAMPLE);
+	assert_int_equal(ut_sample_dir(1), UT_TRACE_DIR_SAMPLE);
+	assert_int_equal(ut_sample_dir(4), 0xe003);
+	assert_int_equal(ut_sample_dir(4096), 0xefff);
+	assert_int_equal(ut_sample_dir(100000), 0xefff);	/* at most UT_SAMPLE_WEIGHT_MAX */
+	pb_init(&b, 3000000);
+	for (size_t i = 0; i < nr; i++) {
+		unsigned char p[4 + 6];
+		uint16_t n = 2 + 6;
+
+		memcpy(p, &n, 2);
+		memcpy(p + 2, &cases[i].dir, 2);
+		ut_put48(p + 4, 0x401000 + i);
+		pb_rec(&b, UT_REC_TRACE_DIR, 3, p, sizeof(p));
+	}
+	decode_dir(&dec, write_dir("sample-weight", &b));
+	assert_string_equal(dec.err, "");
+	assert_int_equal(dec.n, (int)nr);
+	for (size_t i = 0; i < nr; i++) {
+		const struct ut_event *ev = &dec.ev[i];
+
+		if (ev->type != cases[i].type || ev->weight != cases[i].weight ||
+		    ev->dir != cases[i].ev_dir || ut_event_trace_ip(ev, 0) != 0x401000 + i)
+			fail_msg("dir %#x: type %d weight %u dir %#x", cases[i].dir, ev->type,
+				 ev->weight, ev->dir);
+	}
+	decoded_free(&dec);
+}
+
+/*
  * Times outside the recording's (the info file's 1 s, from a minute before
  * to a minute after twice its length): a page or a record there is corrupt,
  * the events before it kept; a time at the window's edge is good.
@@ -1607,6 +1662,7 @@ int main(void)
 		cmocka_unit_test(test_data_return_trace),
 		cmocka_unit_test(test_data_corrupt),
 		cmocka_unit_test(test_data_time_window),
+		cmocka_unit_test(test_data_sample_weight),
 		cmocka_unit_test(test_data_free_type),
 		cmocka_unit_test(test_data_trace_dir),
 		cmocka_unit_test(test_data_clock),
