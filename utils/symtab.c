@@ -367,7 +367,8 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 	n = data->d_size / entsize;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
-		const char *name;
+		const char *name, *at;
+		char unversioned[512];
 		int type;
 
 		if (!gelf_getsym(data, (int)i, &s))
@@ -380,6 +381,11 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 		name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
+		/* a symbol version in the name (libc's .symtab: "memcpy@@GLIBC_2.14") goes */
+		if ((at = strchr(name + 1, '@'))) {
+			snprintf(unversioned, sizeof(unversioned), "%.*s", (int)(at - name), name);
+			name = unversioned;
+		}
 		if (ei->nr_syms == ei->cap_syms) {
 			ei->cap_syms = ei->cap_syms ? ei->cap_syms * 2 : 256;
 			ei->syms = xrealloc(ei->syms, ei->cap_syms * sizeof(*ei->syms));
@@ -418,6 +424,127 @@ static void free_elfinfo(struct elfinfo *ei)
 	free(ei->loads);
 }
 
+/* the GNU build-id note of @elf into @id (at most @max bytes): its length, or 0 */
+static size_t elf_build_id(Elf *elf, unsigned char *id, size_t max)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		Elf_Data *data;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= max) {
+				memcpy(id, (const char *)data->d_buf + desc_off, nh.n_descsz);
+				return nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+/* the file named by @elf's .gnu_debuglink into @name (empty: none) */
+static void elf_debuglink(Elf *elf, char *name, size_t max)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	*name = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *sn;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		sn = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!sn || strcmp(sn, ".gnu_debuglink"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		/* a file name, NUL, padding, a CRC: the name must end inside */
+		if (data && data->d_size && memchr(data->d_buf, 0, data->d_size) &&
+		    strlen(data->d_buf) < max && !strchr(data->d_buf, '/'))
+			strcpy(name, data->d_buf);
+		return;
+	}
+}
+
+#define DEBUG_DIR	"/usr/lib/debug"
+
+/*
+ * The symbols of a stripped file's separate debug file (Debian's -dbg and
+ * -dbgsym packages: libc6-dbg names libc's internal functions): by its
+ * build-id under the debug directory's .build-id/, else by its
+ * .gnu_debuglink beside it, in .debug/ there, or under the debug
+ * directory; a file found by name is taken only if its build-id is the
+ * same.  The debug directory is DEBUG_DIR, or $USERTRACE_DEBUG_DIR (empty:
+ * none), as gdb's debug-file-directory.
+ */
+static void read_debug_symbols(Elf *elf, const char *path, struct elfinfo *ei)
+{
+	unsigned char id[64], id2[64];
+	size_t n = elf_build_id(elf, id, sizeof(id)), n2;
+	char link[256], dir[4096], cand[4][4500];
+	const char *dd = getenv("USERTRACE_DEBUG_DIR");
+	int nc = 0;
+
+	if (!dd)
+		dd = DEBUG_DIR;
+	if (n >= 2 && *dd) {
+		int k = snprintf(cand[nc], sizeof(cand[nc]), "%s/.build-id/%02x/", dd, id[0]);
+
+		for (size_t i = 1; i < n; i++)
+			k += snprintf(cand[nc] + k, sizeof(cand[nc]) - (size_t)k, "%02x", id[i]);
+		snprintf(cand[nc] + k, sizeof(cand[nc]) - (size_t)k, ".debug");
+		nc++;
+	}
+	elf_debuglink(elf, link, sizeof(link));
+	if (*link && n) {
+		const char *slash = strrchr(path, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+		snprintf(cand[nc++], sizeof(cand[0]), "%s/%s", dir, link);
+		snprintf(cand[nc++], sizeof(cand[0]), "%s/.debug/%s", dir, link);
+		if (*dd)
+			snprintf(cand[nc++], sizeof(cand[0]), "%s%s/%s", dd, dir, link);
+	}
+	for (int c = 0; c < nc; c++) {
+		Elf_Scn *scn = NULL;
+		Elf *dbg;
+		int fd;
+
+		if (!strcmp(cand[c], path))
+			continue;
+		fd = open(cand[c], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		dbg = elf_begin(fd, ELF_C_READ, NULL);
+		n2 = dbg && elf_kind(dbg) == ELF_K_ELF ? elf_build_id(dbg, id2, sizeof(id2)) : 0;
+		if (n2 && n2 == n && !memcmp(id, id2, n)) {
+			while ((scn = elf_nextscn(dbg, scn))) {
+				GElf_Shdr sh;
+
+				if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+					read_symbols(dbg, scn, &sh, ei);
+			}
+			pr_dbg("%s: symbols from %s", path, cand[c]);
+			c = nc;
+		}
+		if (dbg)
+			elf_end(dbg);
+		close(fd);
+	}
+}
+
 /* 0, or -1 with *why set */
 static int read_elf(const char *path, struct elfinfo *ei, const char **why)
 {
@@ -425,7 +552,7 @@ static int read_elf(const char *path, struct elfinfo *ei, const char **why)
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
 	size_t nr_ph, out;
-	int fd;
+	int fd, has_symtab = 0;
 
 	memset(ei, 0, sizeof(*ei));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -455,7 +582,10 @@ static int read_elf(const char *path, struct elfinfo *ei, const char **why)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
 			read_symbols(elf, scn, &sh, ei);
+		has_symtab |= sh.sh_type == SHT_SYMTAB;
 	}
+	if (!has_symtab)
+		read_debug_symbols(elf, path, ei);
 	elf_end(elf);
 	close(fd);
 

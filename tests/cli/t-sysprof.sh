@@ -202,4 +202,53 @@ fi
 expect 0 'has no samples \(record with -t sysprof\)' -- "$UT" report -i "$W/d5" --folded
 [ -s "$W/out" ] && not_ok "folded output without samples" || ok "no folded lines without samples"
 
+# 6. a stripped program: its names from the separate debug file that its
+# .gnu_debuglink names (beside it, then in .debug/), or that its build-id
+# names under the debug directory (USERTRACE_DEBUG_DIR), if the build-id
+# is its own; without one the frames are [unknown]
+mkdir -p "$W/s" "$W/s2/.debug" "$W/s3" "$W/s4"
+gcc -O2 -g -fno-omit-frame-pointer -o "$W/s/burn" "$W/burn.c" -lpthread
+if readelf -n "$W/s/burn" 2> /dev/null | grep -q 'Build ID'; then
+	objcopy --only-keep-debug "$W/s/burn" "$W/s/burn.debug"
+	strip --strip-all "$W/s/burn"
+	objcopy --add-gnu-debuglink="$W/s/burn.debug" "$W/s/burn"
+	cp "$W/s/burn" "$W/s2/burn"; cp "$W/s/burn.debug" "$W/s2/.debug/"
+	cp "$W/s/burn" "$W/s3/burn"
+	strip --remove-section=.gnu_debuglink -o "$W/s4/burn" "$W/s/burn"
+	id=$(readelf -n "$W/s4/burn" | sed -n 's/.*Build ID: \([0-9a-f]*\)/\1/p')
+	mkdir -p "$W/dbg/.build-id/${id:0:2}"
+	cp "$W/s/burn.debug" "$W/dbg/.build-id/${id:0:2}/${id:2}.debug"
+	# another build (another build-id) under the linked name: not taken
+	gcc -O2 -g -Wl,--build-id=0x1234 -o "$W/s3/other" "$W/burn.c" -lpthread
+	objcopy --only-keep-debug "$W/s3/other" "$W/s3/burn.debug"
+	# NAME BINARY DEBUG_DIR: the folded samples of BINARY in $W/folded.NAME
+	run_stripped() {
+		rm -rf "$W/d6"
+		USERTRACE_DEBUG_DIR=$3 "$UT" record -t sysprof -o "$W/d6" -- "$2" > /dev/null 2>&1
+		"$UT" report -i "$W/d6" --folded > "$W/folded.$1" 2>&1
+	}
+	for d in s s2 s3; do run_stripped $d "$W/$d/burn" ""; done
+	run_stripped s4 "$W/s4/burn" "$W/dbg"
+	run_stripped s5 "$W/s4/burn" 
+	pct=$(cp "$W/folded.s" "$W/folded" && share ";main;burn")
+	[ "$pct" -ge 80 ] && ok "stripped: the debug file beside it names main;burn ($pct%)" ||
+		{ not_ok "stripped, debug file beside it: $pct%"; sed 's/^/# /' "$W/folded"; }
+	pct=$(cp "$W/folded.s2" "$W/folded" && share ";main;burn")
+	[ "$pct" -ge 80 ] && ok "stripped: the debug file in .debug/ names main;burn ($pct%)" ||
+		{ not_ok "stripped, debug file in .debug/: $pct%"; sed 's/^/# /' "$W/folded"; }
+	pct=$(cp "$W/folded.s4" "$W/folded" && share ";main;burn")
+	[ "$pct" -ge 80 ] && ok "stripped: the debug file by build-id names main;burn ($pct%)" ||
+		{ not_ok "stripped, debug file by build-id: $pct%"; sed 's/^/# /' "$W/folded"; }
+	for d in s3 s5; do
+		if ! grep -qE '(^|;)(main|burn)(;| )' "$W/folded.$d" && grep -q '\[unknown\]' "$W/folded.$d"; then
+			ok "stripped: $([ $d = s3 ] && echo "a debug file of another build is not used" ||
+				echo "no debug directory, no names")"
+		else
+			not_ok "stripped ($d): names found"; sed 's/^/# /' "$W/folded.$d"
+		fi
+	done
+else
+	echo "ok $((n += 1)) - $SUITE: stripped programs # SKIP gcc writes no build-id here"
+fi
+
 echo "# $SUITE: $n tests"
