@@ -401,7 +401,7 @@ static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type typ
 	ev->type = type;
 	ev->depth = 0;
 	ev->ip = ev->parent = ev->count = ev->duration = 0;
-	ev->dir = 0;
+	ev->dir = ev->weight = 0;
 	ev->data = NULL;
 	ev->data_len = 0;
 	ev->pid = c->ti->pid;

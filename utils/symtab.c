@@ -368,7 +368,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
 		const char *name, *at;
-		char unversioned[512];
+		char *unversioned = NULL;
 		int type;
 
 		if (!gelf_getsym(data, (int)i, &s))
@@ -382,10 +382,10 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 		if (!name || !*name)
 			continue;
 		/* a symbol version in the name (libc's .symtab: "memcpy@@GLIBC_2.14") goes */
-		if ((at = strchr(name + 1, '@'))) {
-			snprintf(unversioned, sizeof(unversioned), "%.*s", (int)(at - name), name);
-			name = unversioned;
-		}
+		if ((at = strchr(name + 1, '@')))
+			name = unversioned = strndup(name, (size_t)(at - name));
+		if (!name)
+			continue;
 		if (ei->nr_syms == ei->cap_syms) {
 			ei->cap_syms = ei->cap_syms ? ei->cap_syms * 2 : 256;
 			ei->syms = xrealloc(ei->syms, ei->cap_syms * sizeof(*ei->syms));
@@ -397,6 +397,7 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 			.raw = name[0] == '_' && name[1] == 'Z' ? xstrdup(name) : NULL,
 			.rank = sym_rank(sh->sh_type == SHT_SYMTAB, GELF_ST_BIND(s.st_info), name),
 		};
+		free(unversioned);
 	}
 }
 
@@ -500,12 +501,11 @@ static void read_debug_symbols(Elf *elf, const char *path, struct elfinfo *ei)
 	if (!dd)
 		dd = DEBUG_DIR;
 	if (n >= 2 && *dd) {
-		int k = snprintf(cand[nc], sizeof(cand[nc]), "%s/.build-id/%02x/", dd, id[0]);
+		char hex[2 * sizeof(id) + 1];
 
-		for (size_t i = 1; i < n; i++)
-			k += snprintf(cand[nc] + k, sizeof(cand[nc]) - (size_t)k, "%02x", id[i]);
-		snprintf(cand[nc] + k, sizeof(cand[nc]) - (size_t)k, ".debug");
-		nc++;
+		for (size_t i = 0; i < n; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		snprintf(cand[nc++], sizeof(cand[0]), "%s/.build-id/%.2s/%s.debug", dd, hex, hex + 2);
 	}
 	elf_debuglink(elf, link, sizeof(link));
 	if (*link && n) {

@@ -229,7 +229,9 @@ if readelf -n "$W/s/burn" 2> /dev/null | grep -q 'Build ID'; then
 	}
 	for d in s s2 s3; do run_stripped $d "$W/$d/burn" ""; done
 	run_stripped s4 "$W/s4/burn" "$W/dbg"
-	run_stripped s5 "$W/s4/burn" 
+	run_stripped s5 "$W/s4/burn" ''
+	# a debug directory name longer than any path: no names, no harm
+	run_stripped s6 "$W/s4/burn" "/$(printf 'd%.0s' $(seq 5000))"
 	pct=$(cp "$W/folded.s" "$W/folded" && share ";main;burn")
 	[ "$pct" -ge 80 ] && ok "stripped: the debug file beside it names main;burn ($pct%)" ||
 		{ not_ok "stripped, debug file beside it: $pct%"; sed 's/^/# /' "$W/folded"; }
@@ -239,10 +241,11 @@ if readelf -n "$W/s/burn" 2> /dev/null | grep -q 'Build ID'; then
 	pct=$(cp "$W/folded.s4" "$W/folded" && share ";main;burn")
 	[ "$pct" -ge 80 ] && ok "stripped: the debug file by build-id names main;burn ($pct%)" ||
 		{ not_ok "stripped, debug file by build-id: $pct%"; sed 's/^/# /' "$W/folded"; }
-	for d in s3 s5; do
+	for d in s3 s5 s6; do
 		if ! grep -qE '(^|;)(main|burn)(;| )' "$W/folded.$d" && grep -q '\[unknown\]' "$W/folded.$d"; then
-			ok "stripped: $([ $d = s3 ] && echo "a debug file of another build is not used" ||
-				echo "no debug directory, no names")"
+			ok "stripped: $(case $d in s3) echo "a debug file of another build is not used" ;;
+				s5) echo "no debug directory, no names" ;;
+				*) echo "a debug directory of 5000 characters, no names" ;; esac)"
 		else
 			not_ok "stripped ($d): names found"; sed 's/^/# /' "$W/folded.$d"
 		fi
