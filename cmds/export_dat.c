@@ -518,6 +518,53 @@ static int dat_event(struct export_ctx *x, const struct ut_event *ev)
 		sym_use(x, w, ev, ev->ip);
 		return rb_put(w, ev->cpu, ev->ts, &m, (uint32_t)sizeof(m.e) + n + 1);
 	}
+	case UT_EV_TRACE:
+	case UT_EV_SAMPLE: {
+		/*
+		 * As the kernel writes them: a stack trace of the program is
+		 * its <stack trace> (kernel_stack: the traced code is this
+		 * trace's "kernel"), `size` frames, innermost first, as many
+		 * as the stack has, at least the format's caller[8] (the rest
+		 * ULONG_MAX, where a reader of the stack stops, as the older
+		 * kernels end it); a sysprof sample is its <user stack trace>
+		 * (user_stack): the first 8 frames, the rest 0.  A sample's
+		 * weight has no field there.
+		 */
+		union {
+			struct ut_ftrace_kernel_stack k;
+			struct ut_ftrace_user_stack u;
+			unsigned char b[offsetof(struct ut_ftrace_kernel_stack, caller) +
+					8 * UT_STACK_MAX];
+		} e;
+		uint64_t n = ut_event_trace_len(ev), ip;
+		size_t off = offsetof(struct ut_ftrace_kernel_stack, caller), len;
+
+		_Static_assert(offsetof(struct ut_ftrace_user_stack, caller) ==
+				       offsetof(struct ut_ftrace_kernel_stack, caller),
+			       "one layout for both");
+		if (n > UT_STACK_MAX)
+			n = UT_STACK_MAX;
+		if (ev->type == UT_EV_SAMPLE && n > 8)
+			n = 8;
+		memset(&e, 0, sizeof(e));
+		for (uint64_t i = 0; i < n; i++) {
+			ip = ut_event_trace_ip(ev, i);
+			memcpy(e.b + off + 8 * i, &ip, 8);
+			sym_use(x, w, ev, ip);
+		}
+		if (ev->type == UT_EV_TRACE) {
+			common(&e.k.ent, ev, UT_EVENT_ID_KERNEL_STACK);
+			e.k.size = (int)n;
+			for (uint64_t i = n; i < 8; i++)
+				memset(e.b + off + 8 * i, 0xff, 8);
+			len = off + 8 * (n > 8 ? n : 8);
+		} else {
+			common(&e.u.ent, ev, UT_EVENT_ID_USER_STACK);
+			e.u.tgid = (unsigned int)ev->pid;
+			len = sizeof(e.u);
+		}
+		return rb_put(w, ev->cpu, ev->ts, &e, (uint32_t)len);
+	}
 	case UT_EV_EVENT:
 		if (!ev->data || ev->data_len < sizeof(struct ut_trace_entry))
 			return 0;

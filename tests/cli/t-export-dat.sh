@@ -5,7 +5,8 @@
 # of version 7 (zstd) and 6, read by the real `trace-cmd report` and
 # `trace-cmd dump`: the function names (from the kallsyms section), the
 # COMM-PID column (saved_cmdlines), the graph's nesting and leaves, the
-# print's text, the header's version and compression.  Bad input: no data
+# print's text, the header's version and compression, a stacktrace
+# trigger's stack (kernel_stack) and sysprof samples (user_stack).  Bad input: no data
 # directory, a corrupt info file, a garbage thread file, an unwritable
 # output path.
 SUITE=export-dat
@@ -96,6 +97,56 @@ grep -qE "^[[:space:]]+zstd[[:space:]]+\[Compression algorithm\]" \
 	not_ok "v7: no zstd compression in the summary"
 trace-cmd dump --kallsyms "$W/g-v7.dat" 2>&1 | grep -qE "^[0-9a-f]{16} t main$" &&
 	ok "kallsyms: main's line" || not_ok "kallsyms: no line for main"
+
+# a stacktrace trigger's stack (the kernel's kernel_stack, as long as the
+# stack) and sysprof samples (user_stack, 8 frames): trace-cmd prints them
+expect 0 "" -- "$UT" record -T leaf:stacktrace:1 -o "$W/st" -- "$W/p"
+expect 0 "" -- "$UT" dump -i "$W/st" --dat "$W/st.dat"
+SPID=$("$UT" dump -i "$W/st" | awk '/^# thread/ { split($3, a, "."); print a[2]; exit }')
+cat > "$W/want" <<T
+p-$SPID: funcgraph_entry: |  main() {
+p-$SPID: funcgraph_entry: |    mid() {
+p-$SPID: print: mid: hello 4
+p-$SPID: kernel_stack: <stack trace >
+=> leaf (ADDR)
+=> mid (ADDR)
+=> main (ADDR)
+p-$SPID: funcgraph_entry: D us |      leaf();
+T
+if report "$W/st.dat" && sed -E 's/\([0-9a-f]+\)$/(ADDR)/' "$W/rep" | head -8 | diff "$W/want" - > "$W/diff" &&
+   ! [ -s "$W/rerr" ]; then
+	ok "a stacktrace trigger's stack: trace-cmd report prints <stack trace > and each frame"
+else
+	not_ok "stacktrace: trace-cmd report"; sed 's/^/# /' "$W/diff" "$W/rerr" "$W/rep.raw"
+fi
+cat > "$W/b.c" <<'C'
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void burn(void)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	do {
+		for (int i = 0; i < 10000; i++)
+			sink += i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec < 50000000L);
+}
+int main(void) { burn(); return 0; }
+C
+gcc -O1 -fno-omit-frame-pointer -o "$W/b" "$W/b.c" &&
+	"$UT" record -t sysprof -o "$W/sp" -- "$W/b" > /dev/null 2>&1 &&
+	"$UT" dump -i "$W/sp" --dat "$W/sp.dat" > /dev/null 2>&1
+nsamp=$("$UT" replay -i "$W/sp" 2> /dev/null | grep -c '<user stack trace>')
+if report "$W/sp.dat" && [ "$nsamp" -gt 0 ] &&
+   [ "$(grep -c 'user_stack:' "$W/rep")" = "$nsamp" ] &&
+   [ "$(grep -cxE '\s*=> main' "$W/rep")" -ge $((nsamp / 2)) ] &&
+   [ "$(grep -cE 'user_stack: +\s=> burn$' "$W/rep")" -ge $((nsamp / 2)) ]; then
+	ok "sysprof: trace-cmd report prints each of the $nsamp samples as a user_stack"
+else
+	not_ok "sysprof: trace-cmd report ($nsamp samples)"; sed 's/^/# /' "$W/rerr"; head -30 "$W/rep.raw" | sed 's/^/# /'
+fi
 
 # 300 ms between two calls: past a header's 27-bit delta, a time extend record
 cat > "$W/q.c" <<'C'
