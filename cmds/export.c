@@ -45,6 +45,14 @@ const char *export_sym(struct export_ctx *x, const struct ut_event *ev, uint64_t
 	return s && s->name && *s->name ? s->name : NULL;
 }
 
+int export_thread_index(const struct export_ctx *x, const struct ut_event *ev)
+{
+	const struct ut_thread_info *t = x->d->threads;
+
+	return t && ev->thread >= t && ev->thread < t + x->d->nr_threads ?
+		       (int)(ev->thread - t) : -1;
+}
+
 const char *export_sym_or_addr(struct export_ctx *x, const struct ut_event *ev, uint64_t addr,
 			       char *buf, size_t size)
 {

@@ -53,6 +53,11 @@ extern const struct export_writer *const export_writers[];
  */
 int export_run(const struct export_writer *w, struct export_ctx *x);
 
+/*
+ * the index of @ev's thread in @x->d->threads, or -1 (an event of no
+ * file of the directory: cannot happen with one merge)
+ */
+int export_thread_index(const struct export_ctx *x, const struct ut_event *ev);
 /* the name of @addr in @ev's process (the symbol), or NULL */
 const char *export_sym(struct export_ctx *x, const struct ut_event *ev, uint64_t addr);
 /* the symbol, else the address as "0x..." in @buf */

@@ -35,14 +35,14 @@ void export_calls_free(struct export_calls *c)
 struct export_calls_stream *export_calls_of(struct export_calls *c, struct export_ctx *x,
 					    const struct ut_event *ev)
 {
-	struct ut_thread_info *t = ev->thread, *base = x->d->threads;
 	struct export_calls_stream *s = &c->st[c->nr - 1];
+	int i = export_thread_index(x, ev);
 
-	if (t && base && t >= base && t < base + x->d->nr_threads) {
-		s = &c->st[t - base];
+	if (i >= 0) {
+		s = &c->st[i];
 	} else {
 		/* not a file of the directory (cannot happen with ut_merge_new): by tid */
-		for (int i = 0; i < c->nr; i++)
+		for (i = 0; i < c->nr; i++)
 			if (c->st[i].tid == ev->tid) {
 				s = &c->st[i];
 				break;

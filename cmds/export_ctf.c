@@ -483,11 +483,11 @@ static int ctf_append(struct ctf_writer *c, struct ctf_stream *s, uint64_t ts, u
 static struct ctf_stream *ctf_stream_of(struct ctf_writer *c, struct export_ctx *x,
 					const struct ut_event *ev)
 {
-	const struct ut_thread_info *t = x->d->threads;
+	int i = export_thread_index(x, ev);
 
-	if (ev->thread >= t && ev->thread < t + x->d->nr_threads)
-		return c->by_thread[ev->thread - t];
-	for (int i = 0; i < c->nr_streams; i++)
+	if (i >= 0)
+		return c->by_thread[i];
+	for (i = 0; i < c->nr_streams; i++)
 		if (c->streams[i].pid == ev->pid && c->streams[i].tid == ev->tid)
 			return &c->streams[i];
 	return NULL;

@@ -378,18 +378,22 @@ static void common(struct ut_trace_entry *e, const struct ut_event *ev, uint16_t
 	e->pid = ev->tid;
 }
 
+/* the entry times kept for @ev's thread, or NULL */
+static struct dat_stack *dat_stack_of(struct export_ctx *x, struct dat_writer *w,
+				      const struct ut_event *ev)
+{
+	int t = export_thread_index(x, ev);
+
+	return t >= 0 && w->stacks ? &w->stacks[t] : NULL;
+}
+
 /* the entry time of the call at @depth of @ev's thread: where to keep it */
 static uint64_t *call_slot(struct export_ctx *x, struct dat_writer *w, const struct ut_event *ev)
 {
-	struct dat_stack *s;
-	ptrdiff_t t;
+	struct dat_stack *s = dat_stack_of(x, w, ev);
 
-	if (!ev->thread || !w->stacks)
+	if (!s || ev->depth >= UT_STREAM_MAX_OPEN)
 		return NULL;
-	t = ev->thread - x->d->threads;
-	if (t < 0 || t >= x->d->nr_threads || ev->depth >= UT_STREAM_MAX_OPEN)
-		return NULL;
-	s = &w->stacks[t];
 	if (ev->depth >= s->cap) {
 		uint32_t cap = s->cap ? s->cap : 64;
 		uint64_t *n;
@@ -410,16 +414,9 @@ static uint64_t *call_slot(struct export_ctx *x, struct dat_writer *w, const str
 static void forget_calls(struct export_ctx *x, struct dat_writer *w, const struct ut_event *ev,
 			 uint32_t from)
 {
-	struct dat_stack *s;
-	ptrdiff_t t;
+	struct dat_stack *s = dat_stack_of(x, w, ev);
 
-	if (!ev->thread || !w->stacks)
-		return;
-	t = ev->thread - x->d->threads;
-	if (t < 0 || t >= x->d->nr_threads)
-		return;
-	s = &w->stacks[t];
-	if (from < s->cap)
+	if (s && from < s->cap)
 		memset(s->ts + from, 0, (s->cap - from) * sizeof(*s->ts));
 }
 

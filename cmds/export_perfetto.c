@@ -486,6 +486,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	struct export_calls_stream *s = export_calls_of(&p->calls, x, ev);
 	const struct export_call *calls;
 	const char *name, *sys;
+	uint64_t track = thread_uuid(ev->pid, ev->tid);
 	char buf[64];
 	uint32_t n;
 
@@ -493,27 +494,27 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	case UT_EV_ENTRY:
 		export_calls_push(s, ev);
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
-		ev_start(p, TYPE_SLICE_BEGIN, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, NULL);
+		ev_start(p, TYPE_SLICE_BEGIN, ev->ts, track, name, 1, NULL);
 		ev_done(x, p);
 		break;
 	case UT_EV_EXIT:
 		n = export_calls_pop(&p->calls, s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, thread_uuid(ev->pid, ev->tid));
+		slice_ends(x, p, n, ev->ts, track);
 		break;
 	case UT_EV_DEPTH:
 		n = export_calls_cut(s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, thread_uuid(ev->pid, ev->tid));
+		slice_ends(x, p, n, ev->ts, track);
 		break;
 	case UT_EV_RETURN:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
 		ev_start(p, TYPE_SLICE_BEGIN, ev->ts > ev->duration ? ev->ts - ev->duration : 0,
-			 thread_uuid(ev->pid, ev->tid), name, 1, NULL);
+			 track, name, 1, NULL);
 		ev_done(x, p);
-		slice_ends(x, p, 1, ev->ts, thread_uuid(ev->pid, ev->tid));
+		slice_ends(x, p, 1, ev->ts, track);
 		break;
 	case UT_EV_FUNC:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, NULL);
+		ev_start(p, TYPE_INSTANT, ev->ts, track, name, 1, NULL);
 		name = export_sym_or_addr(x, ev, ev->parent, buf, sizeof(buf));
 		ann_str(p, "caller", name, strlen(name));
 		ev_done(x, p);
@@ -524,7 +525,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 			snprintf(buf, sizeof(buf), "%s:%s", sys ? sys : "", name);
 		else
 			snprintf(buf, sizeof(buf), "event %u", ev->id);
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), buf, 1, "event");
+		ev_start(p, TYPE_INSTANT, ev->ts, track, buf, 1, "event");
 		event_anns(x, p, ev);
 		ev_done(x, p);
 		break;
@@ -537,7 +538,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 		text = xmalloc(len + 1);
 		memcpy(text, ev->data ? ev->data : "", len);
 		text[len] = '\0';
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), len ? text : "marker", 0, "marker");
+		ev_start(p, TYPE_INSTANT, ev->ts, track, len ? text : "marker", 0, "marker");
 		ann_str(p, "text", text, len);
 		ev_done(x, p);
 		free(text);
@@ -545,7 +546,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	}
 	case UT_EV_TRACE:
 	case UT_EV_SAMPLE:
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid),
+		ev_start(p, TYPE_INSTANT, ev->ts, track,
 			 ev->type == UT_EV_TRACE ? "stack trace" : "sample", 1, NULL);
 		stack_ann(x, p, ev);
 		if (ev->type == UT_EV_SAMPLE)
@@ -554,7 +555,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 		break;
 	case UT_EV_INITCALL:
 		name = export_sym_or_addr(x, ev, ut_event_trace_ip(ev, 0), buf, sizeof(buf));
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), name, 1, "initcall");
+		ev_start(p, TYPE_INSTANT, ev->ts, track, name, 1, "initcall");
 		if (ev->dir == UT_TRACE_DIR_ICRET)
 			ann_num(p, "ret", DA_INT_VALUE, ut_event_trace_ip(ev, 1));
 		else
@@ -564,7 +565,7 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 	case UT_EV_LOST:
 		p->lost += ev->count;
 		snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
-		ev_start(p, TYPE_INSTANT, ev->ts, thread_uuid(ev->pid, ev->tid), buf, 0, "lost");
+		ev_start(p, TYPE_INSTANT, ev->ts, track, buf, 0, "lost");
 		ann_num(p, "lost", DA_UINT_VALUE, ev->count);
 		ev_done(x, p);
 		break;

@@ -232,15 +232,11 @@ if readelf -n "$W/s/burn" 2> /dev/null | grep -q 'Build ID'; then
 	run_stripped s5 "$W/s4/burn" ''
 	# a debug directory name longer than any path: no names, no harm
 	run_stripped s6 "$W/s4/burn" "/$(printf 'd%.0s' $(seq 5000))"
-	pct=$(cp "$W/folded.s" "$W/folded" && share ";main;burn")
-	[ "$pct" -ge 80 ] && ok "stripped: the debug file beside it names main;burn ($pct%)" ||
-		{ not_ok "stripped, debug file beside it: $pct%"; sed 's/^/# /' "$W/folded"; }
-	pct=$(cp "$W/folded.s2" "$W/folded" && share ";main;burn")
-	[ "$pct" -ge 80 ] && ok "stripped: the debug file in .debug/ names main;burn ($pct%)" ||
-		{ not_ok "stripped, debug file in .debug/: $pct%"; sed 's/^/# /' "$W/folded"; }
-	pct=$(cp "$W/folded.s4" "$W/folded" && share ";main;burn")
-	[ "$pct" -ge 80 ] && ok "stripped: the debug file by build-id names main;burn ($pct%)" ||
-		{ not_ok "stripped, debug file by build-id: $pct%"; sed 's/^/# /' "$W/folded"; }
+	for c in "s:beside it" "s2:in .debug/" "s4:by build-id"; do
+		pct=$(cp "$W/folded.${c%%:*}" "$W/folded" && share ";main;burn")
+		[ "$pct" -ge 80 ] && ok "stripped: the debug file ${c#*:} names main;burn ($pct%)" ||
+			{ not_ok "stripped, debug file ${c#*:}: $pct%"; sed 's/^/# /' "$W/folded"; }
+	done
 	for d in s3 s5 s6; do
 		if ! grep -qE '(^|;)(main|burn)(;| )' "$W/folded.$d" && grep -q '\[unknown\]' "$W/folded.$d"; then
 			ok "stripped: $(case $d in s3) echo "a debug file of another build is not used" ;;
