@@ -23,14 +23,17 @@
  * swapcontext and setcontext are in context.c, exec and posix_spawn in
  * exec.c, sigaction and signal in signal.c, fork and prctl in sched.c.
  *
- * Each wrapper finds the next definition with dlsym(RTLD_NEXT) the first
+ * Each wrapper finds the next definition with ut_next_sym() the first
  * time it is called.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -41,6 +44,96 @@
 #include "usertrace/events/dl.h"
 #include "usertrace/events/sched.h"
 
+/* is @f a definition of another object than this library? */
+static int ut_other_object(void *f)
+{
+	Dl_info self, it;
+
+	return f && dladdr(f, &it) && dladdr((void *)ut_other_object, &self) &&
+	       it.dli_fbase != self.dli_fbase;
+}
+
+/* @name in the scope of the object named @path ("": the executable) */
+static void *ut_sym_in(const char *path, const char *name)
+{
+	static void *(*real_dlopen)(const char *, int);
+	static int (*real_dlclose)(void *);
+	void *h, *f = NULL;
+
+	/* the libc's, not our wrappers: the lock of ours may be held (a constructor) */
+	if (!real_dlopen)
+		real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	if (!real_dlclose)
+		real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	if (!real_dlopen || !real_dlclose || !*path)
+		return NULL;
+	if ((h = real_dlopen(path, RTLD_LAZY | RTLD_NOLOAD))) {
+		f = dlsym(h, name);
+		real_dlclose(h);
+	}
+	return ut_other_object(f) ? f : NULL;
+}
+
+/* dl_iterate_phdr: copy the name of the object numbered want */
+struct ut_nth_obj {
+	unsigned int want, at;
+	char *name;
+	size_t size;
+};
+
+static int ut_nth_obj(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct ut_nth_obj *o = data;
+	(void)size;
+
+	if (o->at++ != o->want)
+		return 0;
+	snprintf(o->name, o->size, "%s", info->dlpi_name ? info->dlpi_name : "");
+	return 1;
+}
+
+/*
+ * The definition of @name that a call from @site would have reached
+ * without this library: the next one after it in the global scope
+ * (dlsym(RTLD_NEXT)), or else one in the scope of the caller's object:
+ * a library dlopen'ed with RTLD_LOCAL brings dependencies that only it
+ * sees (a C program dlopening a C++ library: libstdc++'s operator new
+ * and __cxa_begin_catch), though its references to @name bound to this
+ * library's, first in the global scope.  Last, any loaded object's.
+ * NULL if none defines it.  Never called on a hot path: the wrappers
+ * keep what it returns.
+ */
+void *ut_next_sym(const char *name, const void *site)
+{
+	struct link_map *lm = NULL;
+	Dl_info di;
+	void *f;
+
+	ut_kmem_quiet++;	/* the dynamic linker's allocations are ours */
+	if ((f = dlsym(RTLD_NEXT, name))) {
+		ut_kmem_quiet--;
+		return f;
+	}
+	if (site && dladdr1(site, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm)
+		f = ut_sym_in(lm->l_name, name);
+	/*
+	 * each object by its name, copied under the loader's lock: one that
+	 * a dlclose of another thread unloads meanwhile is not found again
+	 */
+	if (!f) {
+		struct ut_nth_obj o = { 0, 0, ut_malloc(PATH_MAX), PATH_MAX };
+
+		for (; o.name && !f; o.want++, o.at = 0) {
+			if (!dl_iterate_phdr(ut_nth_obj, &o))
+				break;
+			f = ut_sym_in(o.name, name);
+		}
+		ut_free(o.name);
+	}
+	dlerror();	/* the failed lookups leave the program no error to read */
+	ut_kmem_quiet--;
+	return f;
+}
 
 /* put the real return addresses back on the stack; the frames stay open */
 void ut_shadow_restore_all(struct ut_thread *t)

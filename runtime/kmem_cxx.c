@@ -6,8 +6,10 @@
  * new or delete expression, not the malloc or free inside libstdc++.
  *
  * Each calls the next definition (libstdc++'s, or the program's own
- * replacement), found with dlsym(RTLD_NEXT) at its first call, with this
- * thread's allocations quiet: the malloc inside writes nothing, the
+ * replacement), found by ut_next_sym() at its first call (also when only
+ * the calling library sees libstdc++: a C program that dlopens a C++
+ * library; with none at all, malloc and free), with this thread's
+ * allocations quiet: the malloc inside writes nothing, the
  * operator writes one kmalloc (or kfree) for the block.  operator new
  * may throw (bad_alloc, or a new_handler's exception): this file is
  * built with -fexceptions so that the cleanup ends the quiet section as
@@ -24,35 +26,59 @@ static void unquiet(int *q)
 	ut_kmem_quiet = 0;
 }
 
-static void *next_sym(void **cache, const char *name)
+static void *next_sym(void **cache, const char *name, const void *site, void *fallback)
 {
 	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
 
 	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
+		f = ut_next_sym(name, site) ?: fallback;
 		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
 	}
 	return f;
 }
 
-/* the definitions the program did not link: there is nothing to call */
-static __attribute__((noreturn, cold)) void no_next(const char *name)
+/*
+ * No object defines the operator (its caller could not have been
+ * linked): what libstdc++'s do, short of the new_handler and bad_alloc.
+ * Never a reason to stop the program.
+ */
+static void *fb_alloc(size_t n, size_t al, int nothrow)
 {
-	ut_log("operator %s: no definition after libusertrace", name);
-	abort();
+	void *p = NULL;
+
+	if (!n)
+		n = 1;
+	if (al <= 16)
+		p = malloc(n);
+	else if (posix_memalign(&p, al, n))
+		p = NULL;
+	if (!p && !nothrow) {
+		ut_log("operator new(%zu): out of memory", n);
+		abort();
+	}
+	return p;
 }
+
+static void *fb_new(size_t n) { return fb_alloc(n, 0, 0); }
+static void *fb_new_nt(size_t n, const void *nt) { (void)nt; return fb_alloc(n, 0, 1); }
+static void *fb_new_al(size_t n, size_t al) { return fb_alloc(n, al, 0); }
+static void *fb_new_al_nt(size_t n, size_t al, const void *nt) { (void)nt; return fb_alloc(n, al, 1); }
+static void fb_del(void *p) { free(p); }
+static void fb_del_n(void *p, size_t n) { (void)n; free(p); }
+static void fb_del_nt(void *p, const void *nt) { (void)nt; free(p); }
+static void fb_del_al(void *p, size_t al) { (void)al; free(p); }
+static void fb_del_n_al(void *p, size_t n, size_t al) { (void)n; (void)al; free(p); }
+static void fb_del_al_nt(void *p, size_t al, const void *nt) { (void)al; (void)nt; free(p); }
 
 #define QUIET	int __q __attribute__((cleanup(unquiet), unused)) = (ut_kmem_quiet = 1)
 
-#define NEW(sym, PARAMS, ARGS)							\
+#define NEW(sym, PARAMS, ARGS, FB)						\
 EXPORT void *sym PARAMS								\
 {										\
 	static void *cache;							\
-	void *(*real) PARAMS = (void *(*) PARAMS)next_sym(&cache, #sym);	\
 	void *site = __builtin_return_address(0), *p;				\
+	void *(*real) PARAMS = (void *(*) PARAMS)next_sym(&cache, #sym, site, (void *)FB); \
 										\
-	if (!real)								\
-		no_next(#sym);							\
 	if (likely(!ut_kmem_on()) || ut_kmem_quiet)				\
 		return real ARGS;						\
 	{									\
@@ -63,14 +89,13 @@ EXPORT void *sym PARAMS								\
 	return p;								\
 }
 
-#define DELETE(sym, PARAMS, ARGS)						\
+#define DELETE(sym, PARAMS, ARGS, FB)						\
 EXPORT void sym PARAMS								\
 {										\
 	static void *cache;							\
-	void (*real) PARAMS = (void (*) PARAMS)next_sym(&cache, #sym);		\
+	void (*real) PARAMS = (void (*) PARAMS)next_sym(&cache, #sym,		\
+							__builtin_return_address(0), (void *)FB); \
 										\
-	if (!real)								\
-		no_next(#sym);							\
 	if (likely(!ut_kmem_on()) || ut_kmem_quiet || !p) {			\
 		real ARGS;							\
 		return;								\
@@ -83,24 +108,24 @@ EXPORT void sym PARAMS								\
 }
 
 /* nothrow_t const & and align_val_t: a pointer and a size_t in the ABI */
-NEW(_Znwm, (size_t n), (n))
-NEW(_Znam, (size_t n), (n))
-NEW(_ZnwmRKSt9nothrow_t, (size_t n, const void *nt), (n, nt))
-NEW(_ZnamRKSt9nothrow_t, (size_t n, const void *nt), (n, nt))
-NEW(_ZnwmSt11align_val_t, (size_t n, size_t al), (n, al))
-NEW(_ZnamSt11align_val_t, (size_t n, size_t al), (n, al))
-NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, (size_t n, size_t al, const void *nt), (n, al, nt))
-NEW(_ZnamSt11align_val_tRKSt9nothrow_t, (size_t n, size_t al, const void *nt), (n, al, nt))
+NEW(_Znwm, (size_t n), (n), fb_new)
+NEW(_Znam, (size_t n), (n), fb_new)
+NEW(_ZnwmRKSt9nothrow_t, (size_t n, const void *nt), (n, nt), fb_new_nt)
+NEW(_ZnamRKSt9nothrow_t, (size_t n, const void *nt), (n, nt), fb_new_nt)
+NEW(_ZnwmSt11align_val_t, (size_t n, size_t al), (n, al), fb_new_al)
+NEW(_ZnamSt11align_val_t, (size_t n, size_t al), (n, al), fb_new_al)
+NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, (size_t n, size_t al, const void *nt), (n, al, nt), fb_new_al_nt)
+NEW(_ZnamSt11align_val_tRKSt9nothrow_t, (size_t n, size_t al, const void *nt), (n, al, nt), fb_new_al_nt)
 
-DELETE(_ZdlPv, (void *p), (p))
-DELETE(_ZdaPv, (void *p), (p))
-DELETE(_ZdlPvm, (void *p, size_t n), (p, n))
-DELETE(_ZdaPvm, (void *p, size_t n), (p, n))
-DELETE(_ZdlPvRKSt9nothrow_t, (void *p, const void *nt), (p, nt))
-DELETE(_ZdaPvRKSt9nothrow_t, (void *p, const void *nt), (p, nt))
-DELETE(_ZdlPvSt11align_val_t, (void *p, size_t al), (p, al))
-DELETE(_ZdaPvSt11align_val_t, (void *p, size_t al), (p, al))
-DELETE(_ZdlPvmSt11align_val_t, (void *p, size_t n, size_t al), (p, n, al))
-DELETE(_ZdaPvmSt11align_val_t, (void *p, size_t n, size_t al), (p, n, al))
-DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, (void *p, size_t al, const void *nt), (p, al, nt))
-DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, (void *p, size_t al, const void *nt), (p, al, nt))
+DELETE(_ZdlPv, (void *p), (p), fb_del)
+DELETE(_ZdaPv, (void *p), (p), fb_del)
+DELETE(_ZdlPvm, (void *p, size_t n), (p, n), fb_del_n)
+DELETE(_ZdaPvm, (void *p, size_t n), (p, n), fb_del_n)
+DELETE(_ZdlPvRKSt9nothrow_t, (void *p, const void *nt), (p, nt), fb_del_nt)
+DELETE(_ZdaPvRKSt9nothrow_t, (void *p, const void *nt), (p, nt), fb_del_nt)
+DELETE(_ZdlPvSt11align_val_t, (void *p, size_t al), (p, al), fb_del_al)
+DELETE(_ZdaPvSt11align_val_t, (void *p, size_t al), (p, al), fb_del_al)
+DELETE(_ZdlPvmSt11align_val_t, (void *p, size_t n, size_t al), (p, n, al), fb_del_n_al)
+DELETE(_ZdaPvmSt11align_val_t, (void *p, size_t n, size_t al), (p, n, al), fb_del_n_al)
+DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, (void *p, size_t al, const void *nt), (p, al, nt), fb_del_al_nt)
+DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, (void *p, size_t al, const void *nt), (p, al, nt), fb_del_al_nt)

@@ -24,12 +24,15 @@
 
 /*
  * In a wrapper of a library function: next_<name>, the next definition,
- * found with dlsym(RTLD_NEXT) the first time (needs <dlfcn.h>).
+ * found the first time by ut_next_sym() for the wrapper's caller.
  */
 #define NEXT(name)							\
 	static __typeof__(name) *next_##name;				\
 	if (!next_##name)						\
-		next_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+		next_##name = (__typeof__(name) *)ut_next_sym(#name,	\
+					__builtin_return_address(0))
+
+void *ut_next_sym(const char *name, const void *site);
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
