@@ -9,7 +9,8 @@
  * TRACE_INCLUDE_PATH/TRACE_INCLUDE_FILE.h (the file defaults to
  * TRACE_SYSTEM; without a path, the compiler's include path is searched
  * as for <file.h>; a path is searched as "path/file.h", so it is
- * relative to the include path or absolute), three times:
+ * relative to the include path or absolute, as the kernel's: a header
+ * next to the source file needs -I.), three times:
  *
  *   1. struct ut_raw_<class>: the common fields, the event's fields
  *      (a dynamic one is a u32 __data_loc_<name>: length << 16 | offset
@@ -265,6 +266,21 @@ static inline UT_NOTRACE void __ut_tp_copy_str(char *dst, const char *src, uint3
 #define __UT_INCLUDE_(file)	<file.h>
 #endif
 #define __UT_INCLUDE(file)	__UT_INCLUDE_(file)
+
+/*
+ * The trace header is read again from here, so its own directory is not
+ * searched, only define_trace.h's and the include path: a header next to
+ * the source file needs -I. (the kernel's need -I$(src)), with or without
+ * TRACE_INCLUDE_PATH (a path relative to the include path, or absolute).
+ */
+#ifdef __has_include
+#if !__has_include(__UT_INCLUDE(TRACE_INCLUDE_FILE))
+#define __UT_NOT_FOUND(__ut_h)	_Pragma(__UT_STR(GCC error __UT_STR(usertrace: __ut_h not found)))
+__UT_NOT_FOUND(__UT_INCLUDE(TRACE_INCLUDE_FILE))
+#undef __UT_NOT_FOUND
+#error "define_trace.h reads the trace header again from the include path: add -I and its directory (-I. for one next to the source file); TRACE_INCLUDE_PATH is relative to it, as in the kernel"
+#endif
+#endif
 
 #define TRACE_HEADER_MULTI_READ
 

@@ -21,6 +21,10 @@
  *	#define TRACE_INCLUDE_FILE myapp_trace
  *	#include <usertrace/define_trace.h>
  *
+ * define_trace.h reads the header again from the include path (the
+ * path relative to it): build with -I. for a header next to the source
+ * file, as the kernel's with -I$(src) (usertrace-tracepoint(3)).
+ *
  * Every file that includes it gets, per event:
  *
  *	static inline void trace_request(int id, const char *path);
