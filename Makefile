@@ -2,6 +2,8 @@
 #
 #   make            build usertrace and libusertrace.so
 #   make example    trace the bundled example and print its call graph
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, the runtime, the
+#                   headers, usertrace.pc, the man pages
 #   make check      unit and end-to-end tests
 #   make asan       the tests again under AddressSanitizer + UBSan
 #   make bench      overhead against uftrace (not a test)
@@ -103,6 +105,9 @@ $(O)/usertrace: $(CLI_OBJ) $(O)/libusertrace.so
 
 example: deps all $(O)/examples/hello
 	$(O)/usertrace live -- $(O)/examples/hello
+	@echo
+	@echo "usertrace is $(abspath $(O))/usertrace (the runtime libusertrace.so beside it);"
+	@echo "make install puts it in $(PREFIX)/bin (PREFIX=, DESTDIR=; README.md, Set up)"
 
 .PHONY: all example check asan tsan bench bench-tp bench-lat bench-tracers bench-exports clean deps install
 include tests/tests.mk
@@ -112,19 +117,24 @@ include fuzz/fuzz.mk
 clean:
 	rm -rf build build-san
 
+# make install: under $(DESTDIR)$(PREFIX), bin/usertrace; the runtime
+# lib/usertrace/libusertrace.so, where the binary looks (../lib/usertrace);
+# the headers programs include (those whose opening comment says
+# "installed": nothing to link, no list to keep here) in include/usertrace;
+# lib/pkgconfig/usertrace.pc (pkg-config --cflags usertrace); every man
+# page of doc/ in share/man/manN.  DESTDIR stages; PREFIX is what the
+# installed files name.
+PUBLIC_H  := $(shell awk 'FNR <= 8 && /installed/ { print FILENAME; nextfile }' include/usertrace/*.h)
+MAN_PAGES := $(wildcard doc/*.[1-8])
+
 install: all
 	install -D -m 755 $(O)/usertrace $(DESTDIR)$(PREFIX)/bin/usertrace
 	install -D -m 755 $(O)/libusertrace.so $(DESTDIR)$(PREFIX)/lib/usertrace/libusertrace.so
-	install -D -m 644 doc/usertrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace.1
-	install -D -m 644 doc/usertrace-mount.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace-mount.1
-	install -D -m 644 doc/usertrace-ctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/usertrace-ctl.1
-	install -D -m 644 doc/usertrace-data.5 $(DESTDIR)$(PREFIX)/share/man/man5/usertrace-data.5
-	install -D -m 644 doc/usertrace-tracepoint.3 $(DESTDIR)$(PREFIX)/share/man/man3/usertrace-tracepoint.3
-	@# what programs include: the tracepoint macros and the tracing calls (no library to link)
-	for h in event.h tracepoint.h define_trace.h tracing.h branch.h workqueue.h; do \
-		install -D -m 644 include/usertrace/$$h $(DESTDIR)$(PREFIX)/include/usertrace/$$h || exit 1; \
+	install -d $(DESTDIR)$(PREFIX)/include/usertrace $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/usertrace/
+	for m in $(MAN_PAGES); do \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$${m##*.}/$${m##*/} || exit 1; \
 	done
-	@mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed 's|@PREFIX@|$(PREFIX)|' doc/usertrace.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/usertrace.pc
 
 $(O)/examples/hello: examples/hello.c

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mmio.h - regions of device memory for the mmiotrace tracer.
+ * usertrace/mmio.h - regions of device memory for the mmiotrace tracer
+ * (C and C++; installed).
  *
  * A driver (or a test) that maps device memory in a way the runtime
  * does not see (mmap of /dev/mem, /dev/uioN and VFIO device fds is
