@@ -20,6 +20,7 @@ if [ "${1:-}" = check ]; then
 	# has its own npm, which Debian's npm package conflicts with)
 	command -v npm > /dev/null || OPT="$OPT nodejs npm"
 	OPT="$OPT babeltrace2"   # t-export-ctf.sh reads dump --ctf's output
+	OPT="$OPT pkgconf groff-base"   # t-install: pkg-config --cflags usertrace, the man page as man prints it
 fi
 
 missing_of() {
