@@ -301,6 +301,9 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 		if (ev.has_task)
 			o->task = ev.task;
 		if (ev.type == UT_EV_FUNC) {
+			/* the first call is the start's mark (a wake-up's entry comes before it) */
+			if (!o->start_ip)
+				o->start_ip = ev.parent;
 			/* the last call is the end's mark, at least so far */
 			o->end = ev.ts;
 			o->end_ip = ev.parent;
