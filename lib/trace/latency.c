@@ -266,8 +266,9 @@ static int lat_traced(const struct trace_iter *iter, int tid, int *pid)
  * and probe_wakeup_sched_switch(); the section is the two events.  The
  * first wake of a task counts until it runs.  0, or -1 out of memory.
  */
-static int lat_kernel_wake(struct trace_iter *iter, const struct ut_event *ev, struct sw_state *prios,
-			   struct lat_kwake **kw, int *nkw, struct lat_sec **sec, int *nsec)
+static int lat_kernel_wake(struct trace_iter *iter, const struct ut_event *ev,
+			   struct sw_state *prios, struct lat_kwake **kw, int *nkw,
+			   struct lat_sec **sec, int *nsec)
 {
 	struct trace_sched_wakeup wk;
 	struct trace_sched_switch sw;

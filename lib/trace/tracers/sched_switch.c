@@ -136,8 +136,9 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 		}
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
-		trace_sched_ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio, trace_sched_state_char(sw.prev_state), "==>",
-			(int)ev->cpu, sw.next_pid, sw.next_prio, 'R', sw.next_comm);
+		trace_sched_ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio,
+				    trace_sched_state_char(sw.prev_state), "==>", (int)ev->cpu,
+				    sw.next_pid, sw.next_prio, 'R', sw.next_comm);
 		return TRACE_TYPE_HANDLED;
 	}
 	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {
@@ -146,8 +147,8 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
-		trace_sched_ctxwake(&iter->seq, waker, trace_sched_prio_of(st, waker), 'R', "  +", wk.target_cpu, wk.pid,
-			wk.prio, 'R', wk.comm);
+		trace_sched_ctxwake(&iter->seq, waker, trace_sched_prio_of(st, waker), 'R', "  +",
+				    wk.target_cpu, wk.pid, wk.prio, 'R', wk.comm);
 		return TRACE_TYPE_HANDLED;
 	}
 	return TRACE_TYPE_UNHANDLED;
