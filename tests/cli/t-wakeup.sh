@@ -185,18 +185,26 @@ expect 2 "wakeup_foo" -- "$UT" record -t wakeup_foo -o "$W/bad" -- "$W/plain"
 # 5) in a traced shell, from the kernel's sched_waking and sched_switch (root,
 # the kernel's tracing directory readable): the kernel's wake line on the
 # waker's line and its switch line, the sleep in their data
-if [ "$(id -u)" != 0 ] || ! command -v chrt > /dev/null ||
+if [ "$(id -u)" != 0 ] || ! command -v chrt > /dev/null || ! command -v taskset > /dev/null ||
    { [ ! -r /sys/kernel/tracing/events/sched/sched_waking/format ] &&
      [ ! -r /sys/kernel/debug/tracing/events/sched/sched_waking/format ]; }; then
-	ok "wakeup_rt: a timer's wake-up # SKIP not root, no chrt or the kernel's sched events not readable"
+	ok "wakeup_rt: a timer's wake-up # SKIP not root, no chrt or taskset, or the kernel's sched events not readable"
 else
-	"$UT" record -t wakeup_rt -o "$W/tm" -- sh -c 'chrt -f 5 sleep 0.2' > /dev/null 2> "$W/tm.err"
+	# one CPU, kept busy by the traced shell while the sleep runs: the
+	# timer's wake-up interrupts a task (the kernel's source loses some
+	# switches from an idle CPU, see the report)
+	rm -f "$W/tm.done"
+	"$UT" record -t wakeup_rt -o "$W/tm" -- taskset -c 0 sh -c \
+		"chrt -f 5 sh -c 'sleep 0.2; : > $W/tm.done' & while [ ! -e $W/tm.done ]; do :; done; wait" \
+		> /dev/null 2> "$W/tm.err"
 	rc=$?
 	"$UT" replay -i "$W/tm" > "$W/tm.out" 2>&1
-	sp=$(sed -n 's/^#    | task: sleep-\([0-9]*\) (uid:0 nice:0 policy:1 rt_prio:5)$/\1/p' "$W/tm.out")
-	# "COMM-PID CPU FLAGS TIMEus M: PID:PRIO:S   + [CPU] SLEEP: 94:R sleep"
-	wake=$(grep -E " +[0-9]+:[ 0-9]{3}:R   \+ \[[0-9]{3}\] +${sp:-X}: 94:R sleep$" "$W/tm.out")
-	sw=$(grep -E " +[0-9]+:[ 0-9]{3}:[RSDTtXZPI]\+? ==> \[[0-9]{3}\] +${sp:-X}: 94:R sleep$" "$W/tm.out")
+	# the woken task: the sleep (its timer) or its real-time shell (the sleep's end)
+	task=$(sed -nE 's/^#    \| task: (sleep|sh)-([0-9]+) \(uid:0 nice:0 policy:1 rt_prio:5\)$/\1 \2/p' "$W/tm.out")
+	tc=${task% *} sp=${task#* }
+	# "COMM-PID CPU FLAGS TIMEus M: PID:PRIO:S   + [CPU] WOKEN: 94:R comm"
+	wake=$(grep -E " +[0-9]+:[ 0-9]{3}:R   \+ \[[0-9]{3}\] +${sp:-X}: 94:R ${tc:-X}$" "$W/tm.out")
+	sw=$(grep -E " +[0-9]+:[ 0-9]{3}:[RSDTtXZPI]\+? ==> \[[0-9]{3}\] +${sp:-X}: 94:R ${tc:-X}$" "$W/tm.out")
 	wpid=$(printf '%s\n' "$wake" | sed -nE 's/^ *.*-([0-9]+) +[0-9]+\.{5} +0us.: +([0-9]+):.*/\1 \2/p')
 	spid=$(printf '%s\n' "$sw" | sed -nE 's/^ *.*-([0-9]+) +[0-9]+\.{5} +[0-9]+us : +([0-9]+):.*/\1 \2/p')
 	if [ "$rc" = 0 ] && [ -n "$sp" ] && grep -q '^# latency: [0-9]* us, #2/2, CPU#' "$W/tm.out" &&
@@ -204,9 +212,9 @@ else
 	   [ -n "$wpid" ] && [ "${wpid% *}" = "${wpid#* }" ] &&
 	   [ -n "$spid" ] && [ "${spid% *}" = "${spid#* }" ] &&
 	   ! grep -q 'started at' "$W/tm.out"; then
-		ok "wakeup_rt: a timer's wake-up of sleep-$sp, from the kernel's events: its wake line (waker $wpid) and its switch line"
+		ok "wakeup_rt: a wake-up no traced thread's call caused ($tc-$sp), from the kernel's events: its wake line (waker $wpid) and its switch line"
 	else
-		not_ok "wakeup_rt: a timer's wake-up: status $rc, sleep '$sp', wake '$wpid', switch '$spid'"
+		not_ok "wakeup_rt: a timer's wake-up: status $rc, task '$task', wake '$wpid', switch '$spid'"
 		sed 's/^/# /' "$W/tm.out" "$W/tm.err"
 	fi
 fi
