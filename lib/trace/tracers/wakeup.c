@@ -25,8 +25,11 @@
  * its sched_switch to the task; a timer's, root only) prints as the
  * kernel's: the wake on the waker's line, and the switch ("==>").
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
@@ -39,15 +42,40 @@ struct wk_state {
 	uint64_t ts;
 	struct ut_thread_info *waker;
 	int waker_tid, waker_pid;
+	struct ut_thread_info proc;	/* a waker named from /proc (the tracing directory) */
 };
 
-/* the thread of @tid in the recording, NULL if it has no buffer */
-static struct ut_thread_info *thread_of(struct trace_iter *iter, int tid)
+/*
+ * The thread of @tid in the recording (a waker's buffer is made at its
+ * first wake), else as /proc names it, NULL if it does not: the tracing
+ * directory's max buffer has the woken thread's buffer only, and its
+ * waker is alive or recently was (as the kernel's saved cmdlines).
+ */
+static struct ut_thread_info *thread_of(struct trace_iter *iter, struct wk_state *st, int tid)
 {
+	char path[64];
+	ssize_t n;
+	int fd;
+
 	for (int i = 0; iter->data && i < iter->data->nr_threads; i++)
 		if (iter->data->threads[i].tid == tid)
 			return &iter->data->threads[i];
-	return NULL;
+	if (tid <= 0)
+		return NULL;
+	if (st->proc.tid == tid)
+		return &st->proc;
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	memset(&st->proc, 0, sizeof(st->proc));
+	n = read(fd, st->proc.comm, sizeof(st->proc.comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	st->proc.comm[n - (st->proc.comm[n - 1] == '\n')] = 0;
+	st->proc.tid = st->proc.pid = tid;
+	return &st->proc;
 }
 
 static enum print_line_t wakeup_print_line(struct trace_iter *iter, struct ut_event *ev)
@@ -66,7 +94,7 @@ static enum print_line_t wakeup_print_line(struct trace_iter *iter, struct ut_ev
 
 		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
 		if (waker != ev->tid) {
-			w.thread = thread_of(iter, waker);
+			w.thread = thread_of(iter, st, waker);
 			w.tid = waker;
 			w.pid = w.thread ? w.thread->pid : waker;
 		}
