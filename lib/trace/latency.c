@@ -232,6 +232,9 @@ struct lat_kwake {
  * runtime ran that recorded nothing: `chrt -f 5 sleep 1`)?  Its process
  * in *@pid.
  */
+static const struct ut_data *maps_data;
+static int maps_pid, maps_ret;
+
 static int lat_traced(const struct trace_iter *iter, int tid, int *pid)
 {
 	const struct ut_data *d = iter->data;
@@ -251,10 +254,16 @@ static int lat_traced(const struct trace_iter *iter, int tid, int *pid)
 			return 1;
 	if (!d || *pid <= 0)
 		return 0;
+	/* the last process asked (its tasks' wakes come one after another) */
+	if (d == maps_data && *pid == maps_pid)
+		return maps_ret;
 	snprintf(pat, sizeof(pat), "%s/maps.%d.*", d->dir, *pid);
+	memset(&g, 0, sizeof(g));
 	ret = glob(pat, GLOB_NOSORT, NULL, &g) == 0 && g.gl_pathc > 0;
-	if (ret || g.gl_pathv)
-		globfree(&g);
+	globfree(&g);
+	maps_data = d;
+	maps_pid = *pid;
+	maps_ret = ret;
 	return ret;
 }
 
