@@ -20,6 +20,40 @@ int kev_slot(const struct ut_evreg *reg, const char *sys, const char *name, uint
 int kev_recorded(const struct ut_evreg *reg, uint32_t slot);
 /* is any of the @n events @names of system @sys recorded? */
 int kev_wanted(const struct ut_evreg *reg, const char *sys, const char *const *names, int n);
+/*
+ * is the event of @slot live (recorded, held in soft mode by a trigger,
+ * or with triggers of its own, UT_EVS_LIVE), as a program's tracepoint
+ * is?  The source then collects it: its triggers run whether it is
+ * written or not.
+ */
+int kev_live(const struct ut_evreg *reg, uint32_t slot);
+/* is any of the @n events @names of system @sys live? */
+int kev_wanted_live(const struct ut_evreg *reg, const char *sys, const char *const *names, int n);
+
+/*
+ * The triggers of a source's events (events/SYS/EVENT/trigger), run as a
+ * program runs those of its tracepoints (runtime/triggers.c): traceon,
+ * traceoff, snapshot, enable_event and disable_event, of the top and of
+ * the instances, with their `if`.  stacktrace is refused by the tracing
+ * directory on these events (the task's stack is not the source's to take).
+ */
+struct kev_trig {
+	struct ut_evreg *reg;
+	const struct kev_clock *clk;
+	volatile uint32_t *on;		/* the session's tracing_on; NULL: none (record) */
+};
+
+/*
+ * kev_event_begin - event @slot's entry @ent (@size bytes, common fields
+ * set) seen: its triggers that run before the write, then whether it is
+ * to be written (1) as the switches say (its filter and tracing_on are
+ * the caller's).  *@state is for kev_event_end().
+ */
+int kev_event_begin(const struct kev_trig *k, uint32_t slot, const void *ent, uint32_t size,
+		    struct ut_evf_ctx *ctx, uint32_t *state);
+/* after the write (done or not): the triggers that run after it */
+void kev_event_end(const struct kev_trig *k, uint32_t slot, const void *ent, uint32_t size,
+		   struct ut_evf_ctx *ctx, uint32_t state);
 
 /*
  * The session's clock (enum ut_clock): the monotonic time itself, or

@@ -77,7 +77,7 @@ _Static_assert(sizeof(struct power_ent) == 16, "power events' layout");
 
 int power_src_wanted(const struct ut_evreg *reg)
 {
-	return kev_wanted(reg, "power", ev_names, NR_EV);
+	return kev_wanted_live(reg, "power", ev_names, NR_EV);
 }
 
 static void no_fill(struct ut_evf_ctx *ctx, unsigned needs)
@@ -109,19 +109,16 @@ static int out_open(struct power_src *s)
 	return 0;
 }
 
+static void write_ent(struct power_src *s, uint32_t cpu, uint64_t ts, const struct power_ent *e);
+
 /* event @ev of CPU @cpu at @mono; @pid the task the kernel names (0: idle) */
 static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mono,
 		 uint32_t state)
 {
 	struct power_ent e;
 	uint64_t ts = kev_clock_time(&s->clk, mono);
-	unsigned char *p;
-	uint32_t hdr;
-	uint16_t n16 = sizeof(e);
 
-	if (!s->out_ok || !s->have[ev] || !kev_recorded(s->reg, s->slot[ev]))
-		return;
-	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+	if (!s->out_ok || !s->have[ev] || !kev_live(s->reg, s->slot[ev]))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.ent.type = (uint16_t)UT_EVREG_ID(s->slot[ev]);
@@ -129,11 +126,29 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 	e.state = state;
 	e.cpu_id = cpu;
 	{
+		struct kev_trig k = { (struct ut_evreg *)s->reg, &s->clk, (volatile uint32_t *)s->on };
 		struct ut_evf_ctx ctx = { (int)cpu, s->w.hdr->comm, NULL };
+		uint32_t st;
+		int write = kev_event_begin(&k, s->slot[ev], &e, sizeof(e), &ctx, &st);
 
-		if (!ut_evreg_filter_match(s->reg, s->slot[ev], &e, sizeof(e), &ctx, no_fill))
-			return;
+		/* the session is off: the programs record nothing either */
+		if (write && s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+			write = 0;
+		if (write && !ut_evreg_filter_match(s->reg, s->slot[ev], &e, sizeof(e), &ctx, no_fill))
+			write = 0;
+		if (write)
+			write_ent(s, cpu, ts, &e);
+		kev_event_end(&k, s->slot[ev], &e, sizeof(e), &ctx, st);
 	}
+}
+
+/* entry @e into the buffer, on CPU @cpu at @ts */
+static void write_ent(struct power_src *s, uint32_t cpu, uint64_t ts, const struct power_ent *e)
+{
+	unsigned char *p;
+	uint32_t hdr;
+	uint16_t n16 = sizeof(*e);
+
 	if (cpu != s->w.cpu) {
 		s->w.cpu = cpu;
 		p = rb_reserve(&s->w, 8, &ts);
@@ -144,14 +159,14 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 			rb_commit(&s->w, 8, ts, ut_rec_counts(UT_REC_CPU));
 		}
 	}
-	p = rb_reserve(&s->w, 6 + sizeof(e), &ts);
+	p = rb_reserve(&s->w, 6 + sizeof(*e), &ts);
 	if (!p)
 		return;
 	hdr = RB_HDR(UT_REC_EVENT, ts - s->w.last_ts);
 	memcpy(p, &hdr, 4);
 	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, &e, sizeof(e));
-	rb_commit(&s->w, 6 + sizeof(e), ts, ut_rec_counts(UT_REC_EVENT));
+	memcpy(p + 6, e, sizeof(*e));
+	rb_commit(&s->w, 6 + sizeof(*e), ts, ut_rec_counts(UT_REC_EVENT));
 }
 
 /* the CPUs the threads of process @pid are on now (their last CPU, /proc/PID/task/TID/stat) */
@@ -401,7 +416,7 @@ static int tracefs_setup(struct power_src *s, char *why, size_t len)
 		char file[96];
 
 		snprintf(file, sizeof(file), "events/power/%s/enable", ev_names[i]);
-		if (s->have[i] && kev_recorded(s->reg, s->slot[i]) &&
+		if (s->have[i] && kev_live(s->reg, s->slot[i]) &&
 		    tracefs_instance_file_write(s->inst, file, "1") < 0)
 			err = "cannot enable the power events";
 	}

@@ -841,6 +841,25 @@ static int check_command(const char *w)
 }
 
 /* -e: SYS:EVENT, SYS:*, *:*, or a bare system or event name, with globs */
+static const char *const wakeup_kernel_events[] = {
+	"sched:sched_waking", "sched:sched_switch", NULL
+};
+
+/*
+ * Can the sched source read the kernel's wake-ups (root, its tracefs
+ * source not ruled out by USERTRACE_SCHED_SOURCE=perf, sched_waking's
+ * format readable)?
+ */
+static int kernel_wakeups_readable(void)
+{
+	const char *src = getenv(UT_SCHED_SOURCE_ENV);
+
+	if (geteuid() != 0 || (src && !strcmp(src, "perf")))
+		return 0;
+	return access("/sys/kernel/tracing/events/sched/sched_waking/format", R_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/events/sched/sched_waking/format", R_OK) == 0;
+}
+
 static int check_event(const char *w)
 {
 	const char *colon = strchr(w, ':');
@@ -1507,6 +1526,15 @@ int record_run(const struct record_opts *o, int *status)
 				o->tracer->name);
 			break;
 		}
+	/*
+	 * wakeup, wakeup_rt: the kernel's wake-ups too (a timer's, which no
+	 * traced thread caused), from its sched_waking and sched_switch when
+	 * the kernel's tracing directory can give them
+	 */
+	if ((o->tracer->lat_sections & 4) && kernel_wakeups_readable())
+		for (const char *const *e = wakeup_kernel_events; *e; e++)
+			if (add_pattern(sess.events->patterns, sizeof(sess.events->patterns), *e) < 0)
+				break;
 	/* the built-in events, selected by the patterns as they register */
 	if (ut_builtin_register(sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");

@@ -85,7 +85,7 @@ struct sched_src {
 
 int sched_src_wanted(const struct ut_evreg *reg)
 {
-	return kev_wanted(reg, "sched", ev_names, NR_EV);
+	return kev_wanted_live(reg, "sched", ev_names, NR_EV);
 }
 
 int sched_tgid_of(int tid)
@@ -162,6 +162,8 @@ static struct kev_out *out_get(struct sched_src *s, int pid, int tid)
 	return o;
 }
 
+static void write_ent(struct kev_out *o, uint32_t c, uint64_t ts, const void *ent, uint32_t size);
+
 static void no_fill(struct ut_evf_ctx *ctx, unsigned needs)
 {
 	(void)ctx;
@@ -175,14 +177,9 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 	struct ut_trace_entry *e = ent;
 	uint64_t ts = kev_clock_time(&s->clk, mono);
 	struct kev_out *o;
-	unsigned char *p;
-	uint32_t hdr, c = cpu < 0 ? 0 : (uint32_t)cpu;
-	uint16_t n16 = (uint16_t)size;
+	uint32_t c = cpu < 0 ? 0 : (uint32_t)cpu;
 
-	if (!s->have[ev] || !kev_recorded(s->reg, s->slot[ev]))
-		return;
-	/* the session is off: the programs record nothing either */
-	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+	if (!s->have[ev] || !kev_live(s->reg, s->slot[ev]))
 		return;
 	for (int i = 0; i < s->nr_skip; i++)
 		if (s->skip[i] == tid)
@@ -198,11 +195,27 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 		memcpy(o->w.hdr->comm, comm, strnlen(comm, 15));
 	}
 	{
+		struct kev_trig k = { (struct ut_evreg *)s->reg, &s->clk, (volatile uint32_t *)s->on };
 		struct ut_evf_ctx ctx = { (int)c, o->w.hdr->comm, NULL };
+		uint32_t st;
+		int write = kev_event_begin(&k, s->slot[ev], ent, size, &ctx, &st);
 
-		if (!ut_evreg_filter_match(s->reg, s->slot[ev], ent, size, &ctx, no_fill))
-			return;
+		/* the session is off: the programs record nothing either */
+		if (write && s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
+			write = 0;
+		if (write && ut_evreg_filter_match(s->reg, s->slot[ev], ent, size, &ctx, no_fill))
+			write_ent(o, c, ts, ent, size);
+		kev_event_end(&k, s->slot[ev], ent, size, &ctx, st);
 	}
+}
+
+/* entry @ent into task buffer @o, on CPU @c at @ts */
+static void write_ent(struct kev_out *o, uint32_t c, uint64_t ts, const void *ent, uint32_t size)
+{
+	unsigned char *p;
+	uint32_t hdr;
+	uint16_t n16 = (uint16_t)size;
+
 	if (c != o->w.cpu) {
 		o->w.cpu = c;
 		p = rb_reserve(&o->w, 8, &ts);
@@ -666,7 +679,7 @@ static int tracefs_add(struct sched_src *s, const int *tids, int n)
 static int tracefs_events(struct sched_src *s)
 {
 	for (int i = 0; i < NR_EV; i++) {
-		int want = s->nr_tids && s->have[i] && kev_recorded(s->reg, s->slot[i]);
+		int want = s->nr_tids && s->have[i] && kev_live(s->reg, s->slot[i]);
 
 		if (want == s->kernel_on[i])
 			continue;
@@ -727,8 +740,8 @@ static int src_start(struct sched_src *s)
 	}
 	if (force && !strcmp(force, "tracefs"))
 		return -1;
-	if ((s->have[EV_WAKEUP] && kev_recorded(s->reg, s->slot[EV_WAKEUP])) ||
-	    (s->have[EV_WAKING] && kev_recorded(s->reg, s->slot[EV_WAKING])))
+	if ((s->have[EV_WAKEUP] && kev_live(s->reg, s->slot[EV_WAKEUP])) ||
+	    (s->have[EV_WAKING] && kev_live(s->reg, s->slot[EV_WAKING])))
 		pr_warn("sched events: from perf context-switch records: no sched_wakeup or sched_waking "
 			"(they need the kernel's tracefs, as root)");
 	s->tracefs = 0;

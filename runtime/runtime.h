@@ -212,6 +212,8 @@ void ut_task_get(struct ut_ctx_task *ti);
 void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
 			uint32_t dir);
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered);
+int ut_write_entry_at(struct ut_thread *t, const struct ut_trace_entry *ent, uint32_t size,
+		      uint64_t ts);
 
 struct dl_phdr_info;
 /* branch.c: the branch profilers' sites (usertrace/branch.h) */

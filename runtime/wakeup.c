@@ -45,6 +45,7 @@
 #include <semaphore.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "runtime/runtime.h"
@@ -60,6 +61,7 @@ struct wake_slot {
 	uint64_t ts;		/* when */
 	uintptr_t ip;		/* the waking call */
 	uintptr_t parent;	/* its caller */
+	int32_t tid;		/* the waker */
 };
 
 static struct wake_slot wake_table[WAKE_SLOTS];
@@ -77,11 +79,22 @@ static inline int wake_on(void)
 	       ut_self.state != UT_TS_INTERNAL;
 }
 
+/* a thread that is to write, its buffer made at its first use */
+static int wake_ready(struct ut_thread *t)
+{
+	if (likely(t->state == UT_TS_READY))
+		return 1;
+	return t->state == UT_TS_NEW && ut_thread_setup(t) == 0;
+}
+
 /* a wake on @obj by @ip called from @parent, now */
 static void wake_note(const void *obj, uintptr_t ip, uintptr_t parent)
 {
 	struct wake_slot *s = wake_slot(obj);
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	/* the waker's buffer names it (its comm) in the trace of the wake-up */
+	wake_ready(&ut_self);
 
 	/* another waker writes it: the table keeps that one */
 	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
@@ -91,6 +104,7 @@ static void wake_note(const void *obj, uintptr_t ip, uintptr_t parent)
 	__atomic_store_n(&s->ts, ut_clock(), __ATOMIC_RELAXED);
 	__atomic_store_n(&s->ip, ip, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->parent, parent, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->tid, ut_self.tid, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
@@ -108,6 +122,7 @@ static int wake_find(const void *obj, struct wake_slot *out)
 		out->ts = __atomic_load_n(&s->ts, __ATOMIC_RELAXED);
 		out->ip = __atomic_load_n(&s->ip, __ATOMIC_RELAXED);
 		out->parent = __atomic_load_n(&s->parent, __ATOMIC_RELAXED);
+		out->tid = __atomic_load_n(&s->tid, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq)
 			return out->obj == (uintptr_t)obj;
@@ -120,6 +135,8 @@ static int wake_find(const void *obj, struct wake_slot *out)
 static uint32_t policy_gen = 1;	/* bumped by every policy change */
 static __thread uint32_t my_gen __attribute__((tls_model("initial-exec")));
 static __thread int my_rt __attribute__((tls_model("initial-exec")));
+static __thread uint32_t prio_gen __attribute__((tls_model("initial-exec")));
+static __thread int my_prio __attribute__((tls_model("initial-exec")));
 
 static inline void policy_changed(void)
 {
@@ -144,14 +161,70 @@ static int wake_counts(void)
 	return my_rt;
 }
 
+/*
+ * the thread's priority as the kernel's sched events give it (read once,
+ * again after a policy change through the wrappers): 99 - rt_priority
+ * for SCHED_FIFO and SCHED_RR, -1 for SCHED_DEADLINE, 120 + nice else
+ */
+static int wake_prio(void)
+{
+	uint32_t g = __atomic_load_n(&policy_gen, __ATOMIC_RELAXED);
+
+	if (prio_gen != g) {
+		int p = sched_getscheduler(0);
+		struct sched_param sp = { 0 };
+
+		if (p == SCHED_FIFO || p == SCHED_RR)
+			my_prio = sched_getparam(0, &sp) == 0 ? 99 - sp.sched_priority : 99;
+		else if (p == 6)
+			my_prio = -1;
+		else {
+			errno = 0;
+			my_prio = getpriority(PRIO_PROCESS, 0);
+			my_prio = errno ? 120 : 120 + my_prio;
+		}
+		prio_gen = g;
+	}
+	return my_prio;
+}
+
+/* the kernel's sched_wakeup entry (usertrace/events/sched.h) */
+struct wake_ent {
+	struct ut_trace_entry ent;
+	char comm[16];
+	int32_t pid, prio, target_cpu;
+};
+_Static_assert(sizeof(struct wake_ent) == 36, "sched_wakeup layout");
+
+extern struct ut_tracepoint __ut_tp_sched_sched_wakeup;
+
+/*
+ * The wake-up as the kernel's wakeup tracers write it (a TRACE_WAKE
+ * entry: the waker's pid, the woken task's pid, prio, CPU and name): a
+ * sched:sched_wakeup entry whose common_pid is the waker, written by the
+ * woken thread @t at the wake's time @ts, so that the trace prints the
+ * wake on the waker's line and the woken task in its data.
+ */
+static void wake_entry(struct ut_thread *t, const struct wake_slot *w, uint64_t ts)
+{
+	struct wake_ent e;
+	uint16_t id = __atomic_load_n(&__ut_tp_sched_sched_wakeup.id, __ATOMIC_RELAXED);
+
+	if (!id || !w->tid)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.ent.type = id;
+	e.ent.pid = w->tid;
+	memcpy(e.comm, t->w.hdr->comm, sizeof(e.comm));
+	e.comm[15] = 0;
+	e.pid = t->tid;
+	e.prio = wake_prio();
+	e.target_cpu = (int32_t)ut_cpu();
+	ut_write_entry_at(t, &e.ent, sizeof(e), ts);
+}
+
 /* ---- the run: a woken thread measures its wake-up ---- */
 
-static int wake_ready(struct ut_thread *t)
-{
-	if (likely(t->state == UT_TS_READY))
-		return 1;
-	return t->state == UT_TS_NEW && ut_thread_setup(t) == 0;
-}
 
 /*
  * The thread waited on @obj from @since and runs again, at @ip called
@@ -179,6 +252,7 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 	ctx = t->lat.wctx;
 	t->lat.wctx = ctx | UT_CTX_WAKING;	/* restated on a page start meanwhile */
 	ut_write_ctx(t, wts, ctx | UT_CTX_WAKING, t->lat.wpreempt);
+	wake_entry(t, &w, wts);
 	ut_write(t, UT_REC_FUNC, wts, w.ip, w.parent);
 	thresh = __atomic_load_n(&c->tracing_thresh, __ATOMIC_RELAXED);
 	report = thresh ? delta >= thresh : delta > __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);

@@ -13,6 +13,7 @@
  * rt_prio are not recorded: 0, as in the kernel's examples.
  */
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,10 +211,147 @@ struct lat_open {
 };
 
 struct lat_sec {
-	struct trace_window w;
+	struct trace_window w, w2;	/* w2: a kernel wake-up's switch (w2.tid -1: none) */
 	uint64_t dur, count;
 	struct lat_open o;
 };
+
+/* the image of the buffers of the kernel's sched events (cmds/schedsrc.h UT_SCHED_IMAGE) */
+#define KSCHED_IMAGE	1
+
+/* a wake-up the kernel's events tell: its sched_waking, the switch to the task not seen yet */
+struct lat_kwake {
+	int pid, prio, waker;
+	uint64_t ts;
+	char comm[16];
+};
+
+/*
+ * Is @tid a thread of the traced programs: it has a buffer of the
+ * runtime's, or its process has one, or maps files (a program the
+ * runtime ran that recorded nothing: `chrt -f 5 sleep 1`)?  Its process
+ * in *@pid.
+ */
+static const struct ut_data *maps_data;
+static int maps_pid, maps_ret;
+
+static int lat_traced(const struct trace_iter *iter, int tid, int *pid)
+{
+	const struct ut_data *d = iter->data;
+	char pat[4200];
+	glob_t g;
+	int ret;
+
+	*pid = tid;
+	for (int i = 0; d && i < d->nr_threads; i++)
+		if (d->threads[i].tid == tid) {
+			*pid = d->threads[i].pid;
+			if (d->threads[i].image != KSCHED_IMAGE)
+				return 1;
+		}
+	for (int i = 0; d && i < d->nr_threads; i++)
+		if (d->threads[i].pid == *pid && d->threads[i].image != KSCHED_IMAGE)
+			return 1;
+	if (!d || *pid <= 0)
+		return 0;
+	/* the last process asked (its tasks' wakes come one after another) */
+	if (d == maps_data && *pid == maps_pid)
+		return maps_ret;
+	snprintf(pat, sizeof(pat), "%s/maps.%d.*", d->dir, *pid);
+	memset(&g, 0, sizeof(g));
+	ret = glob(pat, GLOB_NOSORT, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	maps_data = d;
+	maps_pid = *pid;
+	maps_ret = ret;
+	return ret;
+}
+
+/*
+ * A kernel sched event @ev (wakeup tracers, a recording with the
+ * kernel's sched_waking and sched_switch): a sched_waking of a traced
+ * task (of a real-time one for wakeup_rt: prio below 100) starts a
+ * wake-up, the sched_switch to it ends it, as the kernel's probe_wakeup()
+ * and probe_wakeup_sched_switch(); the section is the two events.  The
+ * first wake of a task counts until it runs.  0, or -1 out of memory.
+ */
+static int lat_kernel_wake(struct trace_iter *iter, const struct ut_event *ev,
+			   struct sw_state *prios, struct lat_kwake **kw, int *nkw,
+			   struct lat_sec **sec, int *nsec)
+{
+	struct trace_sched_wakeup wk;
+	struct trace_sched_switch sw;
+	int rt_only = !strcmp(iter->tracer->name, "wakeup_rt"), pid;
+
+	if (trace_event_is(iter, ev, "sched", "sched_waking") && trace_sched_wakeup_fields(ev, &wk)) {
+		struct lat_kwake *p;
+
+		trace_sched_prio_seen(prios, wk.pid, wk.prio);
+		/*
+		 * as the kernel's: a real-time task for wakeup_rt; for wakeup, a
+		 * task of higher priority than its waker's (as last seen; 120
+		 * if never)
+		 */
+		if ((rt_only && wk.prio >= 100) ||
+		    (!rt_only && wk.prio >= trace_sched_prio_of(prios, ev->tid)) ||
+		    !lat_traced(iter, wk.pid, &pid))
+			return 0;
+		for (int i = 0; i < *nkw; i++)
+			if ((*kw)[i].pid == wk.pid)
+				return 0;
+		p = realloc(*kw, (size_t)(*nkw + 1) * sizeof(**kw));
+		if (!p)
+			return -1;
+		*kw = p;
+		p = &p[(*nkw)++];
+		p->pid = wk.pid;
+		p->prio = wk.prio;
+		p->waker = ev->tid;
+		p->ts = ev->ts;
+		snprintf(p->comm, sizeof(p->comm), "%.15s", wk.comm);
+		return 0;
+	}
+	if (!trace_event_is(iter, ev, "sched", "sched_switch") || !trace_sched_switch_fields(ev, &sw))
+		return 0;
+	trace_sched_prio_seen(prios, sw.prev_pid, sw.prev_prio);
+	trace_sched_prio_seen(prios, sw.next_pid, sw.next_prio);
+	for (int i = 0; i < *nkw; i++) {
+		struct lat_kwake k = (*kw)[i];
+		struct lat_sec *p, *n;
+
+		if (k.pid != sw.next_pid)
+			continue;
+		(*kw)[i] = (*kw)[--(*nkw)];
+		if (ev->ts < k.ts)
+			return 0;
+		p = realloc(*sec, (size_t)(*nsec + 1) * sizeof(**sec));
+		if (!p)
+			return -1;
+		*sec = p;
+		n = &p[(*nsec)++];
+		memset(n, 0, sizeof(*n));
+		n->w = (struct trace_window){ k.waker, k.ts, k.ts, 2 };
+		n->w2 = (struct trace_window){ ev->tid, ev->ts, ev->ts, 2 };
+		n->dur = ev->ts - k.ts;
+		n->count = 2;
+		lat_traced(iter, k.pid, &pid);
+		n->o.tid = k.pid;
+		n->o.pid = pid;
+		n->o.cpu = ev->cpu;
+		n->o.lo = k.ts;
+		n->o.hi = n->o.end = ev->ts;
+		memcpy(n->o.comm, k.comm, sizeof(n->o.comm));
+		/* the task's policy as its prio tells (SCHED_RR shows as SCHED_FIFO) */
+		if (k.prio >= 0 && k.prio < 100) {
+			n->o.task.policy = 1;
+			n->o.task.rt_prio = 99 - k.prio;
+		} else if (k.prio >= 100) {
+			n->o.task.nice = k.prio - 120;
+		}
+		return 0;
+	}
+	return 0;
+}
 
 static int lat_cond(unsigned sections, const struct ut_event *ev)
 {
@@ -249,14 +387,16 @@ static struct lat_open *lat_thread(struct lat_open **v, int *n, int tid)
 	return p;
 }
 
-static int lat_push(struct lat_sec **v, int *n, const struct lat_open *o)
+static int lat_push(struct lat_sec **v, int *n, const struct lat_open *o, unsigned sections)
 {
 	struct lat_sec *p = realloc(*v, (size_t)(*n + 1) * sizeof(**v));
 
 	if (!p)
 		return -1;
 	*v = p;
-	p[*n].w = (struct trace_window){ o->tid, o->lo, o->hi };
+	/* a wake-up's window: the woken thread's own records, not the kernel's of it */
+	p[*n].w = (struct trace_window){ o->tid, o->lo, o->hi, sections & 4 ? 1 : 0 };
+	p[*n].w2.tid = -1;
 	p[*n].dur = o->end > o->lo ? o->end - o->lo : 0;
 	p[*n].count = o->count;
 	p[*n].o = *o;
@@ -270,6 +410,9 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 	struct ut_merge *m = ut_merge_new(iter->data, iter->tids, iter->tids ? iter->nr_tids : 0);
 	struct lat_open *th = NULL, *o;
 	struct lat_sec *sec = NULL, *best = NULL;
+	struct lat_kwake *kw = NULL;
+	struct sw_state *prios = NULL;
+	int nkw = 0;
 	struct trace_window *win = NULL;
 	int nth = 0, nsec = 0, nwin = 0, r, ret = -1;
 	struct ut_event ev;
@@ -277,10 +420,19 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 	if (!m)
 		return -1;
 	while ((r = ut_merge_next(m, &ev)) > 0) {
+		if ((sections & 4) && ev.image == KSCHED_IMAGE) {
+			/* the kernel's events: its wake-ups, not the threads' own sections */
+			if (ev.type == UT_EV_EVENT && !prios && !(prios = calloc(1, sizeof(*prios))))
+				goto out;
+			if (ev.type == UT_EV_EVENT &&
+			    lat_kernel_wake(iter, &ev, prios, &kw, &nkw, &sec, &nsec) < 0)
+				goto out;
+			continue;
+		}
 		if (!(o = lat_thread(&th, &nth, ev.tid)))
 			goto out;
 		if (o->open && (!lat_cond(sections, &ev) || lat_gap(sections, &ev))) {
-			if (lat_push(&sec, &nsec, o) < 0)
+			if (lat_push(&sec, &nsec, o, sections) < 0)
 				goto out;
 			o->open = 0;
 		}
@@ -301,6 +453,9 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 		if (ev.has_task)
 			o->task = ev.task;
 		if (ev.type == UT_EV_FUNC) {
+			/* the first call is the start's mark (a wake-up's entry comes before it) */
+			if (!o->start_ip)
+				o->start_ip = ev.parent;
 			/* the last call is the end's mark, at least so far */
 			o->end = ev.ts;
 			o->end_ip = ev.parent;
@@ -314,7 +469,7 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 	 * (the records have no event after the end's mark)
 	 */
 	for (int i = 0; i < nth; i++)
-		if (th[i].open && th[i].end > th[i].lo && lat_push(&sec, &nsec, &th[i]) < 0)
+		if (th[i].open && th[i].end > th[i].lo && lat_push(&sec, &nsec, &th[i], sections) < 0)
 			goto out;
 	for (int i = 0; i < nsec; i++) {
 		if (thresh_ns ? sec[i].dur < thresh_ns : best && sec[i].dur <= best->dur)
@@ -323,18 +478,25 @@ int trace_lat_select(struct trace_iter *iter, uint64_t thresh_ns, struct trace_l
 			best = &sec[i];
 		if (!thresh_ns)
 			continue;
-		win = realloc(win, (size_t)(nwin + 1) * sizeof(*win));
+		win = realloc(win, (size_t)(nwin + 2) * sizeof(*win));
 		if (!win)
 			goto out;
 		win[nwin++] = sec[i].w;
+		if (sec[i].w2.tid >= 0)
+			win[nwin++] = sec[i].w2;
 		iter->entries += sec[i].count;
 	}
 	if (best && !thresh_ns) {
-		if (!(win = malloc(sizeof(*win))))
+		if (!(win = malloc(2 * sizeof(*win))))
 			goto out;
 		win[nwin++] = best->w;
+		if (best->w2.tid >= 0)
+			win[nwin++] = best->w2;
 		iter->entries = best->count;
 	}
+	/* a wakeup recording without a wake-up: nothing (not the kernel's events it has) */
+	if (!win && (sections & 4) && !(win = malloc(sizeof(*win))))
+		goto out;
 	iter->written = iter->entries;
 	memset(lat, 0, sizeof(*lat));
 	if (best) {
@@ -358,6 +520,8 @@ out:
 	free(win);
 	free(sec);
 	free(th);
+	free(kw);
+	free(prios);
 	ut_merge_free(m);
 	return ret;
 }
@@ -365,7 +529,9 @@ out:
 int trace_in_window(const struct trace_iter *iter, const struct ut_event *ev)
 {
 	for (int i = 0; i < iter->nr_win; i++)
-		if (iter->win[i].tid == ev->tid && ev->ts >= iter->win[i].lo && ev->ts <= iter->win[i].hi)
+		if (iter->win[i].tid == ev->tid && ev->ts >= iter->win[i].lo &&
+		    ev->ts <= iter->win[i].hi &&
+		    (!iter->win[i].from || (ev->image == KSCHED_IMAGE) == (iter->win[i].from == 2)))
 			return 1;
 	return 0;
 }

@@ -145,6 +145,20 @@ struct trace_sched_wakeup {
 	int pid, prio, target_cpu;
 };
 int trace_sched_wakeup_fields(const struct ut_event *ev, struct trace_sched_wakeup *wk);
+/* the kernel's ctx and wake lines (sched_switch.c; the wakeup tracers print them too) */
+#define PRIO_SLOTS 256
+struct sw_state {		/* the last prio seen of the few threads the wake-ups name as wakers */
+	int pid[PRIO_SLOTS];
+	int prio[PRIO_SLOTS];
+};
+void trace_sched_prio_seen(struct sw_state *st, int pid, int prio);
+/* @pid's prio last seen in @st (NULL: none): 120 if never, 140 for the idle task */
+int trace_sched_prio_of(const struct sw_state *st, int pid);
+/* task_index_to_char() of a sched_switch prev_state */
+char trace_sched_state_char(long state);
+/* " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n" after the context (trace_ctxwake_print) */
+void trace_sched_ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, const char *delim,
+			 int cpu, int npid, int nprio, char nst, const char *ncomm);
 /* print_trace_fmt() of an event: context, text, newline */
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */

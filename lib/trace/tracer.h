@@ -210,6 +210,8 @@ struct trace_lat_info {
 struct trace_window {
 	int tid;
 	uint64_t lo, hi;
+	/* whose records: 0 every buffer of the thread, 1 the runtime's only, 2 the kernel's (sched) only */
+	int from;
 };
 
 struct ut_progress;

@@ -654,6 +654,25 @@ static void trig_take(struct tfs_trig *t, const struct ut_trig_spec *spec, uint3
 	t->used = 1;
 }
 
+/*
+ * Is @d an event of the kernel that the session daemon collects
+ * (cmds/schedsrc.c, cmds/powersrc.c) rather than a program's tracepoint?
+ * Its triggers run in the daemon, which has no stack of the task to give.
+ */
+static int kernel_sourced(const struct ut_event_desc *d)
+{
+	static const char *const ev[][2] = {
+		{ "sched", "sched_switch" }, { "sched", "sched_wakeup" },
+		{ "sched", "sched_waking" }, { "sched", "sched_migrate_task" },
+		{ "power", "cpu_frequency" }, { "power", "cpu_idle" },
+	};
+
+	for (size_t i = 0; d && i < sizeof(ev) / sizeof(ev[0]); i++)
+		if (!strcmp(d->system, ev[i][0]) && !strcmp(d->name, ev[i][1]))
+			return 1;
+	return 0;
+}
+
 static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
@@ -683,6 +702,17 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 			apply = soft_publish(s, slot) | recording_update(s);
 		}
 		ret = apply ? TFS_WR_APPLY : 0;
+		goto out;
+	}
+	if (spec.cmd == UT_TRIG_STACKTRACE && kernel_sourced(s->evd[slot])) {
+		char cmd[UT_EVF_TEXT_MAX];
+		size_t n = 0;
+
+		while (n < size && n < sizeof(cmd) - 1 && buf[n] != '\n' && buf[n])
+			n++;
+		snprintf(cmd, sizeof(cmd), "%.*s", (int)n, buf);
+		tfs_err(s, "stacktrace: not available on an event the kernel writes", cmd);
+		ret = -EINVAL;
 		goto out;
 	}
 	ret = same >= 0 ? -EEXIST : -ENOSPC;

@@ -25,8 +25,12 @@ if [ "$(task "$W/rt.out")" = rt ] && [ -n "$l" ] && [ "$l" -ge 5000 ] && [ "$l" 
 else
 	not_ok "wakeup_rt: task $(task "$W/rt.out"), latency '$l'"; sed 's/^/# /' "$W/rt.out"
 fi
-# exact lines of the trace, the numbers aside
-sed -E 's/[0-9]+us/Nus/g; s/-[0-9]+ /-PID /; s/#[0-9]+\/[0-9]+/#E\/E/; s/CPU#[0-9]+/CPU#C/; s/#P:[0-9]+/#P:N/; s/ on .*/ on R/; s/latency: [0-9]+/latency: L/; s/^ +//; s/^(rt-PID) +[0-9]+/\1 C/; s/Nus.: <stack/NusM: <stack/' "$W/rt.out" |
+# exact lines of the trace, the numbers aside; the waker (the main thread,
+# "w") and the woken thread by name in the wake's data
+rtpid=$(sed -n 's/^#    | task: rt-\([0-9]*\) .*/\1/p' "$W/rt.out")
+wpid=$(sed -n 's/^ *w-\([0-9]*\) .*/\1/p' "$W/rt.out" | head -1)
+sed -E "s/ +${wpid:-X}:120:R   \+ \[[0-9]+\] +${rtpid:-X}: 89:R rt\$/ W:120:R   + [C] RT: 89:R rt/" "$W/rt.out" |
+sed -E 's/[0-9]+us/Nus/g; s/-[0-9]+ /-PID /; s/#[0-9]+\/[0-9]+/#E\/E/; s/CPU#[0-9]+/CPU#C/; s/#P:[0-9]+/#P:N/; s/ on .*/ on R/; s/latency: [0-9]+/latency: L/; s/^ +//; s/^(rt-PID|w-PID) +[0-9]+/\1 C/; s/Nus.: <stack/NusM: <stack/' |
 	grep -v '^=> 0x' > "$W/rt.norm"
 cat > "$W/rt.want" <<'X'
 # tracer: wakeup_rt
@@ -50,7 +54,8 @@ cat > "$W/rt.want" <<'X'
 #                  ||||| /     delay           
 #  cmd     pid     |||||| time  |   caller     
 #     \   /        ||||||  \    |    /       
-rt-PID C.....    Nus#: pthread_cond_signal <-waker
+w-PID C.....    Nus : W:120:R   + [C] RT: 89:R rt
+w-PID C.....    Nus#: pthread_cond_signal <-waker
 rt-PID C..... Nus : pthread_cond_wait <-rt_thread
 rt-PID C..... NusM: <stack trace>
 => rt_thread
@@ -78,11 +83,11 @@ fi
 # so an extra wake-up of "other" may be listed, but none under 4 ms.
 "$UT" record -t wakeup --thresh 4ms -o "$W/th" -- "$W/w" 1 8 5 12 1 1 > /dev/null 2>&1
 "$UT" replay -i "$W/th" > "$W/th.out" 2>&1
-# "NAME:LATENCY_US" per wake-up: its signal line and its wait line, by the woken thread
-got=$(awk '/pthread_cond_(signal|wait) <-/ {
+# "NAME:LATENCY_US" per wake-up: its wake line (the woken thread's name last) and its wait line
+got=$(awk '/   \+ \[[0-9]+\] / { t = $3; sub(/us.*/, "", t); start[$NF] = t }
+	/pthread_cond_wait <-/ {
 		name = $1; sub(/-[0-9]+$/, "", name); t = $3; sub(/us.*/, "", t)
-		if ($0 ~ /signal/) start[name] = t
-		else if (name in start) { printf "%s:%d ", name, t - start[name]; delete start[name] }
+		if (name in start) { printf "%s:%d ", name, t - start[name]; delete start[name] }
 	}' "$W/th.out")
 # the wanted three, in order, and nothing under the threshold
 verdict=$(echo "$got" | tr ' ' '\n' | awk -F: 'NF == 2 {
@@ -163,12 +168,53 @@ gcc -pg -O2 -o "$W/fx" "$W/fx.c" -lpthread
 rc=$?
 "$UT" replay -i "$W/fx.d" > "$W/fx.out" 2>&1
 if [ "$rc" = 0 ] && [ "$(task "$W/fx.out")" = fxwait ] &&
-   grep -Eq '^ *fxwait-[0-9]+ +[0-9]+\.\.\.\.\. +0us.: syscall <-futex_waker$' "$W/fx.out" &&
+   fxw=$(sed -n 's/^#    | task: fxwait-\([0-9]*\) .*/\1/p' "$W/fx.out") &&
+   fxm=$(sed -n 's/^ *fx-\([0-9]*\) .*: syscall <-futex_waker$/\1/p' "$W/fx.out") &&
+   [ -n "$fxw" ] && [ -n "$fxm" ] && [ "$fxm" != "$fxw" ] &&
+   grep -Eq "^ *fx-$fxm +[0-9]+\.\.\.\.\. +0us : +$fxm:120:R   \+ \[[0-9]{3}\] +$fxw:120:R fxwait\$" "$W/fx.out" &&
+   grep -Eq '^ *fx-[0-9]+ +[0-9]+\.\.\.\.\. +0us.: syscall <-futex_waker$' "$W/fx.out" &&
    grep -Eq '^ *fxwait-[0-9]+ +[0-9]+\.\.\.\.\. +[0-9]+us.: syscall <-futex_waiter$' "$W/fx.out" &&
    grep -q '^#  => started at: futex_waker$' "$W/fx.out"; then
-	ok "wakeup: a futex wake-up (FUTEX_WAKE to FUTEX_WAIT's return), the other syscall()s untouched"
+	ok "wakeup: a futex wake-up (FUTEX_WAKE to FUTEX_WAIT's return) on the waker's line, the woken thread in the wake's data, the other syscall()s untouched"
 else
 	not_ok "wakeup: the futex wake-up: status $rc"; sed 's/^/# /' "$W/fx.out" "$W/fx.err"
 fi
 # a tracer name that is not one
 expect 2 "wakeup_foo" -- "$UT" record -t wakeup_foo -o "$W/bad" -- "$W/plain"
+# a wake-up no traced thread caused: the timer that ends `sleep` (SCHED_FIFO
+# 5) in a traced shell, from the kernel's sched_waking and sched_switch (root,
+# the kernel's tracing directory readable): the kernel's wake line on the
+# waker's line and its switch line, the sleep in their data
+if [ "$(id -u)" != 0 ] || ! command -v chrt > /dev/null || ! command -v taskset > /dev/null ||
+   { [ ! -r /sys/kernel/tracing/events/sched/sched_waking/format ] &&
+     [ ! -r /sys/kernel/debug/tracing/events/sched/sched_waking/format ]; }; then
+	ok "wakeup_rt: a timer's wake-up # SKIP not root, no chrt or taskset, or the kernel's sched events not readable"
+else
+	# one CPU, kept busy by the traced shell while the sleep runs: the
+	# timer's wake-up interrupts a task (the kernel's source loses some
+	# switches from an idle CPU, see the report)
+	rm -f "$W/tm.done"
+	"$UT" record -t wakeup_rt -o "$W/tm" -- taskset -c 0 sh -c \
+		"chrt -f 5 sh -c 'sleep 0.2; : > $W/tm.done' & while [ ! -e $W/tm.done ]; do :; done; wait" \
+		> /dev/null 2> "$W/tm.err"
+	rc=$?
+	"$UT" replay -i "$W/tm" > "$W/tm.out" 2>&1
+	# the woken task: the sleep (its timer) or its real-time shell (the sleep's end)
+	task=$(sed -nE 's/^#    \| task: (sleep|sh)-([0-9]+) \(uid:0 nice:0 policy:1 rt_prio:5\)$/\1 \2/p' "$W/tm.out")
+	tc=${task% *} sp=${task#* }
+	# "COMM-PID CPU FLAGS TIMEus M: PID:PRIO:S   + [CPU] WOKEN: 94:R comm"
+	wake=$(grep -E " +[0-9]+:[ 0-9]{3}:R   \+ \[[0-9]{3}\] +${sp:-X}: 94:R ${tc:-X}$" "$W/tm.out")
+	sw=$(grep -E " +[0-9]+:[ 0-9]{3}:[RSDTtXZPI]\+? ==> \[[0-9]{3}\] +${sp:-X}: 94:R ${tc:-X}$" "$W/tm.out")
+	wpid=$(printf '%s\n' "$wake" | sed -nE 's/^ *.*-([0-9]+) +[0-9]+\.{5} +0us.: +([0-9]+):.*/\1 \2/p')
+	spid=$(printf '%s\n' "$sw" | sed -nE 's/^ *.*-([0-9]+) +[0-9]+\.{5} +[0-9]+us : +([0-9]+):.*/\1 \2/p')
+	if [ "$rc" = 0 ] && [ -n "$sp" ] && grep -q '^# latency: [0-9]* us, #2/2, CPU#' "$W/tm.out" &&
+	   [ "$(grep -vc '^#' "$W/tm.out")" = 2 ] &&
+	   [ -n "$wpid" ] && [ "${wpid% *}" = "${wpid#* }" ] &&
+	   [ -n "$spid" ] && [ "${spid% *}" = "${spid#* }" ] &&
+	   ! grep -q 'started at' "$W/tm.out"; then
+		ok "wakeup_rt: a wake-up no traced thread's call caused ($tc-$sp), from the kernel's events: its wake line (waker $wpid) and its switch line"
+	else
+		not_ok "wakeup_rt: a timer's wake-up: status $rc, task '$task', wake '$wpid', switch '$spid'"
+		sed 's/^/# /' "$W/tm.out" "$W/tm.err"
+	fi
+fi

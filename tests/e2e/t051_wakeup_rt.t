@@ -1,17 +1,17 @@
-# description: wakeup_rt: a SCHED_FIFO thread woken through a condition variable while the waker holds the mutex 2, 5, 3 ms (a SCHED_OTHER thread 8, 12, 1 ms: ignored); the latency trace of the 5 ms wake-up of "rt" (5.000 to 5.999 ms: a loaded machine delays the wake a little) (needs root for SCHED_FIFO: the program exits 77 otherwise)
+# description: wakeup_rt: a SCHED_FIFO thread woken through a condition variable while the waker holds the mutex 2, 5, 3 ms (a SCHED_OTHER thread 8, 12, 1 ms: ignored); the latency trace of the 5 ms wake-up of "rt": the wake and the waking call on the waker's line (the main thread, s-wakeup), the woken thread in the wake's data, as the kernel's (5.000 to 5.999 ms: a loaded machine delays the wake a little) (needs root for SCHED_FIFO: the program exits 77 otherwise)
 src=s-wakeup.c
 args="2 8 5 12 3 1"
 flags="pg"
 opts="-O2"
 ropts="-t wakeup_rt"
 cmd="replay"
-filter='s/ on [^ ]*$/ on K/; s/latency: 5[0-9][0-9][0-9] us/latency: 5NNN us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ *[0-9]*us[ !#+*@$]: <stack/ Tus : <stack/; s/ *5[0-9][0-9][0-9]us : pthread_cond_wait/ 5NNNus : pthread_cond_wait/; /^ => 0x/d'
+filter='s/ on [^ ]*$/ on K/; s/latency: 5[0-9][0-9][0-9] us/latency: 5NNN us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ *[0-9]*us[ !#+*@$]: <stack/ Tus : <stack/; s/ *5[0-9][0-9][0-9]us : pthread_cond_wait/ 5NNNus : pthread_cond_wait/; s/   + \[[0-9]*\] /   + [C] /; /^ => 0x/d'
 ---
 # tracer: wakeup_rt
 #
 # wakeup_rt latency trace v1.1.5 on K
 # --------------------------------------------------------------------
-# latency: 5NNN us, #3/3, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
+# latency: 5NNN us, #4/4, CPU#C | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:N)
 #    -----------------
 #    | task: rt-T1 (uid:0 nice:0 policy:1 rt_prio:10)
 #    -----------------
@@ -28,7 +28,8 @@ filter='s/ on [^ ]*$/ on K/; s/latency: 5[0-9][0-9][0-9] us/latency: 5NNN us/; s
 #                  ||||| /     delay           
 #  cmd     pid     |||||| time  |   caller     
 #     \   /        ||||||  \    |    /       
-      rt-T1 C.....    0us#: pthread_cond_signal <-waker
+s-wakeup-T2 C.....    0us : T2:120:R   + [C] T1: 89:R rt
+s-wakeup-T2 C.....    0us#: pthread_cond_signal <-waker
       rt-T1 C..... 5NNNus : pthread_cond_wait <-rt_thread
       rt-T1 C..... Tus : <stack trace>
  => rt_thread

@@ -70,7 +70,7 @@ int trace_sched_wakeup_fields(const struct ut_event *ev, struct trace_sched_wake
  * task_index_to_char() of a sched_switch prev_state: 0, or the preempted
  * mark (TASK_REPORT_MAX, 0x100), is R; else the lowest state bit
  */
-static char state_char(long state)
+char trace_sched_state_char(long state)
 {
 	static const char chars[] = "SDTtXZPI";
 
@@ -82,14 +82,8 @@ static char state_char(long state)
 }
 
 /* the last prio seen of the few threads the wake-ups name as wakers */
-#define PRIO_SLOTS 256
 
-struct sw_state {
-	int pid[PRIO_SLOTS];
-	int prio[PRIO_SLOTS];
-};
-
-static void prio_seen(struct sw_state *st, int pid, int prio)
+void trace_sched_prio_seen(struct sw_state *st, int pid, int prio)
 {
 	unsigned i = (unsigned)pid % PRIO_SLOTS;
 
@@ -98,7 +92,7 @@ static void prio_seen(struct sw_state *st, int pid, int prio)
 }
 
 /* what a waker's prio was last seen as: 120 if never (140 for the idle task, pid 0) */
-static int prio_of(const struct sw_state *st, int pid)
+int trace_sched_prio_of(const struct sw_state *st, int pid)
 {
 	unsigned i = (unsigned)pid % PRIO_SLOTS;
 
@@ -118,7 +112,7 @@ static void put_comm(struct trace_seq *s, int pid, const char *comm)
 }
 
 /* " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s" */
-static void ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, const char *delim,
+void trace_sched_ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, const char *delim,
 		    int cpu, int npid, int nprio, char nst, const char *ncomm)
 {
 	ut_seq_printf(s, " %7d:%3d:%c %s [%03d] %7d:%3d:%c ", ppid, pprio, pst, delim, cpu,
@@ -137,13 +131,14 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 		return TRACE_TYPE_UNHANDLED;
 	if (trace_event_is(iter, ev, "sched", "sched_switch") && trace_sched_switch_fields(ev, &sw)) {
 		if (st) {
-			prio_seen(st, sw.prev_pid, sw.prev_prio);
-			prio_seen(st, sw.next_pid, sw.next_prio);
+			trace_sched_prio_seen(st, sw.prev_pid, sw.prev_prio);
+			trace_sched_prio_seen(st, sw.next_pid, sw.next_prio);
 		}
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
-		ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio, state_char(sw.prev_state), "==>",
-			(int)ev->cpu, sw.next_pid, sw.next_prio, 'R', sw.next_comm);
+		trace_sched_ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio,
+				    trace_sched_state_char(sw.prev_state), "==>", (int)ev->cpu,
+				    sw.next_pid, sw.next_prio, 'R', sw.next_comm);
 		return TRACE_TYPE_HANDLED;
 	}
 	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {
@@ -152,8 +147,8 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
-		ctxwake(&iter->seq, waker, prio_of(st, waker), 'R', "  +", wk.target_cpu, wk.pid,
-			wk.prio, 'R', wk.comm);
+		trace_sched_ctxwake(&iter->seq, waker, trace_sched_prio_of(st, waker), 'R', "  +",
+				    wk.target_cpu, wk.pid, wk.prio, 'R', wk.comm);
 		return TRACE_TYPE_HANDLED;
 	}
 	return TRACE_TYPE_UNHANDLED;
