@@ -26,7 +26,7 @@ int command_live(int argc, char **argv)
 	const char *outfile = NULL;
 	struct record_opts o;
 	char **rargv;
-	int rargc = 0, status = 0, ret;
+	int rargc = 0, status = 0, ws, ret;
 	FILE *out = stdout;
 
 	/* our own -o is a file; the rest are record's options */
@@ -49,7 +49,7 @@ int command_live(int argc, char **argv)
 		}
 		rargv[rargc++] = argv[i];
 	}
-	if (record_options(rargc, rargv, &o) < 0) {
+	if (record_options(rargc, rargv, &o, "live") < 0) {
 		free(rargv);
 		return 2;
 	}
@@ -64,7 +64,7 @@ int command_live(int argc, char **argv)
 		return 2;
 	}
 	o.outdir = tmpl;
-	ret = record_run(&o, &status);
+	ret = record_run(&o, &status, &ws);
 	if (ret == 0 || access(tmpl, F_OK) == 0) {
 		char info[PATH_MAX];
 
@@ -78,6 +78,8 @@ int command_live(int argc, char **argv)
 		fflush(stdout);
 	remove_tree(tmpl);
 	free(rargv);
+	/* after the trace, as a shell says it after the program's output */
+	pr_killed(ws, "");
 	if (ret < 0 && !status)
 		return 1;
 	return status;
