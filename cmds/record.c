@@ -1569,6 +1569,36 @@ static void record_summary(struct recorder *rec)
 			(unsigned long long)lost, threads, threads > 1 ? "s" : "");
 }
 
+/*
+ * A function tracer on programs built without instrumentation records no
+ * function: the trace is a header and nothing else.  Say which objects
+ * ran, why nothing of them could be traced and how to build them, once
+ * the program has ended (a library it dlopens may be instrumented).
+ * Tracers that need no instrumentation (events, sched_switch, sysprof...)
+ * and the latency tracers' marks alone (-O nofunction-trace) say nothing.
+ */
+static void check_instrumented(const struct record_opts *o)
+{
+	int i = ut_tracer_index(o->tracer->name);
+	int wants = i >= 0 && (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH));
+	char exes[512];
+	int many;
+
+	if (wants && o->tracer->lat_sections && o->nofunc)
+		wants = 0;
+	if (!wants && !o->func_profile && !o->stack_trace && !o->cmds[0])
+		return;
+	if (ut_symtab_uninstrumented(o->outdir, exes, sizeof(exes)) != 1)
+		return;
+	many = strchr(exes, ',') != NULL;
+	pr_warn("no function was traced: nothing in %s or the libraries %s loaded is instrumented\n"
+		"  (no calls to mcount, __fentry__ or __cyg_profile_func_enter, no __mcount_loc or "
+		"__patchable_function_entries)\n"
+		"  build %s with -pg, -pg -mfentry, -finstrument-functions or "
+		"-fpatchable-function-entry=5; events need none (-e, -t sched_switch)",
+		exes[0] ? exes : "the program", many ? "they" : "it", many ? "them" : "it");
+}
+
 /**
  * record_run - run o->argv under the runtime and save its trace in o->outdir
  * @status: PROG's exit status, as a shell would give it
@@ -1758,6 +1788,7 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 		rec.error = 1;
 	}
 	ut_symtab_save(o->outdir);
+	check_instrumented(o);
 	record_summary(&rec);
 out:
 	cw_destroy(rec.cw);
