@@ -1496,10 +1496,30 @@ static void report_session_errors(const char *session)
  */
 static void startup_failed(const char *session, const char *outdir, int kept_old)
 {
-	char old[PATH_MAX];
+	char old[PATH_MAX], path[PATH_MAX], *buf, *line, *save = NULL;
 
 	report_session_errors(session);
 	pr_err("the program was stopped before its main: fix the filters");
+	/*
+	 * A function of a library the program dlopens later is not there
+	 * yet: only FUNC:mod:LIB waits for it.  Said for the first plain
+	 * name (not a command, not already :mod:) that matched nothing.
+	 */
+	snprintf(path, sizeof(path), "%s/errors", session);
+	buf = read_file(path, NULL);
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char *q = strchr(line, '\''), *e = q ? strstr(q + 1, "': no function matches") : NULL;
+
+		if (strncmp(line, "set_", 4) || !e || e == q + 1)
+			continue;
+		*e = 0;
+		if (strchr(q + 1, ':') || q[1] == '!')
+			continue;
+		pr_err("if '%s' is in a library the program loads with dlopen, name the library: "
+		       "'%s:mod:LIBNAME.so'", q + 1, q + 1);
+		break;
+	}
+	free(buf);
 	remove_tree(outdir);
 	snprintf(old, sizeof(old), "%s.old", outdir);
 	if (kept_old && rename(old, outdir) < 0)
@@ -1617,7 +1637,8 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
 	int clock = session_default_clock();
 	int wstatus = 0, main_status = -1;
-	struct sigaction sa = { 0 };
+	struct sigaction sa = { 0 }, old_sa[4], old_pipe, ign = { .sa_handler = SIG_IGN };
+	static const int fwd_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	int kept_old = 0;
 	uint32_t seen;
 	pid_t pid;
@@ -1631,6 +1652,9 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 		return -1;
 	if (session_create(&sess) < 0)
 		return -1;
+	/* a reader of our stderr that goes away must not leave the session behind */
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sess.sigpipe_default = old_pipe.sa_handler != SIG_IGN;
 	session = sess.dir;
 	ctl = sess.ctl;
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
@@ -1693,10 +1717,8 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	child_pid = pid;
 	/* ^C and friends are for the program; we stop when it does */
 	sa.sa_handler = forward_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(fwd_sigs); i++)
+		sigaction(fwd_sigs[i], &sa, &old_sa[i]);
 	sig_ctl = ctl;
 	sa.sa_handler = child_signal;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
@@ -1728,6 +1750,10 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	}
 	signal(SIGCHLD, SIG_DFL);
 	sig_ctl = NULL;
+	/* the program is gone: signals are ours again (live prints after this) */
+	for (size_t i = 0; i < ARRAY_SIZE(fwd_sigs); i++)
+		sigaction(fwd_sigs[i], &old_sa[i], NULL);
+	child_pid = 0;
 	/* the last sched events, and their buffers closed for the last scan */
 	sched_src_close(rec.sched);
 	rec.sched = NULL;
@@ -1801,6 +1827,7 @@ out:
 	}
 	saver_fini(&sv);
 	session_destroy(&sess);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	return rec.error ? -1 : 0;
 fail:
 	sched_src_close(rec.sched);
@@ -1809,6 +1836,7 @@ fail:
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	return -1;
 }
 
