@@ -988,8 +988,7 @@ int command_mount(int argc, char **argv)
 		} else if (!strncmp(a, "--buffer=", 9)) {
 			val = a + 9;
 		} else if (a[0] == '-' && a[1]) {
-			pr_err("unknown option '%s'", a);
-			mount_usage(stderr);
+			pr_err("unknown option '%s' (see usertrace mount -h)", a);
 			return 2;
 		} else if (!dir) {
 			dir = a;

@@ -135,6 +135,9 @@ exact 2 "usertrace: no program to run: usertrace live [options] -- PROG [ARGS...
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace dump -h)" -- "$UT" dump --frobnicate
 exact 2 "usertrace: unknown option '-q' (see usertrace dump -h)" -- "$UT" dump -q
 exact 2 "usertrace: option '--dat' needs an argument (see usertrace dump -h)" -- "$UT" dump --dat
+exact 1 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- "$UT" report --frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace ctl -h)" -- "$UT" ctl --frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace mount -h)" -- "$UT" mount --frobnicate
 
 # a -f that applies to none of the built-in events of its -e: refused before the program runs
 exact 2 "usertrace: -f: the filter does not apply to sched:sched_switch (-e 'sched:sched_switch'):
