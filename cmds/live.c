@@ -28,39 +28,57 @@
 #include "cmds/record.h"
 #include "utils/utils.h"
 
-static volatile sig_atomic_t printer;
+static const int live_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static volatile sig_atomic_t printer, pending;
 
-/* ^C, SIGTERM...: for the printer; live waits for it, then cleans up */
+/*
+ * ^C, SIGTERM...: for the printer, live waits for it, then cleans up.
+ * While the program runs, record's handlers take them (for the program);
+ * one that comes when there is neither is kept in @pending: nothing more
+ * is printed, and live ends by it once its directory is gone.
+ */
 static void forward(int sig)
 {
 	int saved = errno;
 
 	if (printer > 0)
 		kill(printer, sig);
+	else
+		pending = sig;
 	errno = saved;
 }
 
 /*
  * Print the recording @dir to @out in a child process; its wait status
- * (as waitpid's), or -1 after a message.
+ * (as waitpid's), or -1 (a message said why, or a signal came first).
  */
 static int print_trace(const char *dir, FILE *out)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa = { 0 }, old[4];
+	sigset_t block, orig;
 	int ws = -1;
 	pid_t pid;
 
+	/* held from before the fork until forward() knows the printer: none is missed */
+	sigemptyset(&block);
+	for (size_t i = 0; i < ARRAY_SIZE(live_sigs); i++)
+		sigaddset(&block, live_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	if (pending) {
+		sigprocmask(SIG_SETMASK, &orig, NULL);
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		pr_err("fork: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, &orig, NULL);
 		return -1;
 	}
 	if (pid == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-			signal(sigs[i], SIG_DFL);
+		for (size_t i = 0; i < ARRAY_SIZE(live_sigs); i++)
+			signal(live_sigs[i], SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &orig, NULL);
 		if (replay_dir(dir, out) < 0)
 			_exit(1);
 		if (fflush(out) != 0 || ferror(out))
@@ -68,14 +86,11 @@ static int print_trace(const char *dir, FILE *out)
 		_exit(0);
 	}
 	printer = pid;
-	sa.sa_handler = forward;
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
+	/* the handlers stay: a signal now does not stop the cleanup, live ends after it */
 	printer = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &old[i], NULL);
 	return ws;
 }
 
@@ -129,6 +144,13 @@ int command_live(int argc, char **argv)
 		return 2;
 	}
 	o.outdir = tmpl;
+	/* from now on a signal to live ends it without its directory (record's forward them meanwhile) */
+	{
+		struct sigaction sa = { .sa_handler = forward };
+
+		for (size_t i = 0; i < ARRAY_SIZE(live_sigs); i++)
+			sigaction(live_sigs[i], &sa, NULL);
+	}
 	ret = record_run(&o, &status, &ws);
 	if (ret == 0 || access(tmpl, F_OK) == 0) {
 		char info[PATH_MAX + 8];
@@ -145,6 +167,10 @@ int command_live(int argc, char **argv)
 	if (pws != -1 && WIFSIGNALED(pws)) {
 		signal(WTERMSIG(pws), SIG_DFL);
 		raise(WTERMSIG(pws));
+	}
+	if (pending) {
+		signal(pending, SIG_DFL);
+		raise(pending);
 	}
 	/* after the trace, as a shell says it after the program's output */
 	pr_killed(ws, "");
