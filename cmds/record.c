@@ -1608,8 +1608,17 @@ static void check_instrumented(const struct record_opts *o)
 		wants = 0;
 	if (!wants && !o->func_profile && !o->stack_trace && !o->cmds[0])
 		return;
-	if (ut_symtab_uninstrumented(o->outdir, exes, sizeof(exes)) != 1)
+	switch (ut_symtab_uninstrumented(o->outdir, exes, sizeof(exes))) {
+	case 1:
+		break;
+	case 2:
+		pr_warn("no function was traced: the runtime was loaded into no process of %s; "
+			"a statically linked (or set-user-ID) program cannot be traced: "
+			"LD_PRELOAD does not apply to it", o->argv[0]);
 		return;
+	default:
+		return;
+	}
 	many = strchr(exes, ',') != NULL;
 	pr_warn("no function was traced: nothing in %s or the libraries %s loaded is instrumented\n"
 		"  (no calls to mcount, __fentry__ or __cyg_profile_func_enter, no __mcount_loc or "

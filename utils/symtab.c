@@ -867,6 +867,7 @@ int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size)
 		free(buf);
 	}
 	free(mf);
+	mf = NULL;
 	if (nr_paths)
 		qsort(paths, nr_paths, sizeof(*paths), cmp_str);
 	elf_version(EV_CURRENT);
@@ -876,7 +877,9 @@ int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size)
 	for (size_t i = 0; i < nr_paths; i++)
 		free(paths[i]);
 	free(paths);
-	/* nothing mapped at all (no snapshot): nothing to say */
+	/* no snapshot: the runtime started in no process (static, setuid) */
+	if (!nr_mf)
+		return 2;
 	return nr_paths ? ret : 0;
 }
 

@@ -34,8 +34,9 @@ struct ut_symtab *ut_symtab_load(const char *datadir);
  * executable or library calling mcount, __fentry__ or
  * __cyg_profile_func_enter, nor with call sites to patch (__mcount_loc,
  * __patchable_function_entries)?  1 if so, with the executables' names
- * in @exes ("a, b"); 0 if something is (or nothing was mapped); -1 if
- * @datadir cannot be read.
+ * in @exes ("a, b"); 0 if something is; 2 if the runtime started in no
+ * process (no maps snapshot: a static or setuid program); -1 if @datadir
+ * cannot be read.
  */
 int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size);
 /*

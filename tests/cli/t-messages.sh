@@ -60,6 +60,12 @@ exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t irqsoff -- "$W/plain"
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t nop --func-profile -- "$W/plain"
 # two programs: both named
 exact 0 "$(noinstr 'plain, plain2' they them)" -- "$UT" record -o "$W/d" -- "$W/plain" 0 "$W/plain2"
+# a static program: the runtime is not loaded at all
+if gcc -static -pg -O2 -o "$W/static" "$W/app.c" 2> /dev/null; then
+	exact 0 "usertrace: warning: no function was traced: the runtime was loaded into no process of $W/static; a statically linked (or set-user-ID) program cannot be traced: LD_PRELOAD does not apply to it" -- "$UT" record -o "$W/d" -- "$W/static"
+else
+	ok "static program # SKIP no static C library"
+fi
 # instrumented builds, and tracers that need none: not a word
 for b in pg cyg pfe; do
 	exact 0 "" -- "$UT" record -o "$W/d" -- "$W/$b"
