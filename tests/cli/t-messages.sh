@@ -43,6 +43,8 @@ gcc -O2 -o "$W/plain" "$W/app.c" && cp "$W/plain" "$W/plain2" || exit 1
 gcc -pg -mfentry -O2 -o "$W/pg" "$W/app.c" || exit 1
 gcc -finstrument-functions -O2 -o "$W/cyg" "$W/app.c" || exit 1
 gcc -fpatchable-function-entry=5 -O2 -o "$W/pfe" "$W/app.c" || exit 1
+# nops and __mcount_loc alone: no call to any hook
+gcc -pg -mfentry -mnop-mcount -mrecord-mcount -fno-pie -no-pie -O2 -o "$W/nopmcount" "$W/app.c" || exit 1
 
 # 1. no instrumentation: which programs, why, and the flags that give it
 noinstr() {
@@ -67,7 +69,7 @@ else
 	ok "static program # SKIP no static C library"
 fi
 # instrumented builds, and tracers that need none: not a word
-for b in pg cyg pfe; do
+for b in pg cyg pfe nopmcount; do
 	exact 0 "" -- "$UT" record -o "$W/d" -- "$W/$b"
 done
 exact 0 "" -- "$UT" record -o "$W/d" -t kmemtrace -- "$W/plain"
