@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: whatever ends live or record (a reader gone, SIGTERM, a closed stderr), their temporary data goes
+# description: whatever ends live, record or mount (a reader gone, SIGTERM, a closed stderr), their temporary data goes
 SUITE=cleanup
 . "$(dirname "$0")/lib.sh"
 
@@ -132,5 +132,38 @@ gcc -O2 -o "$W/pipe" "$W/pipe.c" || exit 1
 st=$?
 if [ "$st" = 141 ]; then ok "record: the program's SIGPIPE is its own (status 141)"; else not_ok "record: the program's SIGPIPE (status $st)"; fi
 left "record, the program killed by SIGPIPE"
+
+# the mount daemon: SIGTERM is for the program; umount then ends the daemon, its session gone
+cat > "$W/wait.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	FILE *f = fopen(argv[1], "w");
+	const char *s = getenv("USERTRACE_SESSION");
+
+	(void)argc;
+	if (!f || !s)
+		return 1;
+	fprintf(f, "%s\n", s);
+	fclose(f);
+	for (;;)
+		pause();
+}
+C
+gcc -O2 -o "$W/wait" "$W/wait.c" || exit 1
+mkdir "$W/mnt"
+"$UT" mount "$W/mnt" -- "$W/wait" "$W/session" > /dev/null 2> "$W/err" &
+D=$!
+for i in $(seq 100); do [ -s "$W/session" ] && break; sleep 0.1; done
+kill -TERM $D
+for i in $(seq 100); do grep -q 'killed by signal 15' "$W/err" && break; sleep 0.1; done
+"$UT" umount "$W/mnt" > /dev/null 2>&1
+wait $D
+st=$?
+if [ "$st" = 143 ]; then ok "mount, SIGTERM then umount: status 143"; else not_ok "mount, SIGTERM then umount: status $st"; sed 's/^/# /' "$W/err"; fi
+left "mount, SIGTERM then umount"
+if mountpoint -q "$W/mnt" 2>/dev/null; then not_ok "mount: still mounted"; fusermount3 -u "$W/mnt"; else ok "mount: unmounted"; fi
 
 echo "# $SUITE: $n tests"
