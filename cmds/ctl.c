@@ -280,8 +280,7 @@ int command_ctl(int argc, char **argv)
 			}
 			continue;
 		}
-		pr_err("unknown option '%s'", a);
-		ctl_usage(stderr);
+		pr_err("unknown option '%s' (see usertrace ctl -h)", a);
 		return 2;
 	}
 	if (!pid == !mnt) {

@@ -73,18 +73,20 @@ static void print_trace(struct ut_data *d, const struct ut_event *ev)
 	}
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: usertrace dump [-i DIR] [-a]          the records, one per line\n"
-			"       usertrace dump [-i DIR] EXPORT        the trace in another tool's format\n"
-			"EXPORT (stdout unless a path is given):\n");
+	fprintf(f, "usage: usertrace dump [-i DIR] [-a]          the records, one per line\n"
+		   "       usertrace dump [-i DIR] EXPORT        the trace in another tool's format\n"
+		   "  -i, --input DIR        the recording (default usertrace.data)\n"
+		   "  -a                     absolute timestamps (default: from the first record)\n"
+		   "EXPORT (stdout unless a path is given):\n");
 	for (const struct export_writer *const *w = export_writers; *w; w++) {
 		char opt[64];
 
 		snprintf(opt, sizeof(opt), "--%s%s%s%s", (*w)->name,
 			 (*w)->arg == 1 ? " " : (*w)->arg == 2 ? "[=" : "",
 			 (*w)->arg ? (*w)->arg_name : "", (*w)->arg == 2 ? "]" : "");
-		fprintf(stderr, "  %-22s %s\n", opt, (*w)->help);
+		fprintf(f, "  %-22s %s\n", opt, (*w)->help);
 	}
 }
 
@@ -120,7 +122,7 @@ static int dump_export(const char *dir, const struct export_writer *w, const cha
 int command_dump(int argc, char **argv)
 {
 	const char *dir = "usertrace.data";
-	struct option lopts[16 + 1];
+	struct option lopts[16 + 3];
 	const struct export_writer *xw = NULL;
 	const char *xarg = NULL;
 	struct ut_merge *m;
@@ -136,8 +138,11 @@ int command_dump(int argc, char **argv)
 				    (*w)->arg == 2 ? optional_argument : no_argument;
 		lopts[nl].val = 0x100 + nl;
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:a", lopts, &li)) != -1) {
+	lopts[nl] = (struct option){ "input", required_argument, NULL, 'i' };
+	lopts[nl + 1] = (struct option){ "help", no_argument, NULL, 'h' };
+	optind = 0;	/* full re-initialisation of getopt */
+	opterr = 0;	/* our own messages */
+	while ((c = getopt_long(argc, argv, ":i:ah", lopts, &li)) != -1) {
 		switch (c) {
 		case 'i':
 			dir = optarg;
@@ -145,6 +150,18 @@ int command_dump(int argc, char **argv)
 		case 'a':
 			relative = 0;
 			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			pr_err("option '%s' needs an argument (see usertrace dump -h)", argv[optind - 1]);
+			return 2;
+		case '?':
+			if (optopt && optopt < 256)
+				pr_err("unknown option '-%c' (see usertrace dump -h)", optopt);
+			else
+				pr_err("unknown option '%s' (see usertrace dump -h)", argv[optind - 1]);
+			return 2;
 		default:
 			if (c >= 0x100 && c < 0x100 + nl) {
 				if (xw) {
@@ -156,13 +173,11 @@ int command_dump(int argc, char **argv)
 				xarg = optarg;
 				break;
 			}
-			usage();
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		pr_err("dump: unexpected argument '%s'", argv[optind]);
-		usage();
+		pr_err("dump: unexpected argument '%s' (see usertrace dump -h)", argv[optind]);
 		return 2;
 	}
 	if (xw)

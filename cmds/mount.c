@@ -960,7 +960,8 @@ int command_mount(int argc, char **argv)
 	size_t buf_size = DEFAULT_BUF_SIZE;
 	char lib[PATH_MAX], text[64];
 	sigset_t block, orig;
-	int i, prog_ws = -1, ended = 0;
+	int i, prog_ws = -1, ended = 0, said = 0;
+	char killed[PATH_MAX + 64];
 	char **prog_argv = NULL;
 	struct stat st;
 	pid_t prog;
@@ -987,8 +988,7 @@ int command_mount(int argc, char **argv)
 		} else if (!strncmp(a, "--buffer=", 9)) {
 			val = a + 9;
 		} else if (a[0] == '-' && a[1]) {
-			pr_err("unknown option '%s'", a);
-			mount_usage(stderr);
+			pr_err("unknown option '%s' (see usertrace mount -h)", a);
 			return 2;
 		} else if (!dir) {
 			dir = a;
@@ -1093,6 +1093,13 @@ int command_mount(int argc, char **argv)
 			sched_live_ended(D.sched);
 			tfs_session_ended(D.tfs);
 		}
+		/* a crash is said at once: the daemon serves on, the user may not know */
+		if (!said && prog_ws != -1) {
+			said = 1;
+			snprintf(killed, sizeof(killed), "; %s serves its trace until usertrace umount",
+				 D.mountpoint);
+			pr_killed(prog_ws, killed);
+		}
 		sig = sigwaitinfo(&block, &si);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
 			if (!ended)
@@ -1139,8 +1146,11 @@ int command_mount(int argc, char **argv)
 		siginfo_t si;
 		int sig;
 
-		if (reap(prog, &prog_ws))
+		if (reap(prog, &prog_ws)) {
+			if (!said)
+				pr_killed(prog_ws, "");
 			break;
+		}
 		sig = sigwaitinfo(&block, &si);
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
 			kill(prog, sig);

@@ -746,18 +746,31 @@ static void wait_wake(struct recorder *rec, uint32_t seen)
 	__atomic_store_n(&rec->ctl->sleeping, 0, __ATOMIC_SEQ_CST);
 }
 
-static void usage(FILE *f)
+/* @cmd: "record", or "live" (whose -o is the file the trace is printed to) */
+static void usage(FILE *f, const char *cmd)
 {
+	int live = !strcmp(cmd, "live");
+
 	fprintf(f,
-		"usage: usertrace record [-o DIR] [-b SIZE] [-t TRACER] [--overwrite] [--drop]\n"
-		"                        [--buffer-limit SIZE] [--compress none|zstd[:LEVEL]]\n"
-		"                        [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
-		"                        [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
-		"                        [-O [no]function-trace] [-O [no]graph-time]\n"
-		"                        [--stack-trace] [--func-profile]\n"
-		"                        -- PROG [ARGS...]\n"
-		"\n"
-		"  -o, --output DIR     write the trace to DIR (default usertrace.data)\n"
+		"usage: usertrace %s %s [-b SIZE] [-t TRACER] [--overwrite] [--drop]\n"
+		"       %*s [--buffer-limit SIZE] [--compress none|zstd[:LEVEL]]\n"
+		"       %*s [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
+		"       %*s [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
+		"       %*s [-O [no]function-trace] [-O [no]graph-time]\n"
+		"       %*s [--stack-trace] [--func-profile]\n"
+		"       %*s -- PROG [ARGS...]\n"
+		"\n",
+		cmd, live ? "[-o FILE]" : "[-o DIR]", (int)strlen(cmd) + 10, "",
+		(int)strlen(cmd) + 10, "", (int)strlen(cmd) + 10, "", (int)strlen(cmd) + 10, "",
+		(int)strlen(cmd) + 10, "", (int)strlen(cmd) + 10, "");
+	if (live)
+		fprintf(f,
+			"Run PROG like record, then print its trace as replay would.\n"
+			"\n"
+			"  -o, --output FILE    print the trace to FILE (default stdout)\n");
+	else
+		fprintf(f, "  -o, --output DIR     write the trace to DIR (default usertrace.data)\n");
+	fprintf(f,
 		"  -b, --buffer SIZE    ring buffer per thread, e.g. 512K, 8M (default 4M)\n"
 		"  -t, --tracer NAME    one of (default " UT_TRACER_DEFAULT "):\n");
 	tracer_help(f, "                         ");
@@ -874,6 +887,59 @@ static int check_event(const char *w)
 }
 
 /*
+ * -f on built-in events (sched, kmem, signal...): their fields are known
+ * before the program runs, so a filter that applies to none of the
+ * events its -e selects is an error now, as the kernel refuses it when
+ * it is written, not a warning once the program has run.  An -e whose
+ * system is a glob may select the program's own events too: those are
+ * checked as they register (save_events() says what was left out).
+ */
+static int check_builtin_filter(const char *pattern, const char *expr)
+{
+	const char *colon = strchr(pattern, ':');
+	size_t syslen = colon ? (size_t)(colon - pattern) : strlen(pattern);
+	const struct ut_event_desc *first = NULL;
+	struct ut_evfilter *f;
+	struct ut_evf_error err, first_err;
+	int matched = 0, applies = 0;
+	char *text;
+	size_t n;
+
+	if (strcspn(pattern, "*?[") < syslen)
+		return 0;
+	f = xcalloc(1, sizeof(*f));
+	for (unsigned i = 0; i < ut_builtin_nr && !applies; i++) {
+		const struct ut_event_desc *d = ut_builtin_tps[i]->desc;
+
+		if (!d || !ut_event_match(pattern, d->system, d->name))
+			continue;
+		matched++;
+		if (ut_evfilter_compile(f, expr, d, &err) == 0)
+			applies = 1;
+		else if (!first) {
+			first = d;
+			first_err = err;
+		}
+	}
+	free(f);
+	if (!matched || applies)
+		return 0;
+	n = ut_evfilter_show(NULL, 0, expr, &first_err);
+	text = xcalloc(1, n + 1);
+	ut_evfilter_show(text, n + 1, expr, &first_err);
+	while (n && text[n - 1] == '\n')
+		text[--n] = 0;
+	if (matched == 1)
+		pr_err("-f: the filter does not apply to %s:%s (-e '%s'):\n%s", first->system,
+		       first->name, pattern, text);
+	else
+		pr_err("-f: the filter applies to none of the %d events -e '%s' selects; for %s:%s:\n%s",
+		       matched, pattern, first->system, first->name, text);
+	free(text);
+	return -1;
+}
+
+/*
  * -f: the filter of the last -e, checked now: its syntax, the common
  * fields, and that each other field is used as one type.  Whether the
  * events have those fields is known when they register; those that do
@@ -912,6 +978,8 @@ static int add_event_filter(struct record_opts *o, const char *expr)
 		return -1;
 	}
 	free(f);
+	if (check_builtin_filter(o->last_event, expr) < 0)
+		return -1;
 	while (off < sizeof(o->evfilters) && o->evfilters[off]) {
 		off += strlen(o->evfilters + off) + 1;
 		off += strlen(o->evfilters + off) + 1;
@@ -1002,7 +1070,34 @@ static uint64_t default_grow_limit(void)
 	return mem / 4;
 }
 
-int record_options(int argc, char **argv, struct record_opts *o)
+/*
+ * set_graph_function, set_graph_notrace and max_graph_depth act on the
+ * function_graph tracer alone, tracing_thresh on it and the latency
+ * tracers, in the kernel as here: under another tracer they are kept
+ * but do nothing.  Say so rather than record as if they were not given.
+ */
+static void graph_options_check(const struct record_opts *o)
+{
+	char given[64] = "";
+
+	if (!strcmp(o->tracer->name, "function_graph"))
+		return;
+	if (o->gfunc[0])
+		strcat(given, ", -G");
+	if (o->gnotrace[0])
+		strcat(given, ", --graph-notrace");
+	if (o->max_depth)
+		strcat(given, ", -D");
+	if (given[0])
+		pr_warn("%s: the %s tracer ignores %s (set_graph_function, set_graph_notrace and "
+			"max_graph_depth are function_graph's; -t function_graph)",
+			given + 2, o->tracer->name, strchr(given + 2, ',') ? "them" : "it");
+	if (o->thresh_ns > 0 && !o->tracer->lat_sections)
+		pr_warn("--thresh: the %s tracer ignores it (tracing_thresh is function_graph's "
+			"and the latency tracers')", o->tracer->name);
+}
+
+int record_options(int argc, char **argv, struct record_opts *o, const char *cmd)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -1038,8 +1133,9 @@ int record_options(int argc, char **argv, struct record_opts *o)
 	o->grow_limit = default_grow_limit();
 	o->compress = UT_COMPRESS_ZSTD;
 	o->level = DEFAULT_ZSTD_LEVEL;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:b:t:F:N:G:D:T:e:f:O:h", longopts, NULL)) != -1) {
+	optind = 0;	/* full re-initialisation of getopt (live parses twice) */
+	opterr = 0;	/* our own messages: one line and where the options are */
+	while ((c = getopt_long(argc, argv, "+:o:b:t:F:N:G:D:T:e:f:O:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -1146,21 +1242,29 @@ int record_options(int argc, char **argv, struct record_opts *o)
 			o->func_profile = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, cmd);
 			exit(0);
+		case ':':
+			pr_err("option '%s' needs an argument (see usertrace %s -h)",
+			       argv[optind - 1], cmd);
+			return -1;
 		default:
-			usage(stderr);
+			if (optopt && optopt < 256)
+				pr_err("unknown option '-%c' (see usertrace %s -h)", optopt, cmd);
+			else
+				pr_err("unknown option '%s' (see usertrace %s -h)", argv[optind - 1], cmd);
 			return -1;
 		}
 	}
 	if (optind >= argc) {
-		pr_err("no program to run: usertrace record [options] -- PROG [ARGS...]");
+		pr_err("no program to run: usertrace %s [options] -- PROG [ARGS...]", cmd);
 		return -1;
 	}
 	o->argv = argv + optind;
 	/* events alone: no function tracer, as trace-cmd record -e */
 	if (o->events[0] && !tracer_given)
 		o->tracer = tracer_find("nop");
+	graph_options_check(o);
 	return 0;
 }
 
@@ -1411,10 +1515,30 @@ static void report_session_errors(const char *session)
  */
 static void startup_failed(const char *session, const char *outdir, int kept_old)
 {
-	char old[PATH_MAX];
+	char old[PATH_MAX], path[PATH_MAX], *buf, *line, *save = NULL;
 
 	report_session_errors(session);
 	pr_err("the program was stopped before its main: fix the filters");
+	/*
+	 * A function of a library the program dlopens later is not there
+	 * yet: only FUNC:mod:LIB waits for it.  Said for the first plain
+	 * name (not a command, not already :mod:) that matched nothing.
+	 */
+	snprintf(path, sizeof(path), "%s/errors", session);
+	buf = read_file(path, NULL);
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char *q = strchr(line, '\''), *e = q ? strstr(q + 1, "': no function matches") : NULL;
+
+		if (strncmp(line, "set_", 4) || !e || e == q + 1)
+			continue;
+		*e = 0;
+		if (strchr(q + 1, ':') || q[1] == '!')
+			continue;
+		pr_err("if '%s' is in a library the program loads with dlopen, name the library: "
+		       "'%s:mod:LIBNAME.so'", q + 1, q + 1);
+		break;
+	}
+	free(buf);
 	remove_tree(outdir);
 	snprintf(old, sizeof(old), "%s.old", outdir);
 	if (kept_old && rename(old, outdir) < 0)
@@ -1484,13 +1608,53 @@ static void record_summary(struct recorder *rec)
 			(unsigned long long)lost, threads, threads > 1 ? "s" : "");
 }
 
+/*
+ * A function tracer on programs built without instrumentation records no
+ * function: the trace is a header and nothing else.  Say which objects
+ * ran, why nothing of them could be traced and how to build them, once
+ * the program has ended (a library it dlopens may be instrumented).
+ * Tracers that need no instrumentation (events, sched_switch, sysprof...)
+ * and the latency tracers' marks alone (-O nofunction-trace) say nothing.
+ */
+static void check_instrumented(const struct record_opts *o)
+{
+	int i = ut_tracer_index(o->tracer->name);
+	int wants = i >= 0 && (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH));
+	char exes[512];
+	int many;
+
+	if (wants && o->tracer->lat_sections && o->nofunc)
+		wants = 0;
+	if (!wants && !o->func_profile && !o->stack_trace && !o->cmds[0])
+		return;
+	switch (ut_symtab_uninstrumented(o->outdir, exes, sizeof(exes))) {
+	case 1:
+		break;
+	case 2:
+		pr_warn("no function was traced: the runtime was loaded into no process of %s; "
+			"a statically linked (or set-user-ID) program cannot be traced: "
+			"LD_PRELOAD does not apply to it", o->argv[0]);
+		return;
+	default:
+		return;
+	}
+	many = strchr(exes, ',') != NULL;
+	pr_warn("no function was traced: nothing in %s or the libraries %s loaded is instrumented\n"
+		"  (no calls to mcount, __fentry__ or __cyg_profile_func_enter, no __mcount_loc or "
+		"__patchable_function_entries)\n"
+		"  build %s with -pg, -pg -mfentry, -finstrument-functions or "
+		"-fpatchable-function-entry=5; events need none (-e, -t sched_switch)",
+		exes[0] ? exes : "the program", many ? "they" : "it", many ? "them" : "it");
+}
+
 /**
  * record_run - run o->argv under the runtime and save its trace in o->outdir
  * @status: PROG's exit status, as a shell would give it
+ * @wstatus: PROG's status as waitpid() gave it, -1 if it was not run
  *
  * Returns 0, or -1 after a message when nothing could be recorded.
  */
-int record_run(const struct record_opts *o, int *status)
+int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 {
 	char lib[PATH_MAX];
 	struct session sess;
@@ -1501,11 +1665,13 @@ int record_run(const struct record_opts *o, int *status)
 	uint64_t tsc0 = 0, mono0 = 0, tsc1 = 0, mono1 = 0;
 	int clock = session_default_clock();
 	int wstatus = 0, main_status = -1;
-	struct sigaction sa = { 0 };
+	struct sigaction sa = { 0 }, old_sa[4], old_pipe, ign = { .sa_handler = SIG_IGN };
+	static const int fwd_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	int kept_old = 0;
 	uint32_t seen;
 	pid_t pid;
 
+	*wstatus_out = -1;
 	if (session_find_runtime(lib, sizeof(lib)) < 0) {
 		pr_err("cannot find libusertrace.so (next to the usertrace binary; or set USERTRACE_LIB)");
 		return -1;
@@ -1514,6 +1680,9 @@ int record_run(const struct record_opts *o, int *status)
 		return -1;
 	if (session_create(&sess) < 0)
 		return -1;
+	/* a reader of our stderr that goes away must not leave the session behind */
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sess.sigpipe_default = old_pipe.sa_handler != SIG_IGN;
 	session = sess.dir;
 	ctl = sess.ctl;
 	ctl->active_tracers = 1u << ut_tracer_index(o->tracer->name);
@@ -1585,10 +1754,8 @@ int record_run(const struct record_opts *o, int *status)
 	child_pid = pid;
 	/* ^C and friends are for the program; we stop when it does */
 	sa.sa_handler = forward_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(fwd_sigs); i++)
+		sigaction(fwd_sigs[i], &sa, &old_sa[i]);
 	sig_ctl = ctl;
 	sa.sa_handler = child_signal;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
@@ -1620,6 +1787,10 @@ int record_run(const struct record_opts *o, int *status)
 	}
 	signal(SIGCHLD, SIG_DFL);
 	sig_ctl = NULL;
+	/* the program is gone: signals are ours again (live prints after this) */
+	for (size_t i = 0; i < ARRAY_SIZE(fwd_sigs); i++)
+		sigaction(fwd_sigs[i], &old_sa[i], NULL);
+	child_pid = 0;
 	/* the last sched events, and their buffers closed for the last scan */
 	sched_src_close(rec.sched);
 	rec.sched = NULL;
@@ -1662,6 +1833,7 @@ int record_run(const struct record_opts *o, int *status)
 		usleep(200);
 	ut_calibrate(&tsc1, &mono1);
 
+	*wstatus_out = main_status;
 	if (WIFEXITED(main_status))
 		*status = WEXITSTATUS(main_status);
 	else if (WIFSIGNALED(main_status))
@@ -1679,6 +1851,7 @@ int record_run(const struct record_opts *o, int *status)
 		rec.error = 1;
 	}
 	ut_symtab_save(o->outdir);
+	check_instrumented(o);
 	record_summary(&rec);
 out:
 	cw_destroy(rec.cw);
@@ -1691,6 +1864,7 @@ out:
 	}
 	saver_fini(&sv);
 	session_destroy(&sess);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	return rec.error ? -1 : 0;
 fail:
 	sched_src_close(rec.sched);
@@ -1699,17 +1873,20 @@ fail:
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	return -1;
 }
 
 int command_record(int argc, char **argv)
 {
 	struct record_opts o;
-	int status = 0;
+	int status = 0, ws, ret;
 
-	if (record_options(argc, argv, &o) < 0)
+	if (record_options(argc, argv, &o, "record") < 0)
 		return 2;
-	if (record_run(&o, &status) < 0)
+	ret = record_run(&o, &status, &ws);
+	pr_killed(ws, ret < 0 ? "" : ", data saved");
+	if (ret < 0)
 		return status ? status : 1;
 	return status;
 }

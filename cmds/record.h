@@ -35,8 +35,9 @@ struct record_opts {
 	char **argv;
 };
 
-/* parse [options] -- PROG ARGS; -1 after a message */
-int record_options(int argc, char **argv, struct record_opts *o);
-int record_run(const struct record_opts *o, int *status);
+/* parse [options] -- PROG ARGS for @cmd ("record", "live"); -1 after a message */
+int record_options(int argc, char **argv, struct record_opts *o, const char *cmd);
+/* @status: as a shell gives it; @wstatus: as waitpid() does, -1 if PROG did not run */
+int record_run(const struct record_opts *o, int *status, int *wstatus);
 
 #endif

@@ -1225,20 +1225,18 @@ int command_report(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case ':':
-			pr_err("option '%s' needs an argument", argv[optind - 1]);
+			pr_err("option '%s' needs an argument (see usertrace report -h)", argv[optind - 1]);
 			return 1;
 		default:
 			if (optopt)
-				pr_err("unknown option '-%c'", optopt);
+				pr_err("unknown option '-%c' (see usertrace report -h)", optopt);
 			else
-				pr_err("unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
+				pr_err("unknown option '%s' (see usertrace report -h)", argv[optind - 1]);
 			return 1;
 		}
 	}
 	if (optind < argc) {
-		pr_err("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
+		pr_err("unexpected argument '%s' (see usertrace report -h)", argv[optind]);
 		return 1;
 	}
 	if (stat + branch + folded + nstatfile + !!olddir > 1) {

@@ -141,6 +141,8 @@ pid_t session_start(const struct session *s, char **argv, const char *lib,
 		close(errpipe[0]);
 		if (child_mask)
 			sigprocmask(SIG_SETMASK, child_mask, NULL);
+		if (s->sigpipe_default)
+			signal(SIGPIPE, SIG_DFL);
 		old = getenv("LD_PRELOAD");
 		snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "",
 			 old ? old : "");

@@ -23,6 +23,12 @@ struct session {
 	 */
 	void (*before_exec)(pid_t pid, void *arg);
 	void *before_exec_arg;
+	/*
+	 * The program's SIGPIPE goes back to the default before its exec:
+	 * the recorder ignores its own (a reader of its stderr that goes
+	 * away must not end it before the session is cleaned up)
+	 */
+	int sigpipe_default;
 };
 
 /* where libusertrace.so is: $USERTRACE_LIB, next to the binary or installed beside it */

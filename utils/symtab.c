@@ -758,6 +758,131 @@ out:
 	return ret;
 }
 
+/* ---- instrumentation ---- */
+
+/*
+ * Does the ELF file @path have calls into a function tracer: a call to
+ * mcount (-pg), __fentry__ (-pg -mfentry) or __cyg_profile_func_enter
+ * (-finstrument-functions), which the file imports (an undefined symbol:
+ * the runtime and the C library define them), or the call sites a
+ * dynamic tracer patches (__mcount_loc: -mrecord-mcount;
+ * __patchable_function_entries: -fpatchable-function-entry)?  An
+ * unreadable file counts as instrumented: nothing is said about it.
+ */
+static int elf_instrumented(const char *path)
+{
+	static const char *const hooks[] = { "mcount", "_mcount", "__fentry__",
+					     "__cyg_profile_func_enter" };
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, found = 0;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		found = 1;
+		goto out;
+	}
+	while (!found && (scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *data;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strcmp(name, "__mcount_loc") ||
+			     !strcmp(name, "__patchable_function_entries"))) {
+			found = 1;
+			break;
+		}
+		if ((sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; !found && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *sn;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
+				continue;
+			sn = elf_strptr(elf, sh.sh_link, sym.st_name);
+			for (size_t k = 0; sn && k < ARRAY_SIZE(hooks); k++)
+				found |= !strcmp(sn, hooks[k]);
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size)
+{
+	struct maps_file *mf = NULL;
+	size_t nr_mf, nr_paths = 0, cap_paths = 0, len = 0;
+	char **paths = NULL, file[4200];
+	int ret = 1;
+
+	exes[0] = 0;
+	if (list_maps(datadir, &mf, &nr_mf))
+		return -1;
+	for (size_t i = 0; i < nr_mf; i++) {
+		char *buf, *line, *pos;
+		int first = 1;
+		size_t n;
+
+		snprintf(file, sizeof(file), "%s/%s", datadir, mf[i].name);
+		buf = read_file(file, &n);
+		if (!buf)
+			continue;
+		for (pos = buf; (line = next_line(&pos, buf + n));) {
+			struct maps_line ml;
+
+			if (parse_maps_line(line, &ml) || !ml.path)
+				continue;
+			/* the first file mapped is the program's executable */
+			if (first) {
+				const char *b = strrchr(ml.path, '/') ? strrchr(ml.path, '/') + 1 : ml.path;
+				size_t bl = strlen(b);
+				const char *p = exes;
+
+				first = 0;
+				while (p && *p && !(!strncmp(p, b, bl) && (!p[bl] || p[bl] == ',')))
+					p = strchr(p, ',') ? strchr(p, ',') + 2 : NULL;
+				if ((!p || !*p) && len + bl + 3 < size)
+					len += (size_t)snprintf(exes + len, size - len, "%s%s",
+								len ? ", " : "", b);
+			}
+			if (!ml.exec || ml.deleted)
+				continue;
+			if (nr_paths == cap_paths)
+				paths = xrealloc(paths, (cap_paths = cap_paths ? cap_paths * 2 : 32) *
+							       sizeof(*paths));
+			paths[nr_paths++] = xstrdup(ml.path);
+		}
+		free(buf);
+	}
+	free(mf);
+	mf = NULL;
+	if (nr_paths)
+		qsort(paths, nr_paths, sizeof(*paths), cmp_str);
+	elf_version(EV_CURRENT);
+	for (size_t i = 0; i < nr_paths && ret; i++)
+		if (!(i && !strcmp(paths[i], paths[i - 1])) && elf_instrumented(paths[i]))
+			ret = 0;
+	for (size_t i = 0; i < nr_paths; i++)
+		free(paths[i]);
+	free(paths);
+	/* no snapshot: the runtime started in no process (static, setuid) */
+	if (!nr_mf)
+		return 2;
+	return nr_paths ? ret : 0;
+}
+
 /* ---- loading and lookups ---- */
 
 struct fsym {

@@ -30,6 +30,16 @@ struct ut_sym {
 int ut_symtab_save(const char *datadir);
 struct ut_symtab *ut_symtab_load(const char *datadir);
 /*
+ * Is nothing that the programs of @datadir mapped instrumented: no
+ * executable or library calling mcount, __fentry__ or
+ * __cyg_profile_func_enter, nor with call sites to patch (__mcount_loc,
+ * __patchable_function_entries)?  1 if so, with the executables' names
+ * in @exes ("a, b"); 0 if something is; 2 if the runtime started in no
+ * process (no maps snapshot: a static or setuid program); -1 if @datadir
+ * cannot be read.
+ */
+int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size);
+/*
  * The snapshots' times are in the trace's clock units: @to_ns converts
  * them as the events' timestamps are (before any lookup).  Without it,
  * lookup times are in clock units.

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +43,14 @@ void pr_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vpr("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void pr_killed(int wstatus, const char *then)
+{
+	if (wstatus == -1 || !WIFSIGNALED(wstatus))
+		return;
+	pr_err("program killed by signal %d (%s%s)%s", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)),
+	       WCOREDUMP(wstatus) ? ", core dumped" : "", then);
 }
 
 void pr_dbg(const char *fmt, ...)

@@ -13,6 +13,12 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int debug;
 void pr_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A traced program killed by a signal (@wstatus as waitpid gives it):
+ * "usertrace: program killed by signal 11 (Segmentation fault)@then", as a
+ * shell says it.  Nothing for a program that exited.
+ */
+void pr_killed(int wstatus, const char *then);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
