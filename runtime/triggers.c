@@ -90,7 +90,8 @@ static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
  * The programs' word, unless an instance records too (insts_on): then
  * they go on recording for it, and the top's word in the registry
  * changes, logged with the time, so that the top's views hide what it
- * did not take.  Returns 1 if this call changed the state.
+ * did not take.  The programs' word changes are logged with their time
+ * too.  Returns 1 if this call changed the state.
  */
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 {
@@ -100,6 +101,15 @@ int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 	    (count && !ut_take_run(count)))
 		return 0;
 	__atomic_store_n(&ut_ctl->tracing_on, (uint32_t)on, __ATOMIC_RELEASE);
+	/*
+	 * logged with its time, as an instance's: the top's views show what
+	 * was recorded from the switch on, not from when the tracing
+	 * directory noticed it (top_sync())
+	 */
+	if (r) {
+		__atomic_store_n(&r->dirs[0].on, (uint32_t)on, __ATOMIC_RELEASE);
+		dir_log(&r->dirs[0], on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
+	}
 	return 1;
 }
 

@@ -42,7 +42,9 @@ static int insts_recording(struct tfs_session *s)
  * programs follow: the top's state or an instance's (recording_update()).
  * Function commands (traceon, traceoff) in the programs change the word
  * too; they are the top's commands, so such a change is the top's new
- * state.  Context: s->lock held.
+ * state, from the time they logged it (dirs[0]'s log, top_log_sync()):
+ * what was recorded after a traceon shows even if no one read the
+ * directory in between.  Context: s->lock held.
  */
 
 void top_sync(struct tfs_session *s)
@@ -180,7 +182,8 @@ static void programs_on(struct tfs_session *s, int force)
 	uint32_t want;
 
 	if (r && insts && !__atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE)) {
-		/* the top's word starts from its state; its old log is not news */
+		/* the switches logged until now (at their times), then the top's word from its state */
+		top_log_sync(s);
 		__atomic_store_n(&r->dirs[0].on, (uint32_t)s->top.on, __ATOMIC_RELEASE);
 		s->top_log_done = __atomic_load_n(&r->dirs[0].head, __ATOMIC_ACQUIRE);
 		__atomic_store_n(&r->insts_on, 1, __ATOMIC_RELEASE);

@@ -43,6 +43,9 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	uint32_t *tw;
 	int k = 0;
 
+	/* the programs' traceon/traceoff since: the times the top's views hide */
+	if (in == &s->top)
+		top_sync(s);
 	vb->inst = in;
 	vb->v.consumed = NULL;
 	vb->v.lat = NULL;
