@@ -263,6 +263,38 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 	}
 }
 
+/*
+ * cmds_add - a command on the functions its glob selects: one word per
+ * function (name:cmd[:arg]), as the kernel registers a probe on each
+ * function the glob matches then and lists it on a line of its own, each
+ * with its own count.  A glob kept as written only while no process has
+ * listed its functions yet.  -ENOSPC past UT_CTL_CMDS commands (each
+ * needs a count shared by the processes).
+ */
+static int cmds_add(struct words *cmds, const char *w, const struct fword *fw,
+		    const struct tfs_funcs *fs)
+{
+	const char *rest = w + strlen(fw->glob);	/* ":cmd[:arg]" */
+
+	if (!fs->present)
+		return words_add(cmds, w, strlen(w)) < 0 ? -ENOMEM : 0;
+	for (size_t k = 0; k < fs->n; k++) {
+		char word[512];
+		int n;
+
+		if (!fword_matches(fw, &fs->f[k]))
+			continue;
+		n = snprintf(word, sizeof(word), "%s%s", fs->f[k].name, rest);
+		if (n < 0 || (size_t)n >= sizeof(word) || words_find(cmds, word) >= 0)
+			continue;
+		if (cmds->n >= UT_CTL_CMDS)
+			return -ENOSPC;
+		if (words_add(cmds, word, (size_t)n) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* a command word's count as written: N, or -1 (unlimited) */
 static int64_t cmd_count_of(const char *w)
 {
@@ -356,8 +388,11 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		fword_parse(w + neg, &fw);
 		if (fw.cmd[0]) {
 			cmds_remove(&cmds, &fw);
-			if (!neg)
-				words_add(&cmds, w, strlen(w));
+			if (!neg && cmds_add(&cmds, w, &fw, &fs) < 0) {
+				tfs_err(s, "Too many function commands", w);
+				ret = -ENOSPC;
+				goto out;
+			}
 		} else if (neg) {
 			filter_remove(&list, w + 1, &fs);
 		} else if (words_find(&list, w) < 0) {
