@@ -137,6 +137,16 @@ static int dir_soft_switch(struct ut_evreg *r, struct ut_evreg_dir *d, uint32_t 
 	return 1;
 }
 
+/*
+ * a snapshot trigger fired: its time (the tracing directory copies the
+ * buffers later, and shows nothing recorded after it), then the request
+ */
+static void snapshot_request(struct ut_evreg_dir *d, volatile uint64_t *req)
+{
+	__atomic_store_n(&d->snapshot_ts, ut_clock(), __ATOMIC_RELAXED);
+	__atomic_fetch_add(req, 1, __ATOMIC_RELEASE);
+}
+
 /* instance @dir's trigger @t of command @cmd */
 static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *t, uint32_t cmd)
 {
@@ -152,7 +162,7 @@ static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *
 		break;
 	case UT_TRIG_SNAPSHOT:
 		if (ut_take_run(&t->count))
-			__atomic_fetch_add(&d->snapshot_req, 1, __ATOMIC_RELEASE);
+			snapshot_request(d, &d->snapshot_req);
 		break;
 	case UT_TRIG_STACKTRACE:
 		if (ut_take_run(&t->count))
@@ -208,7 +218,7 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 			break;
 		case UT_TRIG_SNAPSHOT:
 			if (ut_take_run(&t->count))
-				__atomic_fetch_add(&r->snapshot_req, 1, __ATOMIC_RELEASE);
+				snapshot_request(&r->dirs[0], &r->snapshot_req);
 			break;
 		case UT_TRIG_STACKTRACE:
 			if (ut_take_run(&t->count))

@@ -799,6 +799,8 @@ static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
 	trig_take(t, &spec, target);
 	t->count = spec.count;
 	ret = 0;
+	if (spec.cmd == UT_TRIG_SNAPSHOT)
+		in->snap_alloc = 1;	/* as the kernel, which allocates it here */
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
 		in->ev_soft[target]++;
 		ret = soft_publish(s, target) ? TFS_WR_APPLY : 0;
@@ -876,7 +878,8 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
 		if (changed && t->count > 0)
 			t->count--;
 	}
-	if (snap && snap_take(s, in))
+	/* as the kernel's swap at the event: the marker, nothing after it */
+	if (snap && snap_take(s, in, live_ns(s->dir, live_marker_last_ts(in->marker))))
 		tfs_err(s, "Cannot take the snapshot", "snapshot");
 	return apply ? recording_update(s) : 0;
 }

@@ -214,6 +214,8 @@ struct live_marker;
 struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages);
 /* one print event of @len bytes (at most LIVE_MARKER_MAX taken): 0 or -errno */
 int live_marker_write(struct live_marker *m, const void *text, size_t len);
+/* the time of the last marker written (the programs' clock, raw), 0: none */
+uint64_t live_marker_last_ts(const struct live_marker *m);
 /* the next markers go to a ring of @nr_pages; the current one stays readable */
 void live_marker_resize(struct live_marker *m, uint32_t nr_pages);
 void live_marker_close(struct live_marker *m);

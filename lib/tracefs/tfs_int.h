@@ -230,6 +230,12 @@ struct tfs_inst {
 	int snap_taken;			/* snapdir holds a copy of the buffers */
 	char snapdir[PATH_MAX];
 	uint64_t snap_since;
+	/*
+	 * the time of the trigger that took it (live_now() units; 0: none,
+	 * `echo 1 > snapshot`): the copy is made later, and shows nothing
+	 * recorded after it, as the kernel's swap at the event
+	 */
+	uint64_t snap_until;
 	/* set_ftrace_pid and the other pid lists (enum tfs_pids): ascending, blank separated */
 	char pids[TFS_NR_PIDS][UT_LIST_MAX];
 	/*
@@ -591,7 +597,8 @@ struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
 
 /* views.c: what the buffers show */
 void snap_empty(struct tfs_inst *in);
-int snap_take(struct tfs_session *s, struct tfs_inst *in);
+/* the snapshot of @in now, showing nothing after @until (live_now() units; 0: all) */
+int snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until);
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
 /* what view_make() allocated */
 void view_release(struct view_buf *vb);
