@@ -703,6 +703,9 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
 	cpu_pages_init(in, in->nr_pages);
+	/* as the kernel's: every CPU */
+	for (int i = 0; i < s->ncpu && i < TFS_MAX_CPUS; i++)
+		in->cpumask[i / 32] |= 1u << (i % 32);
 	in->since = live_now(s->dir);
 	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
 	if (in->pump)

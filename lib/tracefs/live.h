@@ -181,6 +181,13 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl);
+/*
+ * the instance's tracing_cpumask: from the next run on, the events of
+ * the CPUs whose bit of @mask (LIVE_CPUMASK_WORDS words) is clear are
+ * not taken; NULL: every CPU's
+ */
+#define LIVE_CPUMASK_WORDS	32
+void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask);
 /* the programs' clock now (live_raw_now()) for the session of @p */
 uint64_t live_pump_now(struct live_pump *p);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */

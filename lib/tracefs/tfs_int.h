@@ -260,6 +260,8 @@ struct tfs_inst {
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];	/* per_cpu/cpuN/trace cleared (0: never) */
 	int cpu_cleared;			/* some cpu_since is set */
+	/* an instance's tracing_cpumask (the top's is the session's cpumask): its pump's */
+	uint32_t cpumask[TFS_MAX_CPUS / 32];
 	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
 	/*
 	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
