@@ -248,6 +248,12 @@ void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
 	p->nr_pages = nr_pages;
 }
 
+void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask)
+{
+	(void)p;
+	(void)mask;
+}
+
 int live_pump_buffers(struct live_pump *p)
 {
 	(void)p;
