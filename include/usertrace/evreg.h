@@ -185,7 +185,12 @@ struct ut_evreg {
 	 * the top's views hide what it did not take (ut_top_switch()).
 	 */
 	volatile uint32_t insts_on;
-	uint32_t pad2;
+	/*
+	 * the directories whose stacktrace option is set (bit d: dirs[d]'s,
+	 * bit 0 the top's): after writing an event the programs write their
+	 * stack for each (a TRACE_DIR record, as a stacktrace trigger's)
+	 */
+	volatile uint32_t opt_stack;
 	/* by slot: the instances that hold it in soft mode, switched on (INST_SOFT) */
 	volatile int32_t soft_on[UT_EVREG_SLOTS];
 	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: the top's on and log (insts_on) */

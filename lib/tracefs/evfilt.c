@@ -380,7 +380,7 @@ static void bit_put(volatile uint64_t *w, uint32_t i, int on)
  * trigger: 0, or -ENOSPC when UT_EVREG_DIRS - 1 instances have them.
  * Context: s->lock held.
  */
-static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
+int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 {
 	struct ut_evreg_dir *d;
 
@@ -405,6 +405,34 @@ static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 		return 0;
 	}
 	return -ENOSPC;
+}
+
+/*
+ * options/stacktrace of @in: its bit of the registry's opt_stack (the
+ * top's 0, an instance's its dirs[] index, whose TRACE_DIR records its
+ * pump takes), so that the programs write their stack after each event.
+ * Context: s->lock held.
+ */
+int opt_stack_update(struct tfs_session *s, struct tfs_inst *in)
+{
+	int on = (in->tr.trace_flags & TRACE_ITER_STACKTRACE) != 0;
+	uint32_t bit;
+
+	if (!s->evreg)
+		return 0;	/* no events to follow */
+	if (on && inst_rdir(s, in) < 0) {
+		in->tr.trace_flags &= ~(uint32_t)TRACE_ITER_STACKTRACE;
+		tfs_err(s, "Too many instances with triggers or stacks", "stacktrace");
+		return -ENOSPC;
+	}
+	if (in != &s->top && !in->rdir)
+		return 0;
+	bit = 1u << (in == &s->top ? 0 : in->rdir);
+	if (on)
+		__atomic_fetch_or(&s->evreg->opt_stack, bit, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&s->evreg->opt_stack, ~bit, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* the kernel's post-trigger commands (EVENT_CMD_FL_POST_TRIGGER) */
@@ -971,8 +999,12 @@ void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
 			ptrig_remove(s, in, &in->ptrig[k]);
 	free(in->ptrig);
 	in->ptrig = NULL;
-	if (in->rdir)
+	if (in->rdir) {
 		s->rdirs &= ~(1u << in->rdir);
+		/* its stacks too */
+		if (s->evreg)
+			__atomic_fetch_and(&s->evreg->opt_stack, ~(1u << in->rdir), __ATOMIC_RELEASE);
+	}
 	in->rdir = 0;
 	in->rd = NULL;
 }

@@ -426,6 +426,10 @@ struct tfs_trig {
 void evfilt_free_all(struct tfs_session *s);
 /* a directory's filters, at its rmdir (then evfilt_publish_all()) */
 void evfilt_free_inst(struct tfs_inst *in);
+/* @in's words in the registry (dirs[in->rdir]), given now if it has none: 0 or -ENOSPC */
+int inst_rdir(struct tfs_session *s, struct tfs_inst *in);
+/* @in's stacktrace option into the registry's opt_stack: 0 or -errno */
+int opt_stack_update(struct tfs_session *s, struct tfs_inst *in);
 /* the programs' filter of each event from the directories' (ev_publish()) */
 void evfilt_publish_all(struct tfs_session *s);
 /* the filters of @in for a view: [slot] a copy of its program, or NULL; NULL if none */
