@@ -147,6 +147,21 @@ static void snapshot_request(struct ut_evreg_dir *d, volatile uint64_t *req)
 	__atomic_fetch_add(req, 1, __ATOMIC_RELEASE);
 }
 
+int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *count)
+{
+	if (!r || !dir || dir >= UT_EVREG_DIRS)
+		return 0;
+	return dir_switch(&r->dirs[dir], on, count);
+}
+
+int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
+		       volatile int64_t *count)
+{
+	if (!r || !dir || dir >= UT_EVREG_DIRS)
+		return 0;
+	return dir_soft_switch(r, &r->dirs[dir], target, enable, count);
+}
+
 /* instance @dir's trigger @t of command @cmd */
 static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *t, uint32_t cmd)
 {

@@ -913,19 +913,19 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
 }
 
 /*
- * A function command's hold on the soft mode of @slot: +1 while an
- * enable_event/disable_event command targets it, -1 when it goes (the
- * commands are the top's).  Returns 1 if the tracepoints' liveness
- * changed.  Context: s->lock held.
+ * A function command's hold on the soft mode of @slot in directory @in:
+ * +1 while an enable_event/disable_event command targets it, -1 when it
+ * goes.  Returns 1 if the tracepoints' liveness changed.  Context:
+ * s->lock held.
  */
-int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta)
+int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta)
 {
 	if (!s->evreg || slot >= UT_EVREG_SLOTS)
 		return 0;
 	if (delta > 0)
-		s->top.ev_soft[slot]++;
-	else if (s->top.ev_soft[slot])
-		s->top.ev_soft[slot]--;
+		in->ev_soft[slot]++;
+	else if (in->ev_soft[slot])
+		in->ev_soft[slot]--;
 	return soft_publish(s, slot);
 }
 

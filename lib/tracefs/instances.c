@@ -125,8 +125,8 @@ static int inst_records(struct tfs_inst *in)
 {
 	int t = ut_tracer_index(tfs_tracer_name(in));
 
-	return (in->on || in->traceon_trigs) &&
-	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) ||
+	return (in->on || in->traceon_trigs || in->traceon_cmds) &&
+	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) || in->nr_cmds ||
 		(t >= 0 && (ut_tracers[t].needs & UT_NEED_ENTRIES)));
 }
 
@@ -730,7 +730,7 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	struct tfs_inst **pp, *in;
 	struct tfs_node n;
 	size_t len = next_comp(&p, &c);
-	int ret;
+	int ret, apply;
 
 	/* the instance's pump takes what was collected until now */
 	tfs_collect(s);
@@ -745,7 +745,8 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	if (n.inst->refs)
 		goto out;
 	top_sync(s);
-	/* its triggers go first: the soft modes they held are recomputed without them */
+	/* its commands and triggers go first: the soft modes they held are recomputed without them */
+	apply = cmds_free_inst(s, n.inst);
 	evtrig_free_inst(s, n.inst);
 	for (pp = &s->insts; (in = *pp); pp = &in->next) {
 		if (in == n.inst) {
@@ -758,7 +759,7 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	top_sync(s);
 	ret = 0;
 	/* the programs may no longer record the events it enabled, nor at all */
-	if (ev_publish(s) | recording_update(s)) {
+	if (ev_publish(s) | recording_update(s) | apply) {
 		/* the programs may record less now */
 		pthread_mutex_unlock(&s->lock);
 		ctl_apply(s);

@@ -60,6 +60,9 @@
  *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
  *     chosen (control page rec_pids, rec_cpumask); the views filter too,
  *     for what instances made the programs record.
+ *   - function commands of instances: in the control page's one list,
+ *     after the instance's registry index ("D|func:cmd", lists.c); the
+ *     programs act on its words (dirs[D]) as its triggers do.
  *   - trace_marker: a print event (a DATA record) in a ring of the
  *     directory's own that the daemon writes (live_marker, in live.c),
  *     shown with the daemon's pid: the writer is not recorded.
@@ -315,6 +318,8 @@ struct tfs_inst {
 	struct tfs_trig *ptrig;		/* events/ftrace/print/trigger (UT_EVREG_TRIGS) */
 	uint16_t ev_soft[UT_EVREG_SLOTS];
 	int traceon_trigs;		/* its traceon triggers: it may turn on any time */
+	int traceon_cmds;		/* its traceon function commands: the same */
+	int nr_cmds;			/* its function commands: the programs record their stacks */
 	/*
 	 * An instance's words in the registry (dirs[rdir], 0: none yet),
 	 * which its triggers change: the changes its pump applied (the log's
@@ -566,7 +571,9 @@ void tfs_err_raw(struct tfs_session *s, const char *text);
 /* evfilt.c: soft mode */
 int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
 void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
-int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
+int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta);
+/* lists.c: an instance's function commands go (its rmdir): 1 if the programs must apply it */
+int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in);
 /* every slot's trigger and soft-mode bits in the registry; 1: liveness changed */
 int soft_publish_all(struct tfs_session *s);
 /* an instance's triggers and registry words, at its rmdir */

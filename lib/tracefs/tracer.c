@@ -196,6 +196,9 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 
 static int tracing_on_show(struct tfs_handle *h, struct sbuf *b)
 {
+	/* an instance's: what its triggers and commands switched until now */
+	if (h->n.inst != &h->s->top)
+		inst_pump(h->n.inst);
 	sb_printf(b, "%d\n", inst_on(h->s, h->n.inst));
 	return 0;
 }

@@ -927,12 +927,17 @@ static void test_inst_lists(void **state)
 	assert_string_equal(f->ctl->notrace, "");
 	assert_int_equal(wr(f->s, "set_ftrace_notrace", O_TRUNC, "run"), 0);
 	assert_string_equal(f->ctl->notrace, "run");
-	/* bad input, as at the top; commands only at the top */
+	/* bad input, as at the top */
 	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "nosuch"), -EINVAL);
-	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), -EINVAL);
-	log = rd(f->s, "instances/i/error_log", NULL);
-	assert_non_null(strstr(log, "set at the top level only"));
+	/* an instance's commands: its own, after its registry index in the programs' list */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), 0);
+	assert_non_null(strstr(f->ctl->commands, "|parse_a:traceoff"));
+	log = rd(f->s, "instances/i/set_ftrace_filter", NULL);
+	assert_non_null(strstr(log, "\nparse_a:traceoff:unlimited\n"));
 	free(log);
+	assert_file(f->s, "set_ftrace_filter", "parse_a\n");
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "!parse_a:traceoff"), 0);
+	assert_string_equal(f->ctl->commands, "");
 	/* the instance off: the programs follow the top's lists */
 	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "0"), 0);
 	assert_string_equal(f->ctl->filter, "parse_a");
