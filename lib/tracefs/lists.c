@@ -601,15 +601,26 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 	if (id != L_FILTER || cmds_dir(s, in) < 0)
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
+	if (list.n)
+		funcs_load(s, &fs);
 	for (int i = 0; i < list.n; i++) {
 		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
+		const struct tfs_func *f = NULL;
 		const char *rest;
 		struct fword fw;
 
 		/* the directory's own (word i counts in cmd_count[bank][i]) */
 		if ((int)word_dir(list.w[i], &rest) != cmds_dir(s, in) || fword_parse(rest, &fw))
 			continue;
-		sb_printf(b, "%s:%s", fw.glob, fw.cmd);
+		/* as the kernel's %ps: a function of a library with its module */
+		for (size_t k = 0; k < fs.n && !f; k++)
+			if (!strcmp(fs.f[k].name, fw.glob))
+				f = &fs.f[k];
+		if (f)
+			func_print(b, f);
+		else
+			sb_puts(b, fw.glob);
+		sb_printf(b, ":%s", fw.cmd);
 		if (fw.sys[0])
 			sb_printf(b, ":%s:%s", fw.sys, fw.event);
 		/* as the kernel: the runs left, shared by the processes */
@@ -622,6 +633,8 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		else
 			sb_puts(b, ":unlimited\n");
 	}
+	if (list.n)
+		funcs_free(&fs);
 	words_free(&list);
 }
 

@@ -598,6 +598,15 @@ static void test_commands(void **state)
 	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "run:bogus"), -EINVAL);
 	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "nosuch:traceon"), -EINVAL);
 	assert_string_equal(f->ctl->commands, "parse_a:traceon:3");
+	/* a glob: a probe per function, a library's shown with its module as the kernel's %ps */
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "*_*:stacktrace"), 0);
+	assert_string_equal(f->ctl->commands,
+			    "parse_a:traceon:3 parse_a:stacktrace parse_b:stacktrace foo_init:stacktrace");
+	assert_file(f->s, "set_ftrace_filter",
+		    "#### all functions enabled ####\nparse_a:traceon:count=3\nparse_a:stacktrace:unlimited\n"
+		    "parse_b:stacktrace:unlimited\nfoo_init [libfoo.so]:stacktrace:unlimited\n");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "!parse_*:stacktrace"), 0);
+	assert_string_equal(f->ctl->commands, "parse_a:traceon:3 foo_init:stacktrace");
 }
 
 static void test_errnos(void **state)
