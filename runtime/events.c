@@ -93,8 +93,11 @@ static void tp_write(struct ut_tracepoint *tp, struct ut_trace_entry *ent, uint3
 	}
 	if ((st & UT_EVS_OTHERS) ||
 	    ((st & (UT_EVS_RECORD | UT_EVS_SOFT_MODE)) && !(st & UT_EVS_SOFT_DISABLED)) ||
-	    ((st & UT_EVS_INST_SOFT) && __atomic_load_n(&reg->soft_on[i], __ATOMIC_RELAXED) > 0))
-		ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED));
+	    ((st & UT_EVS_INST_SOFT) && __atomic_load_n(&reg->soft_on[i], __ATOMIC_RELAXED) > 0)) {
+		/* options/stacktrace: the stack after the event, as the kernel's commit adds it */
+		if (ut_write_event(ent, size, __atomic_load_n(&reg->slots[i].filter, __ATOMIC_RELAXED)))
+			post |= __atomic_load_n(&reg->opt_stack, __ATOMIC_RELAXED);
+	}
 	if (st & UT_EVS_TRIG_AFTER)
 		post |= ut_triggers_run(reg, i, ent, size, 1);
 	if (post)
@@ -199,7 +202,13 @@ static void api_print(uintptr_t ip, const char *text, size_t len)
 	u.e.ip = ip;
 	memcpy(u.e.buf, text, len);
 	u.e.buf[len] = 0;
-	ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1), 0);
+	/* options/stacktrace: the stack after it too, as the kernel's trace_puts() */
+	if (ut_write_event(&u.e.ent, (uint32_t)(sizeof(u.e) + len + 1), 0) && reg) {
+		uint32_t stack = __atomic_load_n(&reg->opt_stack, __ATOMIC_RELAXED);
+
+		if (stack)
+			ut_triggers_post(stack);
+	}
 }
 
 static const struct ut_api_ops api_ops = {

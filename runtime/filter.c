@@ -85,6 +85,8 @@ struct ut_cmd {
 	uint32_t targets[4];
 	int ntargets;
 	uint32_t resolved;
+	/* an instance's command ("D|func:cmd"): its words in the registry, dirs[dir]; 0: the top's */
+	uint32_t dir;
 };
 
 static const char *const cmd_names[UT_CMD_NR] = {
@@ -168,13 +170,24 @@ static const char *find_command(const char *w, int *type)
  */
 static void parse_command(const char *w, volatile int64_t *shared)
 {
-	const char *c, *arg, *cnt = NULL;
+	const char *c, *arg, *cnt = NULL, *bar;
 	int del = w[0] == '!';
 	char event[128] = "";
+	uint32_t dir = 0;
 	int type;
 
 	if (del)
 		w++;
+	/* an instance's: "D|" before it, D its index in the registry's dirs[] */
+	bar = w + strspn(w, "0123456789");
+	if (bar != w && *bar == '|') {
+		dir = (uint32_t)strtoul(w, NULL, 10);
+		w = bar + 1;
+		if (!dir || dir >= UT_EVREG_DIRS) {
+			ut_session_error("set_ftrace_filter: '%s': no such instance", w);
+			return;
+		}
+	}
 	c = find_command(w, &type);
 	if (!c) {
 		const char *f = strchr(w, ':');
@@ -220,7 +233,8 @@ static void parse_command(const char *w, volatile int64_t *shared)
 	}
 	if (del) {
 		for (unsigned int i = 0; i < ncmds; i++)
-			if ((int)cmds[i].type == type && !strncmp(cmds[i].pat, w, (size_t)(c - w)) &&
+			if ((int)cmds[i].type == type && cmds[i].dir == dir &&
+			    !strncmp(cmds[i].pat, w, (size_t)(c - w)) &&
 			    !cmds[i].pat[c - w] && !memcmp(cmds[i].event, event, sizeof(event))) {
 				memmove(&cmds[i], &cmds[i + 1], (ncmds - i - 1) * sizeof(cmds[0]));
 				ncmds--;
@@ -239,6 +253,7 @@ static void parse_command(const char *w, volatile int64_t *shared)
 	cmds[ncmds].type = (enum ut_cmd_type)type;
 	cmds[ncmds].count = cnt ? strtoll(cnt, NULL, 10) : -1;
 	cmds[ncmds].shared = shared;
+	cmds[ncmds].dir = dir;
 	ncmds++;
 }
 
@@ -661,14 +676,29 @@ int ut_stack_listed(uintptr_t ip)
 	return f && (f->flags & UT_FN_STACK);
 }
 
+/* is the directory of command @c on (the top's: the programs' tracing_on)? */
+static int cmd_dir_on(const struct ut_cmd *c)
+{
+	struct ut_evreg *r;
+
+	r = ut_events_reg();
+	/* while an instance records, the top's own state is its word (ut_top_switch()) */
+	if (!c->dir)
+		return r && __atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE) ?
+		       __atomic_load_n(&r->dirs[0].on, __ATOMIC_ACQUIRE) != 0 :
+		       ut_ctl->tracing_on != 0;
+	return r && __atomic_load_n(&r->dirs[c->dir].on, __ATOMIC_ACQUIRE) &&
+	       ut_ctl->tracing_on;
+}
+
 /* take one of a command's remaining runs; 0 if none is left */
 static int cmd_take(struct ut_cmd *c)
 {
 	return ut_take_run(c->shared ? c->shared : &c->count);
 }
 
-/* a stack trace of the call: the function, then the traced callers */
-static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
+/* a stack trace of the call: the function, then the traced callers; @dir: an instance's */
+static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent, uint32_t dir)
 {
 	uintptr_t ips[UT_STACK_MAX];
 	uint32_t n = 0;
@@ -679,7 +709,11 @@ static void cmd_stacktrace(struct ut_thread *t, uintptr_t ip, uintptr_t parent)
 	} else if (parent) {
 		ips[n++] = parent;
 	}
-	ut_write_trace(t, ips, n, ut_clock());
+	/* an instance's: a record only it shows (entries.h TRACE_DIR) */
+	if (dir)
+		ut_write_trace_dir(t, ips, n, ut_clock(), dir + 1);
+	else
+		ut_write_trace(t, ips, n, ut_clock());
 }
 
 /*
@@ -700,8 +734,13 @@ static void cmd_event(struct ut_cmd *c, int enable)
 		c->ntargets = n < 4 ? n : 4;
 		c->resolved = nr;
 	}
-	for (int i = 0; i < c->ntargets; i++)
-		ut_event_soft_switch(r, c->targets[i], enable, c->shared ? c->shared : &c->count);
+	for (int i = 0; i < c->ntargets; i++) {
+		if (c->dir)
+			ut_dir_soft_switch(r, c->dir, c->targets[i], enable,
+					   c->shared ? c->shared : &c->count);
+		else
+			ut_event_soft_switch(r, c->targets[i], enable, c->shared ? c->shared : &c->count);
+	}
 }
 
 static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const struct ut_func *f,
@@ -716,12 +755,17 @@ static void run_commands(struct ut_thread *t, const struct ut_ftab *tab, const s
 		case UT_CMD_TRACEON:
 		case UT_CMD_TRACEOFF:
 			/* the count goes down only when the state changes */
-			ut_top_switch(ut_events_reg(), c->type == UT_CMD_TRACEON,
-				      c->shared ? c->shared : &c->count);
+			if (c->dir)
+				ut_dir_switch(ut_events_reg(), c->dir, c->type == UT_CMD_TRACEON,
+					      c->shared ? c->shared : &c->count);
+			else
+				ut_top_switch(ut_events_reg(), c->type == UT_CMD_TRACEON,
+					      c->shared ? c->shared : &c->count);
 			break;
 		case UT_CMD_STACKTRACE:
-			if (ut_ctl->tracing_on && cmd_take(c))
-				cmd_stacktrace(t, ip, parent);
+			/* as the kernel's: only while its directory is on */
+			if (cmd_dir_on(c) && cmd_take(c))
+				cmd_stacktrace(t, ip, parent, c->dir);
 			break;
 		case UT_CMD_ENABLE_EVENT:
 		case UT_CMD_DISABLE_EVENT:

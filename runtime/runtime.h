@@ -300,6 +300,13 @@ uint32_t ut_program_stack(struct ut_thread *t, uintptr_t *ips, uint32_t max);
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count);
 /* enable (1) or disable (0) soft-mode event @target, spending a run of @count if it changes */
 int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count);
+/*
+ * an instance's function commands (registry dirs[@dir]): its tracing_on,
+ * its soft switch of @target, as its triggers change them
+ */
+int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *count);
+int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
+		       volatile int64_t *count);
 
 /* filter.c */
 struct ut_fsym {

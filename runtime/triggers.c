@@ -90,7 +90,8 @@ static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
  * The programs' word, unless an instance records too (insts_on): then
  * they go on recording for it, and the top's word in the registry
  * changes, logged with the time, so that the top's views hide what it
- * did not take.  Returns 1 if this call changed the state.
+ * did not take.  The programs' word changes are logged with their time
+ * too.  Returns 1 if this call changed the state.
  */
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 {
@@ -100,6 +101,15 @@ int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 	    (count && !ut_take_run(count)))
 		return 0;
 	__atomic_store_n(&ut_ctl->tracing_on, (uint32_t)on, __ATOMIC_RELEASE);
+	/*
+	 * logged with its time, as an instance's: the top's views show what
+	 * was recorded from the switch on, not from when the tracing
+	 * directory noticed it (top_sync())
+	 */
+	if (r) {
+		__atomic_store_n(&r->dirs[0].on, (uint32_t)on, __ATOMIC_RELEASE);
+		dir_log(&r->dirs[0], on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
+	}
 	return 1;
 }
 
@@ -127,6 +137,31 @@ static int dir_soft_switch(struct ut_evreg *r, struct ut_evreg_dir *d, uint32_t 
 	return 1;
 }
 
+/*
+ * a snapshot trigger fired: its time (the tracing directory copies the
+ * buffers later, and shows nothing recorded after it), then the request
+ */
+static void snapshot_request(struct ut_evreg_dir *d, volatile uint64_t *req)
+{
+	__atomic_store_n(&d->snapshot_ts, ut_clock(), __ATOMIC_RELAXED);
+	__atomic_fetch_add(req, 1, __ATOMIC_RELEASE);
+}
+
+int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *count)
+{
+	if (!r || !dir || dir >= UT_EVREG_DIRS)
+		return 0;
+	return dir_switch(&r->dirs[dir], on, count);
+}
+
+int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
+		       volatile int64_t *count)
+{
+	if (!r || !dir || dir >= UT_EVREG_DIRS)
+		return 0;
+	return dir_soft_switch(r, &r->dirs[dir], target, enable, count);
+}
+
 /* instance @dir's trigger @t of command @cmd */
 static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *t, uint32_t cmd)
 {
@@ -142,7 +177,7 @@ static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *
 		break;
 	case UT_TRIG_SNAPSHOT:
 		if (ut_take_run(&t->count))
-			__atomic_fetch_add(&d->snapshot_req, 1, __ATOMIC_RELEASE);
+			snapshot_request(d, &d->snapshot_req);
 		break;
 	case UT_TRIG_STACKTRACE:
 		if (ut_take_run(&t->count))
@@ -198,7 +233,7 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 			break;
 		case UT_TRIG_SNAPSHOT:
 			if (ut_take_run(&t->count))
-				__atomic_fetch_add(&r->snapshot_req, 1, __ATOMIC_RELEASE);
+				snapshot_request(&r->dirs[0], &r->snapshot_req);
 			break;
 		case UT_TRIG_STACKTRACE:
 			if (ut_take_run(&t->count))

@@ -40,7 +40,7 @@
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
-#define UT_EVREG_VERSION	3
+#define UT_EVREG_VERSION	4
 #define UT_EVREG_SLOTS		2048
 #define UT_EVREG_BLOB		(1u << 20)
 #define UT_EVREG_PATTERNS	4096
@@ -136,6 +136,11 @@ struct ut_evreg_dir {
 	volatile uint32_t on;		/* the instance's tracing_on */
 	uint32_t pad;
 	volatile uint64_t snapshot_req;	/* its snapshot triggers that fired */
+	/*
+	 * ut_clock() when the last one fired (dirs[0]: the top's), written
+	 * before snapshot_req: the snapshot shows nothing recorded after it
+	 */
+	volatile uint64_t snapshot_ts;
 	volatile uint64_t soft_mode[UT_EVREG_WORDS];	/* its events in soft mode */
 	volatile uint64_t soft_off[UT_EVREG_WORDS];	/* ... and switched off */
 	volatile uint64_t head;		/* changes logged */
@@ -180,7 +185,12 @@ struct ut_evreg {
 	 * the top's views hide what it did not take (ut_top_switch()).
 	 */
 	volatile uint32_t insts_on;
-	uint32_t pad2;
+	/*
+	 * the directories whose stacktrace option is set (bit d: dirs[d]'s,
+	 * bit 0 the top's): after writing an event the programs write their
+	 * stack for each (a TRACE_DIR record, as a stacktrace trigger's)
+	 */
+	volatile uint32_t opt_stack;
 	/* by slot: the instances that hold it in soft mode, switched on (INST_SOFT) */
 	volatile int32_t soft_on[UT_EVREG_SLOTS];
 	struct ut_evreg_dir dirs[UT_EVREG_DIRS];	/* [0]: the top's on and log (insts_on) */

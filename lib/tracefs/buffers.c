@@ -204,13 +204,19 @@ static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
 	free(ids);
 }
 
-static void show_cpumask(struct tfs_session *s, struct sbuf *b)
+/* the directory's tracing_cpumask: the top's is the session's (what the programs record) */
+static uint32_t *cpumask_of(struct tfs_session *s, struct tfs_inst *in)
+{
+	return in == &s->top ? s->cpumask : in->cpumask;
+}
+
+static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct sbuf *b)
 {
 	int nw = (s->ncpu + 31) / 32;
 
-	sb_printf(b, "%x", s->cpumask[nw - 1]);
+	sb_printf(b, "%x", cpumask[nw - 1]);
 	for (int i = nw - 2; i >= 0; i--)
-		sb_printf(b, ",%08x", s->cpumask[i]);
+		sb_printf(b, ",%08x", cpumask[i]);
 	sb_puts(b, "\n");
 }
 
@@ -219,7 +225,7 @@ static void show_cpumask(struct tfs_session *s, struct sbuf *b)
  * the last one lowest, separated by commas; empty is no CPU.  A bit past
  * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
  */
-static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
+static int write_cpumask(struct tfs_session *s, uint32_t *cpumask, const char *buf, size_t size)
 {
 	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
 	size_t end;
@@ -255,7 +261,7 @@ static int write_cpumask(struct tfs_session *s, const char *buf, size_t size)
 		if (++word >= TFS_MAX_CPUS / 32)
 			return -EOVERFLOW;
 	}
-	memcpy(s->cpumask, mask, sizeof(mask));
+	memcpy(cpumask, mask, sizeof(mask));
 	return 0;
 }
 
@@ -336,18 +342,79 @@ static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
 
 static int cpumask_show(struct tfs_handle *h, struct sbuf *b)
 {
-	show_cpumask(h->s, b);
+	show_cpumask(h->s, cpumask_of(h->s, h->n.inst), b);
 	return 0;
 }
 
+/*
+ * The top's mask is what the programs record (recording_update()); an
+ * instance's, what its pump takes from them from now on (what it took
+ * before stays, as in the kernel's buffer).
+ */
 static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
 {
-	int ret = write_cpumask(h->s, buf, size);
+	struct tfs_session *s = h->s;
+	struct tfs_inst *in = h->n.inst;
+	uint32_t mask[TFS_MAX_CPUS / 32];
+	int ret;
 
-	if (ret)
-		tfs_err(h->s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
+	memcpy(mask, cpumask_of(s, in), sizeof(mask));
+	ret = write_cpumask(s, mask, buf, size);
+	if (ret) {
+		tfs_err(s, ret == -EOVERFLOW ? "CPU mask beyond the CPUs" : "Invalid CPU mask",
 			h->n.f->name);
-	return ret ? ret : recording_update(h->s);
+		return ret;
+	}
+	if (in == &s->top) {
+		memcpy(s->cpumask, mask, sizeof(mask));
+		return recording_update(s);
+	}
+	inst_pump(in);		/* what came before, with the old mask */
+	memcpy(in->cpumask, mask, sizeof(mask));
+	/* CPUs past the configured ones: none to leave out */
+	for (int i = s->ncpu; i < TFS_MAX_CPUS; i++)
+		mask[i / 32] |= 1u << (i % 32);
+	live_pump_set_cpumask(in->pump, mask);
+	return 0;
+}
+
+/*
+ * buffer_subbuf_size_kb: the size of the ring buffer's pages (the
+ * kernel's sub-buffers), RB_PAGE_SIZE here, one system page.  A write
+ * is read as the kernel's: a decimal size in KB, rounded up to a power
+ * of two pages, between 1 and 128 pages (EINVAL otherwise, ERANGE past
+ * an unsigned long); one page is the size already.  The buffers' format
+ * has pages of one size: larger ones are EINVAL with an error_log line.
+ */
+static int subbuf_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_printf(b, "%u\n", RB_PAGE_SIZE / 1024);
+	return 0;
+}
+
+static int subbuf_write(struct tfs_handle *h, const char *buf, size_t size)
+{
+	const unsigned long long page_kb = RB_PAGE_SIZE / 1024;
+	unsigned long long kb, pages;
+	int ret = parse_ull(buf, size, &kb);
+
+	if (!ret && kb > ULONG_MAX)
+		ret = -ERANGE;
+	if (ret) {
+		tfs_err(h->s, "Invalid argument", h->n.f->name);
+		return ret;
+	}
+	pages = kb / page_kb + (kb % page_kb != 0);
+	if (!pages || pages > 128) {
+		tfs_err(h->s, "Sub-buffer size must be 1 to 128 pages", h->n.f->name);
+		return -EINVAL;
+	}
+	if (pages > 1) {
+		tfs_err(h->s, "Sub-buffers of more than one page are not supported", h->n.f->name);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
@@ -375,7 +442,9 @@ const struct tfs_file tfs_buffers_files[] = {
 	/* 2.6.27's name of buffer_size_kb */
 	TFS_FILE("trace_entries", 0640, W_TOP, .show = buffer_size_show, .write = buffer_size_write),
 	TFS_FILE("buffer_total_size_kb", 0440, W_TOP | W_INST, .show = buffer_total_show),
-	TFS_FILE("tracing_cpumask", 0640, W_TOP, .show = cpumask_show, .write = cpumask_write),
+	TFS_FILE("buffer_subbuf_size_kb", 0640, W_TOP | W_INST, .show = subbuf_show,
+		 .write = subbuf_write),
+	TFS_FILE("tracing_cpumask", 0640, W_TOP | W_INST, .show = cpumask_show, .write = cpumask_write),
 	TFS_FILE("saved_cmdlines", 0440, W_TOP, .show = cmdlines_show),
 	TFS_FILE("trace_marker", 0220, W_TOP | W_INST, .write = marker_write,
 		 .max_write = LIVE_MARKER_MAX),

@@ -74,10 +74,19 @@ unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
 /*
  * A snapshot trigger fired (the runtime counts the requests of the top
  * and of each instance in the registry): the directory's snapshot, taken
- * here within TFS_PUMP_MS of the event.  And an instance's traceon or
+ * here within TFS_PUMP_MS of the event, shows what was recorded until
+ * the trigger's time.  And an instance's traceon or
  * traceoff trigger fired (its pump, just run, took its new state): the
  * programs record while some directory needs it.  Context: s->lock held.
  */
+/* the time of the last snapshot trigger of @d, in live_now() units */
+static uint64_t trig_time(struct tfs_session *s, struct ut_evreg_dir *d)
+{
+	uint64_t ts = __atomic_load_n(&d->snapshot_ts, __ATOMIC_RELAXED);
+
+	return ts ? live_ns(s->dir, ts) : 0;
+}
+
 static void trig_requests(struct tfs_session *s)
 {
 	uint64_t req;
@@ -87,7 +96,7 @@ static void trig_requests(struct tfs_session *s)
 	req = __atomic_load_n(&s->evreg->snapshot_req, __ATOMIC_ACQUIRE);
 	if (req != s->snap_req_seen) {
 		s->snap_req_seen = req;
-		if (snap_take(s, &s->top))
+		if (snap_take(s, &s->top, trig_time(s, &s->evreg->dirs[0])))
 			tfs_err(s, "Cannot take the snapshot", "snapshot");
 	}
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
@@ -97,7 +106,7 @@ static void trig_requests(struct tfs_session *s)
 		if (req == in->snap_req_seen)
 			continue;
 		in->snap_req_seen = req;
-		if (snap_take(s, in)) {
+		if (snap_take(s, in, trig_time(s, in->rd))) {
 			struct tfs_inst *was = s->err_inst;
 
 			s->err_inst = in;	/* the instance's error_log */

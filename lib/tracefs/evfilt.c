@@ -380,7 +380,7 @@ static void bit_put(volatile uint64_t *w, uint32_t i, int on)
  * trigger: 0, or -ENOSPC when UT_EVREG_DIRS - 1 instances have them.
  * Context: s->lock held.
  */
-static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
+int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 {
 	struct ut_evreg_dir *d;
 
@@ -405,6 +405,34 @@ static int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 		return 0;
 	}
 	return -ENOSPC;
+}
+
+/*
+ * options/stacktrace of @in: its bit of the registry's opt_stack (the
+ * top's 0, an instance's its dirs[] index, whose TRACE_DIR records its
+ * pump takes), so that the programs write their stack after each event.
+ * Context: s->lock held.
+ */
+int opt_stack_update(struct tfs_session *s, struct tfs_inst *in)
+{
+	int on = (in->tr.trace_flags & TRACE_ITER_STACKTRACE) != 0;
+	uint32_t bit;
+
+	if (!s->evreg)
+		return 0;	/* no events to follow */
+	if (on && inst_rdir(s, in) < 0) {
+		in->tr.trace_flags &= ~(uint32_t)TRACE_ITER_STACKTRACE;
+		tfs_err(s, "Too many instances with triggers or stacks", "stacktrace");
+		return -ENOSPC;
+	}
+	if (in != &s->top && !in->rdir)
+		return 0;
+	bit = 1u << (in == &s->top ? 0 : in->rdir);
+	if (on)
+		__atomic_fetch_or(&s->evreg->opt_stack, bit, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&s->evreg->opt_stack, ~bit, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* the kernel's post-trigger commands (EVENT_CMD_FL_POST_TRIGGER) */
@@ -829,6 +857,8 @@ static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
 	trig_take(t, &spec, target);
 	t->count = spec.count;
 	ret = 0;
+	if (spec.cmd == UT_TRIG_SNAPSHOT)
+		in->snap_alloc = 1;	/* as the kernel, which allocates it here */
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
 		in->ev_soft[target]++;
 		ret = soft_publish(s, target) ? TFS_WR_APPLY : 0;
@@ -906,25 +936,26 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
 		if (changed && t->count > 0)
 			t->count--;
 	}
-	if (snap && snap_take(s, in))
+	/* as the kernel's swap at the event: the marker, nothing after it */
+	if (snap && snap_take(s, in, live_ns(s->dir, live_marker_last_ts(in->marker))))
 		tfs_err(s, "Cannot take the snapshot", "snapshot");
 	return apply ? recording_update(s) : 0;
 }
 
 /*
- * A function command's hold on the soft mode of @slot: +1 while an
- * enable_event/disable_event command targets it, -1 when it goes (the
- * commands are the top's).  Returns 1 if the tracepoints' liveness
- * changed.  Context: s->lock held.
+ * A function command's hold on the soft mode of @slot in directory @in:
+ * +1 while an enable_event/disable_event command targets it, -1 when it
+ * goes.  Returns 1 if the tracepoints' liveness changed.  Context:
+ * s->lock held.
  */
-int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta)
+int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta)
 {
 	if (!s->evreg || slot >= UT_EVREG_SLOTS)
 		return 0;
 	if (delta > 0)
-		s->top.ev_soft[slot]++;
-	else if (s->top.ev_soft[slot])
-		s->top.ev_soft[slot]--;
+		in->ev_soft[slot]++;
+	else if (in->ev_soft[slot])
+		in->ev_soft[slot]--;
 	return soft_publish(s, slot);
 }
 
@@ -998,8 +1029,12 @@ void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
 			ptrig_remove(s, in, &in->ptrig[k]);
 	free(in->ptrig);
 	in->ptrig = NULL;
-	if (in->rdir)
+	if (in->rdir) {
 		s->rdirs &= ~(1u << in->rdir);
+		/* its stacks too */
+		if (s->evreg)
+			__atomic_fetch_and(&s->evreg->opt_stack, ~(1u << in->rdir), __ATOMIC_RELEASE);
+	}
 	in->rdir = 0;
 	in->rd = NULL;
 }

@@ -42,7 +42,9 @@ static int insts_recording(struct tfs_session *s)
  * programs follow: the top's state or an instance's (recording_update()).
  * Function commands (traceon, traceoff) in the programs change the word
  * too; they are the top's commands, so such a change is the top's new
- * state.  Context: s->lock held.
+ * state, from the time they logged it (dirs[0]'s log, top_log_sync()):
+ * what was recorded after a traceon shows even if no one read the
+ * directory in between.  Context: s->lock held.
  */
 
 void top_sync(struct tfs_session *s)
@@ -123,8 +125,8 @@ static int inst_records(struct tfs_inst *in)
 {
 	int t = ut_tracer_index(tfs_tracer_name(in));
 
-	return (in->on || in->traceon_trigs) &&
-	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) ||
+	return (in->on || in->traceon_trigs || in->traceon_cmds) &&
+	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) || in->nr_cmds ||
 		(t >= 0 && (ut_tracers[t].needs & UT_NEED_ENTRIES)));
 }
 
@@ -180,7 +182,8 @@ static void programs_on(struct tfs_session *s, int force)
 	uint32_t want;
 
 	if (r && insts && !__atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE)) {
-		/* the top's word starts from its state; its old log is not news */
+		/* the switches logged until now (at their times), then the top's word from its state */
+		top_log_sync(s);
 		__atomic_store_n(&r->dirs[0].on, (uint32_t)s->top.on, __ATOMIC_RELEASE);
 		s->top_log_done = __atomic_load_n(&r->dirs[0].head, __ATOMIC_ACQUIRE);
 		__atomic_store_n(&r->insts_on, 1, __ATOMIC_RELEASE);
@@ -700,6 +703,9 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
 	cpu_pages_init(in, in->nr_pages);
+	/* as the kernel's: every CPU */
+	for (int i = 0; i < s->ncpu && i < TFS_MAX_CPUS; i++)
+		in->cpumask[i / 32] |= 1u << (i % 32);
 	in->since = live_now(s->dir);
 	in->pump = live_pump_open(s->dir, in->bufdir, in->nr_pages, in->since);
 	if (in->pump)
@@ -724,7 +730,7 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	struct tfs_inst **pp, *in;
 	struct tfs_node n;
 	size_t len = next_comp(&p, &c);
-	int ret;
+	int ret, apply;
 
 	/* the instance's pump takes what was collected until now */
 	tfs_collect(s);
@@ -739,7 +745,8 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	if (n.inst->refs)
 		goto out;
 	top_sync(s);
-	/* its triggers go first: the soft modes they held are recomputed without them */
+	/* its commands and triggers go first: the soft modes they held are recomputed without them */
+	apply = cmds_free_inst(s, n.inst);
 	evtrig_free_inst(s, n.inst);
 	for (pp = &s->insts; (in = *pp); pp = &in->next) {
 		if (in == n.inst) {
@@ -752,7 +759,7 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	top_sync(s);
 	ret = 0;
 	/* the programs may no longer record the events it enabled, nor at all */
-	if (ev_publish(s) | recording_update(s)) {
+	if (ev_publish(s) | recording_update(s) | apply) {
 		/* the programs may record less now */
 		pthread_mutex_unlock(&s->lock);
 		ctl_apply(s);

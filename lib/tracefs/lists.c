@@ -129,6 +129,90 @@ static int is_cmd(const char *name, const char *const *tab, size_t n)
 }
 
 /*
+ * The function commands of every directory are one list in the control
+ * page (what the programs run): the top's words as written, an
+ * instance's after "D|", D its index in the registry's dirs[] (its
+ * tracing_on, soft switches and stack records: evreg.h).  Word i counts
+ * in cmd_count[bank][i].
+ */
+
+/* the directory a command word of the control page belongs to (0: the top); *@rest after "D|" */
+static uint32_t word_dir(const char *w, const char **rest)
+{
+	const char *bar = w + strspn(w, "0123456789");
+
+	if (bar != w && *bar == '|') {
+		*rest = bar + 1;
+		return (uint32_t)strtoul(w, NULL, 10);
+	}
+	*rest = w;
+	return 0;
+}
+
+/* the registry index of @in's commands: 0 the top's, -1: an instance without words yet */
+static int cmds_dir(struct tfs_session *s, struct tfs_inst *in)
+{
+	return in == &s->top ? 0 : in->rdir ? (int)in->rdir : -1;
+}
+
+/* the instance whose words are dirs[@dir] (the top for 0); NULL: none */
+static struct tfs_inst *dir_inst(struct tfs_session *s, uint32_t dir)
+{
+	if (!dir)
+		return &s->top;
+	for (struct tfs_inst *in = s->insts; in; in = in->next)
+		if (in->rdir == dir)
+			return in;
+	return NULL;
+}
+
+/* the commands of directory @dir (its words as written), into @out; how many others there are */
+static int dir_cmds(struct tfs_session *s, int dir, struct words *out)
+{
+	struct words all = { 0 };
+	int others = 0;
+
+	words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
+	for (int i = 0; i < all.n; i++) {
+		const char *rest;
+
+		if ((int)word_dir(all.w[i], &rest) == dir)
+			words_add(out, rest, strlen(rest));
+		else
+			others++;
+	}
+	words_free(&all);
+	return others;
+}
+
+/* the control page's list with @mine as directory @dir's commands, into @dst; -ENOSPC: too long */
+static int cmds_join_all(struct tfs_session *s, int dir, const struct words *mine, char *dst)
+{
+	struct words all = { 0 }, next = { 0 };
+	int ret = 0;
+
+	words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
+	for (int i = 0; i < all.n && !ret; i++) {
+		const char *rest;
+
+		if ((int)word_dir(all.w[i], &rest) != dir)
+			ret = words_add(&next, all.w[i], strlen(all.w[i]));
+	}
+	for (int i = 0; i < mine->n && !ret; i++) {
+		char w[600];
+		int n = dir ? snprintf(w, sizeof(w), "%d|%s", dir, mine->w[i]) :
+			      snprintf(w, sizeof(w), "%s", mine->w[i]);
+
+		ret = n < 0 || (size_t)n >= sizeof(w) ? -ENOSPC : words_add(&next, w, (size_t)n);
+	}
+	if (!ret)
+		ret = words_join(&next, dst);
+	words_free(&all);
+	words_free(&next);
+	return ret;
+}
+
+/*
  * check_words - refuse what the kernel refuses: a pattern that selects no
  * function (when the processes listed theirs), a command on a file that
  * takes none, an unknown command.  Context: s->lock held.
@@ -150,7 +234,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 				tfs_err(s, "Function commands are not accepted here", w);
 				return -EINVAL;
 			}
-			if (in != &s->top) {
+			if (in != &s->top && !s->evreg) {
 				tfs_err(s, "Function commands are set at the top level only", w);
 				return -EINVAL;
 			}
@@ -263,6 +347,38 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 	}
 }
 
+/*
+ * cmds_add - a command on the functions its glob selects: one word per
+ * function (name:cmd[:arg]), as the kernel registers a probe on each
+ * function the glob matches then and lists it on a line of its own, each
+ * with its own count.  A glob kept as written only while no process has
+ * listed its functions yet.  -ENOSPC past UT_CTL_CMDS commands (each
+ * needs a count shared by the processes).
+ */
+static int cmds_add(struct words *cmds, const char *w, const struct fword *fw,
+		    const struct tfs_funcs *fs, int others)
+{
+	const char *rest = w + strlen(fw->glob);	/* ":cmd[:arg]" */
+
+	if (!fs->present)
+		return words_add(cmds, w, strlen(w)) < 0 ? -ENOMEM : 0;
+	for (size_t k = 0; k < fs->n; k++) {
+		char word[512];
+		int n;
+
+		if (!fword_matches(fw, &fs->f[k]))
+			continue;
+		n = snprintf(word, sizeof(word), "%s%s", fs->f[k].name, rest);
+		if (n < 0 || (size_t)n >= sizeof(word) || words_find(cmds, word) >= 0)
+			continue;
+		if (others + cmds->n >= UT_CTL_CMDS)
+			return -ENOSPC;
+		if (words_add(cmds, word, (size_t)n) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* a command word's count as written: N, or -1 (unlimited) */
 static int64_t cmd_count_of(const char *w)
 {
@@ -279,14 +395,17 @@ static int cmds_hold(struct tfs_session *s, const struct words *ws, int delta)
 	int apply = 0;
 
 	for (int i = 0; i < ws->n; i++) {
+		struct tfs_inst *in;
+		const char *rest;
 		struct fword fw;
 		int slot;
 
-		if (fword_parse(ws->w[i], &fw) || !fw.sys[0])
+		in = dir_inst(s, word_dir(ws->w[i], &rest));
+		if (!in || fword_parse(rest, &fw) || !fw.sys[0])
 			continue;
 		slot = ev_find(s, fw.sys, fw.event, strlen(fw.event));
 		if (slot >= 0)
-			apply |= ev_soft_ref(s, (uint32_t)slot, delta);
+			apply |= ev_soft_ref(s, in, (uint32_t)slot, delta);
 	}
 	return apply;
 }
@@ -319,6 +438,32 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 	words_free(&now);
 	strcpy(c->commands, text);
 	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
+	/* an instance with a traceon command may turn on any time: the programs record for it */
+	for (struct tfs_inst *in = s->insts; in; in = in->next) {
+		struct words mine = { 0 };
+
+		in->traceon_cmds = 0;
+		if (in->rdir)
+			dir_cmds(s, (int)in->rdir, &mine);
+		in->nr_cmds = mine.n;
+		for (int i = 0; i < mine.n; i++) {
+			struct fword fw;
+
+			in->traceon_cmds += !fword_parse(mine.w[i], &fw) && !strcmp(fw.cmd, "traceon");
+		}
+		words_free(&mine);
+	}
+}
+
+int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
+{
+	struct words none = { 0 };
+	char tmp[UT_LIST_MAX];
+
+	if (!in->rdir || cmds_join_all(s, (int)in->rdir, &none, tmp) || !strcmp(tmp, s->ctl->commands))
+		return 0;
+	cmds_publish(s, tmp);
+	return 1;
 }
 
 /*
@@ -332,7 +477,7 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
 	struct tfs_funcs fs;
 	char *dst = list_of(s, in, id);
-	int ret;
+	int ret, dir = -1, others = 0;
 
 	funcs_load(s, &fs);
 	ret = words_split(&ws, buf, size);
@@ -340,14 +485,24 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		ret = check_words(s, in, id, &ws, &fs);
 	if (ret)
 		goto out;
-	if (!trunc) {
-		words_split(&list, dst, strlen(dst));
-		if (id == L_FILTER)
-			words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
-	} else if (id == L_FILTER) {
-		/* '>' replaces the functions; commands stay, as the kernel's */
-		words_split(&cmds, s->ctl->commands, strlen(s->ctl->commands));
+	/* an instance's commands: its words in the registry, given at its first */
+	for (int i = 0; i < ws.n && id == L_FILTER && in != &s->top && !in->rdir; i++) {
+		struct fword fw;
+
+		if (ws.w[i][0] != '!' && !fword_parse(ws.w[i], &fw) && fw.cmd[0] &&
+		    inst_rdir(s, in) < 0) {
+			tfs_err(s, "Too many instances with triggers or commands", ws.w[i]);
+			ret = -ENOSPC;
+			goto out;
+		}
 	}
+	if (id == L_FILTER)
+		dir = cmds_dir(s, in);
+	if (!trunc)
+		words_split(&list, dst, strlen(dst));
+	/* '>' replaces the functions; commands stay, as the kernel's */
+	if (dir >= 0)
+		others = dir_cmds(s, dir, &cmds);
 	for (int i = 0; i < ws.n; i++) {
 		const char *w = ws.w[i];
 		int neg = w[0] == '!';
@@ -356,8 +511,11 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		fword_parse(w + neg, &fw);
 		if (fw.cmd[0]) {
 			cmds_remove(&cmds, &fw);
-			if (!neg)
-				words_add(&cmds, w, strlen(w));
+			if (!neg && cmds_add(&cmds, w, &fw, &fs, others) < 0) {
+				tfs_err(s, "Too many function commands", w);
+				ret = -ENOSPC;
+				goto out;
+			}
 		} else if (neg) {
 			filter_remove(&list, w + 1, &fs);
 		} else if (words_find(&list, w) < 0) {
@@ -368,8 +526,8 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		char tmp[UT_LIST_MAX], tmpc[UT_LIST_MAX];
 
 		ret = words_join(&list, tmp);
-		if (!ret && id == L_FILTER)
-			ret = words_join(&cmds, tmpc);
+		if (!ret && dir >= 0)
+			ret = cmds_join_all(s, dir, &cmds, tmpc);
 		if (ret) {
 			tfs_err(s, "List too long", "");
 			goto out;
@@ -380,8 +538,10 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		strcpy(dst, tmp);
 		if (id == L_FILTER || id == L_NOTRACE)
 			ret = lists_update(s);
-		if (id == L_FILTER && in == &s->top && strcmp(tmpc, s->ctl->commands)) {
+		if (dir >= 0 && strcmp(tmpc, s->ctl->commands)) {
 			cmds_publish(s, tmpc);
+			/* an instance's traceon: the programs record while it may turn on */
+			recording_update(s);
 			ret = 1;
 		}
 	}
@@ -438,16 +598,29 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		funcs_free(&fs);
 	}
 	words_free(&list);
-	if (id != L_FILTER || in != &s->top)
+	if (id != L_FILTER || cmds_dir(s, in) < 0)
 		return;
 	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
+	if (list.n)
+		funcs_load(s, &fs);
 	for (int i = 0; i < list.n; i++) {
 		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
+		const struct tfs_func *f = NULL;
+		const char *rest;
 		struct fword fw;
 
-		if (fword_parse(list.w[i], &fw))
+		/* the directory's own (word i counts in cmd_count[bank][i]) */
+		if ((int)word_dir(list.w[i], &rest) != cmds_dir(s, in) || fword_parse(rest, &fw))
 			continue;
-		sb_printf(b, "%s:%s", fw.glob, fw.cmd);
+		/* as the kernel's %ps: a function of a library with its module */
+		for (size_t k = 0; k < fs.n && !f; k++)
+			if (!strcmp(fs.f[k].name, fw.glob))
+				f = &fs.f[k];
+		if (f)
+			func_print(b, f);
+		else
+			sb_puts(b, fw.glob);
+		sb_printf(b, ":%s", fw.cmd);
 		if (fw.sys[0])
 			sb_printf(b, ":%s:%s", fw.sys, fw.event);
 		/* as the kernel: the runs left, shared by the processes */
@@ -460,6 +633,8 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		else
 			sb_puts(b, ":unlimited\n");
 	}
+	if (list.n)
+		funcs_free(&fs);
 	words_free(&list);
 }
 

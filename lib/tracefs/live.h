@@ -181,6 +181,13 @@ struct live_pump *live_pump_open(const char *session_dir, const char *dir, uint3
 int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *pids,
 		  const char *evpids, const char *ffilter, const char *fnotrace, const uint64_t *ev_on,
 		  const struct ut_evfilter *const *ev_filter, const struct live_timeline *tl);
+/*
+ * the instance's tracing_cpumask: from the next run on, the events of
+ * the CPUs whose bit of @mask (LIVE_CPUMASK_WORDS words) is clear are
+ * not taken; NULL: every CPU's
+ */
+#define LIVE_CPUMASK_WORDS	32
+void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask);
 /* the programs' clock now (live_raw_now()) for the session of @p */
 uint64_t live_pump_now(struct live_pump *p);
 /* from now on, buffers of @nr_pages (the current ones stay readable) */
@@ -214,6 +221,8 @@ struct live_marker;
 struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages);
 /* one print event of @len bytes (at most LIVE_MARKER_MAX taken): 0 or -errno */
 int live_marker_write(struct live_marker *m, const void *text, size_t len);
+/* the time of the last marker written (the programs' clock, raw), 0: none */
+uint64_t live_marker_last_ts(const struct live_marker *m);
 /* the next markers go to a ring of @nr_pages; the current one stays readable */
 void live_marker_resize(struct live_marker *m, uint32_t nr_pages);
 void live_marker_close(struct live_marker *m);

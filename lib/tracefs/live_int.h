@@ -140,6 +140,8 @@ struct live_stage {
 	int drop_all;			/* a thread set_ftrace_pid leaves out: consumed, not shown */
 	const char *pids, *evpids;	/* set_ftrace_pid and set_event_pid (NULL: all) */
 	int calls_off, events_off;	/* the buffer's calls, its events are not shown */
+	/* an instance's tracing_cpumask (LIVE_CPUMASK_WORDS): other CPUs' events are not taken */
+	const uint32_t *cpumask;
 	/* function selection: set_ftrace_filter, set_ftrace_notrace; NULL: none */
 	const char *ffilter, *fnotrace;
 	int as_func;			/* function tracer: calls become FUNC events, returns go */

@@ -116,6 +116,11 @@ int live_marker_write(struct live_marker *m, const void *text, size_t len)
 	return 0;
 }
 
+uint64_t live_marker_last_ts(const struct live_marker *m)
+{
+	return m && m->w.hdr ? m->w.last_ts : 0;
+}
+
 void live_marker_resize(struct live_marker *m, uint32_t nr_pages)
 {
 	if (nr_pages < 2 || nr_pages == m->nr_pages)

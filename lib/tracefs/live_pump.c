@@ -242,7 +242,18 @@ struct live_pump {
 	int nr;
 	char **old;			/* rings a resize replaced: "gen path" */
 	int nr_old;
+	uint32_t cpumask[LIVE_CPUMASK_WORDS];	/* tracing_cpumask */
+	int has_cpumask;
 };
+
+void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask)
+{
+	p->has_cpumask = 0;
+	for (int i = 0; mask && i < LIVE_CPUMASK_WORDS; i++)
+		p->has_cpumask |= mask[i] != ~0u;
+	if (p->has_cpumask)
+		memcpy(p->cpumask, mask, sizeof(p->cpumask));
+}
 
 static void sink_close(struct pump_sink *k)
 {
@@ -292,6 +303,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		goto out;
 	stage_init(&f, c, &v);
 	f.tl = tl;
+	f.cpumask = p->has_cpumask ? p->cpumask : NULL;
 	/* a tracer that records no calls takes the events only */
 	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
 	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);

@@ -578,6 +578,13 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 			f->fsel->known = 0;
 		return 0;
 	}
+	if (f->cpumask && ev->type != UT_EV_LOST &&
+	    (ev->cpu >= LIVE_CPUMASK_WORDS * 32 || !(f->cpumask[ev->cpu / 32] >> (ev->cpu % 32) & 1))) {
+		/* a CPU its tracing_cpumask leaves out: as the kernel's, not recorded there */
+		if (f->fsel)
+			f->fsel->known = 0;
+		return 0;
+	}
 	if (f->fsel)
 		pass = stage_select(f, s, ev);
 	if (ev->type == UT_EV_TRACE && ev->dir && ev->dir != f->trace_dir)

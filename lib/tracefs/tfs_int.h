@@ -60,6 +60,9 @@
  *   - tracing_cpumask, set_ftrace_pid: the hooks skip threads and CPUs not
  *     chosen (control page rec_pids, rec_cpumask); the views filter too,
  *     for what instances made the programs record.
+ *   - function commands of instances: in the control page's one list,
+ *     after the instance's registry index ("D|func:cmd", lists.c); the
+ *     programs act on its words (dirs[D]) as its triggers do.
  *   - trace_marker: a print event (a DATA record) in a ring of the
  *     directory's own that the daemon writes (live_marker, in live.c),
  *     shown with the daemon's pid: the writer is not recorded.
@@ -230,6 +233,12 @@ struct tfs_inst {
 	int snap_taken;			/* snapdir holds a copy of the buffers */
 	char snapdir[PATH_MAX];
 	uint64_t snap_since;
+	/*
+	 * the time of the trigger that took it (live_now() units; 0: none,
+	 * `echo 1 > snapshot`): the copy is made later, and shows nothing
+	 * recorded after it, as the kernel's swap at the event
+	 */
+	uint64_t snap_until;
 	/* set_ftrace_pid and the other pid lists (enum tfs_pids): ascending, blank separated */
 	char pids[TFS_NR_PIDS][UT_LIST_MAX];
 	/*
@@ -254,6 +263,8 @@ struct tfs_inst {
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];	/* per_cpu/cpuN/trace cleared (0: never) */
 	int cpu_cleared;			/* some cpu_since is set */
+	/* an instance's tracing_cpumask (the top's is the session's cpumask): its pump's */
+	uint32_t cpumask[TFS_MAX_CPUS / 32];
 	struct live_marker *marker;	/* trace_marker's ring, in the directory's buffers */
 	/*
 	 * trace_pipe: one reader per directory ([0]) and per CPU ([1 + N]),
@@ -307,6 +318,8 @@ struct tfs_inst {
 	struct tfs_trig *ptrig;		/* events/ftrace/print/trigger (UT_EVREG_TRIGS) */
 	uint16_t ev_soft[UT_EVREG_SLOTS];
 	int traceon_trigs;		/* its traceon triggers: it may turn on any time */
+	int traceon_cmds;		/* its traceon function commands: the same */
+	int nr_cmds;			/* its function commands: the programs record their stacks */
 	/*
 	 * An instance's words in the registry (dirs[rdir], 0: none yet),
 	 * which its triggers change: the changes its pump applied (the log's
@@ -418,6 +431,10 @@ struct tfs_trig {
 void evfilt_free_all(struct tfs_session *s);
 /* a directory's filters, at its rmdir (then evfilt_publish_all()) */
 void evfilt_free_inst(struct tfs_inst *in);
+/* @in's words in the registry (dirs[in->rdir]), given now if it has none: 0 or -ENOSPC */
+int inst_rdir(struct tfs_session *s, struct tfs_inst *in);
+/* @in's stacktrace option into the registry's opt_stack: 0 or -errno */
+int opt_stack_update(struct tfs_session *s, struct tfs_inst *in);
 /* the programs' filter of each event from the directories' (ev_publish()) */
 void evfilt_publish_all(struct tfs_session *s);
 /* the filters of @in for a view: [slot] a copy of its program, or NULL; NULL if none */
@@ -554,7 +571,9 @@ void tfs_err_raw(struct tfs_session *s, const char *text);
 /* evfilt.c: soft mode */
 int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
 void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
-int ev_soft_ref(struct tfs_session *s, uint32_t slot, int delta);
+int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta);
+/* lists.c: an instance's function commands go (its rmdir): 1 if the programs must apply it */
+int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in);
 /* every slot's trigger and soft-mode bits in the registry; 1: liveness changed */
 int soft_publish_all(struct tfs_session *s);
 /* an instance's triggers and registry words, at its rmdir */
@@ -591,7 +610,8 @@ struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
 
 /* views.c: what the buffers show */
 void snap_empty(struct tfs_inst *in);
-int snap_take(struct tfs_session *s, struct tfs_inst *in);
+/* the snapshot of @in now, showing nothing after @until (live_now() units; 0: all) */
+int snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until);
 void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
 /* what view_make() allocated */
 void view_release(struct view_buf *vb);

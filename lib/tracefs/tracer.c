@@ -86,6 +86,8 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 		*w |= o->bit;
 	else
 		*w &= ~o->bit;
+	if (!t && o->bit == TRACE_ITER_STACKTRACE)
+		return opt_stack_update(s, in);
 	/* the -fork options: the programs tell the forks of the listed threads */
 	/* and function-trace: whether the latency tracers record calls (UT_CTL_NOFUNC) */
 	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION)))
@@ -194,6 +196,9 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 
 static int tracing_on_show(struct tfs_handle *h, struct sbuf *b)
 {
+	/* an instance's: what its triggers and commands switched until now */
+	if (h->n.inst != &h->s->top)
+		inst_pump(h->n.inst);
 	sb_printf(b, "%d\n", inst_on(h->s, h->n.inst));
 	return 0;
 }

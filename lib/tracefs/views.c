@@ -43,6 +43,9 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	uint32_t *tw;
 	int k = 0;
 
+	/* the programs' traceon/traceoff since: the times the top's views hide */
+	if (in == &s->top)
+		top_sync(s);
 	vb->inst = in;
 	vb->v.consumed = NULL;
 	vb->v.lat = NULL;
@@ -444,6 +447,21 @@ static int trace_pipe_open(struct tfs_handle *h, int flags)
 	return h->rd ? 0 : -EIO;
 }
 
+/* @vb shows nothing recorded after @t (a snapshot trigger's time) */
+static void hide_after(struct view_buf *vb, uint64_t t)
+{
+	int n = vb->v.nr_hide;
+
+	if (n && vb->hide[2 * n - 1] == UINT64_MAX && vb->hide[2 * n - 2] <= t + 1)
+		return;		/* hidden from before then on already */
+	if (n == TFS_HIDE_MAX)
+		n--;		/* no room: the last range becomes this one */
+	vb->hide[2 * n] = t + 1;
+	vb->hide[2 * n + 1] = UINT64_MAX;
+	vb->v.hide = vb->hide;
+	vb->v.nr_hide = n + 1;
+}
+
 static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 {
 	struct tfs_session *s = h->s;
@@ -464,6 +482,8 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 		} else {
 			vb.v.bufdir = in->snapdir;
 			vb.v.since = in->snap_since;
+			if (in->snap_until)
+				hide_after(&vb, in->snap_until);
 		}
 		ret = view_print(s, &vb, &t);
 		view_release(&vb);
@@ -488,7 +508,7 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
  * snap_take - the snapshot of @in: a copy of its buffers as they are now
  * (the kernel swaps them).  Context: s->lock held.
  */
-int snap_take(struct tfs_session *s, struct tfs_inst *in)
+int snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until)
 {
 	int ret;
 
@@ -501,6 +521,7 @@ int snap_take(struct tfs_session *s, struct tfs_inst *in)
 		return ret;
 	in->snap_taken = 1;
 	in->snap_since = in->since;
+	in->snap_until = until;
 	in->snap_alloc = 1;
 	return 0;
 }
@@ -523,7 +544,7 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 		snap_empty(in);
 		in->snap_alloc = 0;
 	} else if (v == 1) {
-		ret = snap_take(s, in);
+		ret = snap_take(s, in, 0);
 		if (ret) {
 			tfs_err(s, "Cannot take the snapshot", h->n.f->name);
 			return ret;

@@ -1596,7 +1596,9 @@ static void test_options(void **state)
 	assert_int_equal(tracer_set_option(&iter, "sym-offset"), 0);
 	assert_true(iter.iter_flags & TRACE_ITER_SYM_OFFSET);
 	/* the global table, in the kernel's trace_options order; a tracer's own in its table */
-	assert_int_equal(TRACE_NR_OPTS, 11);
+	assert_int_equal(TRACE_NR_OPTS, 12);
+	assert_string_equal(trace_opts[TRACE_ITER_STACKTRACE_POS].name, "stacktrace");
+	assert_int_equal(TRACE_ITER_STACKTRACE_POS, TRACE_ITER_FUNC_FORK_POS + 1);
 	assert_string_equal(trace_opts[0].name, "print-parent");
 	assert_string_equal(trace_opts[TRACE_ITER_MARKERS_POS].name, "markers");
 	assert_string_equal(trace_opts[TRACE_ITER_EVENT_FORK_POS].name, "event-fork");
@@ -1631,6 +1633,7 @@ static void test_options_help(void **state)
 		"  all tracers: print-parent (default) sym-offset sym-addr\n"
 		"    context-info (default) latency-format record-tgid irq-info (default)\n"
 		"    markers (default) event-fork function-trace (default) function-fork\n"
+		"    stacktrace\n"
 		"  function_graph: funcgraph-overrun funcgraph-cpu (default)\n"
 		"    funcgraph-overhead (default) funcgraph-proc\n"
 		"    funcgraph-duration (default) funcgraph-abstime\n"

@@ -183,6 +183,12 @@ int live_marker_write(struct live_marker *m, const void *text, size_t len)
 	return 0;
 }
 
+uint64_t live_marker_last_ts(const struct live_marker *m)
+{
+	(void)m;
+	return 1;
+}
+
 void live_marker_resize(struct live_marker *m, uint32_t nr_pages)
 {
 	m->nr_pages = nr_pages;
@@ -240,6 +246,12 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
 {
 	p->nr_pages = nr_pages;
+}
+
+void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask)
+{
+	(void)p;
+	(void)mask;
 }
 
 int live_pump_buffers(struct live_pump *p)
@@ -586,6 +598,15 @@ static void test_commands(void **state)
 	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "run:bogus"), -EINVAL);
 	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "nosuch:traceon"), -EINVAL);
 	assert_string_equal(f->ctl->commands, "parse_a:traceon:3");
+	/* a glob: a probe per function, a library's shown with its module as the kernel's %ps */
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "*_*:stacktrace"), 0);
+	assert_string_equal(f->ctl->commands,
+			    "parse_a:traceon:3 parse_a:stacktrace parse_b:stacktrace foo_init:stacktrace");
+	assert_file(f->s, "set_ftrace_filter",
+		    "#### all functions enabled ####\nparse_a:traceon:count=3\nparse_a:stacktrace:unlimited\n"
+		    "parse_b:stacktrace:unlimited\nfoo_init [libfoo.so]:stacktrace:unlimited\n");
+	assert_int_equal(wr(f->s, "set_ftrace_filter", O_APPEND, "!parse_*:stacktrace"), 0);
+	assert_string_equal(f->ctl->commands, "parse_a:traceon:3 foo_init:stacktrace");
 }
 
 static void test_errnos(void **state)
@@ -915,12 +936,17 @@ static void test_inst_lists(void **state)
 	assert_string_equal(f->ctl->notrace, "");
 	assert_int_equal(wr(f->s, "set_ftrace_notrace", O_TRUNC, "run"), 0);
 	assert_string_equal(f->ctl->notrace, "run");
-	/* bad input, as at the top; commands only at the top */
+	/* bad input, as at the top */
 	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", O_TRUNC, "nosuch"), -EINVAL);
-	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), -EINVAL);
-	log = rd(f->s, "instances/i/error_log", NULL);
-	assert_non_null(strstr(log, "set at the top level only"));
+	/* an instance's commands: its own, after its registry index in the programs' list */
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "parse_a:traceoff"), 0);
+	assert_non_null(strstr(f->ctl->commands, "|parse_a:traceoff"));
+	log = rd(f->s, "instances/i/set_ftrace_filter", NULL);
+	assert_non_null(strstr(log, "\nparse_a:traceoff:unlimited\n"));
 	free(log);
+	assert_file(f->s, "set_ftrace_filter", "parse_a\n");
+	assert_int_equal(wr(f->s, "instances/i/set_ftrace_filter", 0, "!parse_a:traceoff"), 0);
+	assert_string_equal(f->ctl->commands, "");
 	/* the instance off: the programs follow the top's lists */
 	assert_int_equal(wr(f->s, "instances/i/tracing_on", O_TRUNC, "0"), 0);
 	assert_string_equal(f->ctl->filter, "parse_a");
