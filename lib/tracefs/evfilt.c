@@ -243,8 +243,12 @@ static int filter_write(struct tfs_handle *h, const char *buf, size_t size)
 	char *t = NULL;
 	int ret = filter_text(buf, size, &t);
 
-	if (ret >= 0 && blank(t))
-		ret = 0;			/* nothing: no change */
+	/*
+	 * nothing written: no change; blanks alone are a filter the
+	 * kernel's parser refuses (EINVAL, "Error: (0)", an error_log line)
+	 */
+	if (ret >= 0 && !size)
+		ret = 0;
 	else if (ret == 1)
 		ret = event_filter(h->s, h->n.inst, (uint32_t)h->n.slot, NULL);
 	else if (ret == 0)
