@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ struct power_src {
 	struct kev_clock clk;		/* the session's clock for the kernel's times */
 	struct rb_writer w;
 	int out_ok;
-	unsigned char seen[MAX_CPUS];	/* a traced thread was on it */
+	unsigned char seen[MAX_CPUS];	/* a traced thread may run on it (its affinity) */
 	int ncpu;
 	struct cpu_sample *cpu;		/* sysfs */
 	struct tracefs_instance *inst;	/* tracefs: the instance, its trace_pipe */
@@ -169,11 +170,22 @@ static void write_ent(struct power_src *s, uint32_t cpu, uint64_t ts, const stru
 	rb_commit(&s->w, 6 + sizeof(*e), ts, ut_rec_counts(UT_REC_EVENT));
 }
 
-/* the CPUs the threads of process @pid are on now (their last CPU, /proc/PID/task/TID/stat) */
+/*
+ * The CPUs the threads of process @pid may run on: each thread's
+ * affinity (sched_getaffinity), added to those already counted.  Not
+ * the CPU a thread was last seen on at a poll: a thread that sleeps and
+ * wakes moves between CPUs far more often than the recorder polls, so
+ * that sampling missed the CPUs it idled on, and an event was kept or
+ * not by whether its CPU had been sampled before it was read (0 events
+ * in half the runs of a program that was never on the idle CPU when
+ * polled).  The affinity is known from the start, the same at each
+ * poll, and the kernel's events of those CPUs are all kept.
+ */
 static void cpus_seen_of(struct power_src *s, pid_t pid)
 {
-	char path[320], buf[1024];
+	char path[64];
 	struct dirent *d;
+	cpu_set_t set;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -181,30 +193,14 @@ static void cpus_seen_of(struct power_src *s, pid_t pid)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		char *p;
-		ssize_t n;
-		int fd, field = 2, cpu = -1;
-
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, d->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		CPU_ZERO(&set);
+		if (sched_getaffinity((pid_t)atoi(d->d_name), sizeof(set), &set) < 0)
 			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		/* after the comm's ')': field 3 on; the processor is field 39 */
-		p = strrchr(buf, ')');
-		for (p = p ? p + 1 : buf; *p && field < 39; p++)
-			if (*p == ' ')
-				field++;
-		if (field == 39)
-			cpu = atoi(p);
-		if (cpu >= 0 && cpu < MAX_CPUS)
-			s->seen[cpu] = 1;
+		for (int c = 0; c < MAX_CPUS && c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				s->seen[c] = 1;
 	}
 	closedir(dir);
 }

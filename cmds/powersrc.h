@@ -8,7 +8,7 @@
  *   tracefs  the kernel's own events, through an instance of the
  *            kernel's tracing directory (root, tracefs mounted, the
  *            events readable): every CPU's, kept for the CPUs the
- *            program's threads were seen on
+ *            program's threads may run on
  *   sysfs    sampled at each poll of the recorder from
  *            /sys/devices/system/cpu/cpuN: cpufreq/scaling_cur_freq
  *            (a cpu_frequency event when it changes, and at the first
@@ -20,11 +20,13 @@
  * USERTRACE_POWER_SOURCE=tracefs|sysfs forces one; USERTRACE_POWER_SYSFS
  * names another directory of cpuN directories (tests).  Neither (no
  * readable tracefs, no cpufreq nor cpuidle in sysfs): no source, with
- * the reason.  The CPUs "the threads ran on" are those /proc/PID/task/
- * TID/stat names as their last CPU at each poll (of the first process
- * and its threads).  The events go into one buffer of the session,
- * buf.0.0.<UT_POWER_IMAGE>, the idle task's, as the kernel's idle
- * events are.
+ * the reason.  The CPUs of the program are those its threads may run
+ * on: each thread's affinity (sched_getaffinity) when the source starts
+ * following its process and at each poll, added up (of the processes
+ * followed and their threads).  Not where a thread was seen at a poll:
+ * it moves between CPUs faster than that.  The events go into one
+ * buffer of the session, buf.0.0.<UT_POWER_IMAGE>, the idle task's, as
+ * the kernel's idle events are.
  */
 #ifndef UT_CMDS_POWERSRC_H
 #define UT_CMDS_POWERSRC_H

@@ -542,9 +542,19 @@ static int cursor_open_page(struct cursor *c)
 			return -1;
 		}
 		rb_iter_init(&c->it, p, rec_len);
-		c->st.cpu = p->cpu;
-		/* a writer restates a context that is not plain on each page */
-		c->st.ctx = c->st.preempt = 0;
+		/*
+		 * A page read again from where an earlier read stopped (a
+		 * trace_pipe, c->skip) goes on in the state that read left:
+		 * the records passed over set it.  Taking the page's CPU and
+		 * a plain context again lost a CPU or CTX record of its first
+		 * part: the sched events' buffers start with no CPU (~0) and
+		 * state it in a record, so trace_pipe printed CPU 4294967295.
+		 */
+		if (!c->skip) {
+			c->st.cpu = p->cpu;
+			/* a writer restates a context that is not plain on each page */
+			c->st.ctx = c->st.preempt = 0;
+		}
 		if (p->flags & RB_PAGE_LOST_MASK)
 			c->st.pending_lost += p->flags & RB_PAGE_LOST_MASK;
 		c->marked_lost += p->flags & RB_PAGE_LOST_MASK;

@@ -153,7 +153,7 @@ uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns);
 struct ut_stream {
 	uint32_t cpu;
 	uint32_t depth;
-	uint8_t ctx, preempt;	/* the last CTX record's (0 at each page start) */
+	uint8_t ctx, preempt;	/* the last CTX record's (0 at each page read from its start) */
 	uint8_t ctx_gap;	/* UT_GAP_*: contexts stated since the last event */
 	uint8_t has_task;	/* a report's CTX since the last event: task holds it */
 	struct ut_ctx_task task;

@@ -161,10 +161,31 @@ int ev_publish(struct tfs_session *s)
 	return changed;
 }
 
+/* has directory @in a trigger on event slot @i? */
+static int ev_has_trig(const struct tfs_inst *in, uint32_t i)
+{
+	for (int k = 0; in->evtrig[i] && k < UT_EVREG_TRIGS; k++)
+		if (in->evtrig[i][k].used)
+			return 1;
+	return 0;
+}
+
+/*
+ * Is event slot @i on in directory @in as the kernel's enable files and
+ * set_event count it (its EVENT_FILE_FL_ENABLED): enabled, or held in
+ * soft mode, by a trigger of its own (event_trigger_register() puts the
+ * event that fires in soft mode) or as the target of an enable_event or
+ * disable_event, whether that records it now or not.
+ */
+static int ev_held(const struct tfs_inst *in, uint32_t i)
+{
+	return ev_bit(in->ev_on, i) || in->ev_soft[i] || ev_has_trig(in, i);
+}
+
 /*
  * "0", "1" or "X" (some), as the kernel's enable files: the events of
- * system @sys (NULL: all) that directory @in enables; "?" when there is
- * no event.  Context: s->lock held.
+ * system @sys (NULL: all) that directory @in enables or holds in soft
+ * mode (ev_held()); "?" when there is no event.  Context: s->lock held.
  */
 static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys)
 {
@@ -173,16 +194,19 @@ static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys
 	ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd && set != 3; i++)
 		if (ev_is(s, i, sys, NULL))
-			set |= 1u << ev_bit(in->ev_on, i);
+			set |= 1u << ev_held(in, i);
 	return "?01X"[set];
 }
 
-/* a line "system:name" per event (@in NULL: all of them, else those @in enables) */
+/*
+ * a line "system:name" per event (@in NULL: all of them, else those @in
+ * enables or holds in soft mode, as the kernel's set_event lists them)
+ */
 static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
 {
 	ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
-		if (ev_first_of(s, i) && (!in || ev_bit(in->ev_on, i)))
+		if (ev_first_of(s, i) && (!in || ev_held(in, i)))
 			sb_printf(b, "%s:%s\n", s->evd[i]->system, s->evd[i]->name);
 }
 
@@ -332,13 +356,19 @@ static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-/* as the kernel's: "0*" or "1*" in soft mode (a trigger switches it) */
+/*
+ * as the kernel's: "0*" or "1*" in soft mode (a trigger switches it); an
+ * event with a trigger of its own is in soft mode too, recorded while it
+ * is enabled
+ */
 static int enable_show(struct tfs_handle *h, struct sbuf *b)
 {
 	int rec;
 
 	if (ev_soft_state(h->s, h->n.inst, (uint32_t)h->n.slot, &rec))
 		sb_printf(b, "%d*\n", rec);
+	else if (ev_has_trig(h->n.inst, (uint32_t)h->n.slot))
+		sb_printf(b, "%d*\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
 	else
 		sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
 	return 0;

@@ -243,8 +243,12 @@ static int filter_write(struct tfs_handle *h, const char *buf, size_t size)
 	char *t = NULL;
 	int ret = filter_text(buf, size, &t);
 
-	if (ret >= 0 && blank(t))
-		ret = 0;			/* nothing: no change */
+	/*
+	 * nothing written: no change; blanks alone are a filter the
+	 * kernel's parser refuses (EINVAL, "Error: (0)", an error_log line)
+	 */
+	if (ret >= 0 && !size)
+		ret = 0;
 	else if (ret == 1)
 		ret = event_filter(h->s, h->n.inst, (uint32_t)h->n.slot, NULL);
 	else if (ret == 0)
@@ -588,9 +592,36 @@ static int trig_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static void trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
-			struct tfs_trig *t)
+/*
+ * A hold on @slot's soft mode in directory @in goes.  When it was the
+ * last, the event stays as the soft mode left it, as the kernel's
+ * __ftrace_event_enable_disable() leaves it: enabled if it records now
+ * (an enable_event that fired), disabled if not (a disable_event that
+ * fired), whatever its enable file said before.  Returns 1 if its
+ * enable changed (the caller publishes: ev_publish()).
+ */
+static int soft_release(struct tfs_session *s, struct tfs_inst *in, uint32_t slot)
 {
+	int rec;
+
+	if (!in->ev_soft[slot])
+		return 0;
+	if (in->ev_soft[slot] > 1 || !ev_soft_state(s, in, slot, &rec)) {
+		in->ev_soft[slot]--;
+		return 0;
+	}
+	in->ev_soft[slot] = 0;
+	if (ev_bit(in->ev_on, slot) == rec)
+		return 0;
+	ev_bit_set(in->ev_on, slot, rec);
+	return 1;
+}
+
+static int trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
+		       struct tfs_trig *t)
+{
+	int changed = 0;
+
 	struct ut_evreg_trig *rt = &s->evreg->trigs[slot][t->reg];
 
 	__atomic_store_n(&rt->cmd, 0, __ATOMIC_RELEASE);
@@ -600,12 +631,12 @@ static void trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 	if (t->spec.cmd == UT_TRIG_TRACEON && in->traceon_trigs)
 		in->traceon_trigs--;
 	if (t->spec.cmd == UT_TRIG_ENABLE_EVENT || t->spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		if (in->ev_soft[t->target])
-			in->ev_soft[t->target]--;
+		changed = soft_release(s, in, t->target);
 		soft_publish(s, t->target);
 	}
 	free(t->filter);
 	memset(t, 0, sizeof(*t));
+	return changed;
 }
 
 static uint64_t trig_order;
@@ -726,8 +757,9 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 		inst_pump(in);
 	if (spec.remove) {
 		if (same >= 0) {
-			trig_remove(s, in, slot, &tt[same]);
-			apply = soft_publish(s, slot) | recording_update(s);
+			int evchg = trig_remove(s, in, slot, &tt[same]);
+
+			apply = soft_publish(s, slot) | (evchg && ev_publish(s)) | recording_update(s);
 		}
 		ret = apply ? TFS_WR_APPLY : 0;
 		goto out;
@@ -813,16 +845,18 @@ static int ptrig_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static void ptrig_remove(struct tfs_session *s, struct tfs_inst *in, struct tfs_trig *t)
+static int ptrig_remove(struct tfs_session *s, struct tfs_inst *in, struct tfs_trig *t)
 {
+	int changed = 0;
+
 	if (t->spec.cmd == UT_TRIG_ENABLE_EVENT || t->spec.cmd == UT_TRIG_DISABLE_EVENT) {
-		if (in->ev_soft[t->target])
-			in->ev_soft[t->target]--;
+		changed = soft_release(s, in, t->target);
 		soft_publish(s, t->target);
 	}
 	free(t->local);
 	free(t->filter);
 	memset(t, 0, sizeof(*t));
+	return changed;
 }
 
 static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
@@ -843,8 +877,8 @@ static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (ret)
 		goto out;
 	if (spec.remove) {
-		if (same >= 0)
-			ptrig_remove(s, in, &in->ptrig[same]);
+		if (same >= 0 && ptrig_remove(s, in, &in->ptrig[same]))
+			ev_publish(s);
 		ret = same >= 0 ? TFS_WR_APPLY : 0;
 		goto out;
 	}
@@ -954,8 +988,8 @@ int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int d
 		return 0;
 	if (delta > 0)
 		in->ev_soft[slot]++;
-	else if (in->ev_soft[slot])
-		in->ev_soft[slot]--;
+	else if (soft_release(s, in, slot))
+		return ev_publish(s) | soft_publish(s, slot);
 	return soft_publish(s, slot);
 }
 

@@ -92,6 +92,8 @@ void buf_thread(struct live_buf *b);
 struct ut_stream *stream_get(struct live_buf *b);
 /* set_ftrace_pid: is the buffer's thread (or its process) listed? */
 int pid_selected(const char *pids, const struct live_buf *b);
+/* may a buffer of @b's kind hold events that set_event_pid @evpids chooses by another task? */
+int buf_other_tasks(const char *evpids, const struct live_buf *b);
 /* does view @v show anything of buffer @b (its calls or its events)? */
 int buf_shown(const struct live_view *v, const struct live_buf *b);
 /* head and overrun read together */
@@ -142,6 +144,13 @@ struct live_stage {
 	int calls_off, events_off;	/* the buffer's calls, its events are not shown */
 	/* an instance's tracing_cpumask (LIVE_CPUMASK_WORDS): other CPUs' events are not taken */
 	const uint32_t *cpumask;
+	/*
+	 * the registry slots of sched_switch (sw) and of the wake-ups
+	 * (sched_waking, sched_wakeup, sched_wakeup_new: wk), which
+	 * set_event_pid chooses by both of their tasks (stage_sched_pids())
+	 */
+	uint32_t sw_slot[4], wk_slot[12];
+	int nr_sw, nr_wk;
 	/* function selection: set_ftrace_filter, set_ftrace_notrace; NULL: none */
 	const char *ffilter, *fnotrace;
 	int as_func;			/* function tracer: calls become FUNC events, returns go */

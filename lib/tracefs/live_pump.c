@@ -304,6 +304,8 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	stage_init(&f, c, &v);
 	f.tl = tl;
 	f.cpumask = p->has_cpumask ? p->cpumask : NULL;
+	/* the sched events that name a second task: chosen by either (stage_sched_pids()) */
+	f.evpids = evpids && *evpids ? evpids : NULL;
 	/* a tracer that records no calls takes the events only */
 	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
 	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
@@ -330,7 +332,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		/* set_ftrace_pid: the buffer's calls; set_event_pid: its events */
 		st.calls_off = !pid_selected(pids, b);
 		st.events_off = !pid_selected(evpids, b);
-		if (on && (!st.calls_off || !st.events_off)) {
+		if (on && (!st.calls_off || !st.events_off || buf_other_tasks(evpids, b))) {
 			if (!k->open) {
 				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
 							    p->dir, b->name);

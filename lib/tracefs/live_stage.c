@@ -51,16 +51,17 @@ void buf_free(struct live_buf *b)
 	free(b->fsel);
 }
 
-/* a view's pid list (live_view.pids): "!ID" never, else a listed id or any if none is */
-int pid_selected(const char *pids, const struct live_buf *b)
+/*
+ * a pid list (live_view.pids) on thread @tid of process @pid: "!ID"
+ * never, else a listed id or any if none is; -1: no list
+ */
+static int ids_selected(const char *pids, long tid, long pid)
 {
-	const struct rb_header *h = b->r.hdr;
 	const char *p = pids;
 	int any = 0, in = 0;
 
-	/* set_ftrace_pid chooses whose functions are traced; markers stay */
-	if (b->marker || !p)
-		return 1;
+	if (!p)
+		return -1;
 	while (*p) {
 		int no = *p == '!';
 		char *end;
@@ -70,7 +71,7 @@ int pid_selected(const char *pids, const struct live_buf *b)
 			p++;
 			continue;
 		}
-		if (v == h->tid || v == h->pid) {
+		if (v == tid || v == pid) {
 			if (no)
 				return 0;
 			in = 1;
@@ -81,13 +82,31 @@ int pid_selected(const char *pids, const struct live_buf *b)
 	return in || !any;
 }
 
+/* a view's pid list (live_view.pids) on a buffer: its thread's, its process's */
+int pid_selected(const char *pids, const struct live_buf *b)
+{
+	const struct rb_header *h = b->r.hdr;
+
+	/* set_ftrace_pid chooses whose functions are traced; markers stay */
+	if (b->marker || !pids)
+		return 1;
+	return ids_selected(pids, h->tid, h->pid);
+}
+
+int buf_other_tasks(const char *evpids, const struct live_buf *b)
+{
+	/* the kernel events' sources write the sched events, in the buffer of the task they ran in */
+	return evpids && *evpids && (b->r.hdr->flags & RB_HDR_AUX);
+}
+
 int buf_shown(const struct live_view *v, const struct live_buf *b)
 {
 	if (!v)
 		return 1;
 	if (!v->pids_calls)
 		return pid_selected(v->pids, b);
-	return pid_selected(v->pids, b) || pid_selected(v->evpids, b);
+	return pid_selected(v->pids, b) || pid_selected(v->evpids, b) ||
+	       buf_other_tasks(v->evpids, b);
 }
 
 void buf_thread(struct live_buf *b)
@@ -315,6 +334,83 @@ void pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *
 
 /* ---- stages ---- */
 
+/* the slots of the sched events that name a second task (live_stage.sw_slot, wk_slot) */
+static void stage_sched_slots(struct live_stage *f, const struct live_cache *c)
+{
+	static const char *const wk[] = { "sched_waking", "sched_wakeup", "sched_wakeup_new" };
+	int n;
+
+	if (!c->evreg)
+		return;
+	n = ut_evreg_find(c->evreg, "sched", "sched_switch", f->sw_slot, 4);
+	f->nr_sw = n > 0 ? n : 0;
+	for (int i = 0; i < 3; i++) {
+		n = ut_evreg_find(c->evreg, "sched", wk[i], f->wk_slot + f->nr_wk, 4);
+		f->nr_wk += n > 0 ? n : 0;
+	}
+}
+
+/*
+ * is @id in pid list @pids (live_view.evpids) as "!ID" (@neg) or as a
+ * plain ID?  @id -1: is there any such?
+ */
+static int id_listed(const char *pids, long id, int neg)
+{
+	for (const char *p = pids; *p;) {
+		int no = *p == '!';
+		char *end;
+		long v = strtol(p + no, &end, 10);
+
+		if (end == p + no) {
+			p++;
+			continue;
+		}
+		if (no == neg && (id < 0 || v == id))
+			return 1;
+		p = end;
+	}
+	return 0;
+}
+
+static int slot_in(const uint32_t *slots, int n, uint32_t slot)
+{
+	for (int i = 0; i < n; i++)
+		if (slots[i] == slot)
+			return 1;
+	return 0;
+}
+
+/*
+ * set_event_pid and set_event_notrace_pid (f->evpids) on a sched event
+ * that names a second task, as the kernel's pid filter probes
+ * (event_filter_pid_sched_switch_probe_pre(), ..._wakeup_probe_pre()):
+ * a sched_switch is kept unless both tasks are in the notrace list or
+ * neither is in the pid list; a wake-up when the task it ran in or the
+ * woken one is chosen.  -1: another event, the buffer's task decides
+ * (f->events_off).
+ */
+static int stage_sched_pids(const struct live_stage *f, const struct ut_event *ev)
+{
+	uint32_t slot = ev->id - UT_EVENT_ID_DYNAMIC;
+	int32_t a, b;
+
+	if (!f->evpids || ev->id < UT_EVENT_ID_DYNAMIC || !ev->data)
+		return -1;
+	if (slot_in(f->sw_slot, f->nr_sw, slot) && ev->data_len >= 64) {
+		memcpy(&a, ev->data + 24, 4);	/* prev_pid */
+		memcpy(&b, ev->data + 56, 4);	/* next_pid */
+		if (id_listed(f->evpids, a, 1) && id_listed(f->evpids, b, 1))
+			return 0;
+		return !id_listed(f->evpids, -1, 0) || id_listed(f->evpids, a, 0) ||
+		       id_listed(f->evpids, b, 0);
+	}
+	if (slot_in(f->wk_slot, f->nr_wk, slot) && ev->data_len >= 28) {
+		memcpy(&b, ev->data + 24, 4);	/* pid: the woken task */
+		return !f->events_off || ids_selected(f->evpids, b, -1);
+	}
+	return -1;
+}
+
 void stage_init(struct live_stage *f, const struct live_cache *c, const struct live_view *v)
 {
 	memset(f, 0, sizeof(*f));
@@ -349,6 +445,7 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->pids = v && v->pids_calls ? v->pids : NULL;
 	f->evpids = v && v->pids_calls ? v->evpids : NULL;
 	f->trace_dir = v ? v->trace_dir : 0;
+	stage_sched_slots(f, c);
 }
 
 struct ut_stream *stream_get(struct live_buf *b)
@@ -589,8 +686,11 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 		pass = stage_select(f, s, ev);
 	if (ev->type == UT_EV_TRACE && ev->dir && ev->dir != f->trace_dir)
 		pass = 0;	/* another directory's stacktrace trigger */
-	if (ev->type == UT_EV_EVENT)
-		pass = !f->events_off && stage_event(f, ev);
+	if (ev->type == UT_EV_EVENT) {
+		int chosen = stage_sched_pids(f, ev);
+
+		pass = (chosen < 0 ? !f->events_off : chosen) && stage_event(f, ev);
+	}
 	else if ((f->events_only || f->calls_off) && (ev_is_call(ev->type) || ev->type == UT_EV_DEPTH))
 		pass = 0;
 	if (!pass || !stage_time(f, ev->ts) || !stage_cut(f, ev->cpu, s->raw) ||

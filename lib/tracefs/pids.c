@@ -274,9 +274,14 @@ static int follow_forks(struct tfs_session *s, uint32_t *donep)
 			for (int k = 0; k < TFS_NR_PIDS; k++)
 				if (pids_follows(in, k) &&
 				    (pids_has(in->pids[k], e->ptid) || pids_has(in->pids[k], e->ppid))) {
-					/* its instance took what came before, with the list of before */
-					if (in != &s->top && !pids_has(in->pids[k], e->child))
-						inst_pump(in);
+					/*
+					 * in the list from its fork on, as the kernel
+					 * adds it in sched_process_fork: what it recorded
+					 * since (an instance's pump has not taken it yet)
+					 * goes by the list with it, not by the list of
+					 * before (the child of a thread excluded by
+					 * set_event_notrace_pid had its first events)
+					 */
 					changed |= pids_add(in->pids[k], e->child);
 					pids_add(s->pids_followed, e->child);
 				}

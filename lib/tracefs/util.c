@@ -99,13 +99,15 @@ char *strip_dup(const char *buf, size_t size)
 /*
  * A written number, as the kernel's kstrtoull_from_user(base 10): an
  * optional '+', decimal digits, one optional trailing newline; nothing
- * else (no blanks).  -EINVAL, or -ERANGE when it does not fit.
+ * else (no blanks).  The text ends at a NUL byte, as the kernel's copy
+ * of it does ("1\0x" is 1).  -EINVAL, or -ERANGE when it does not fit.
  */
 int parse_ull(const char *buf, size_t size, unsigned long long *v)
 {
 	unsigned long long x = 0;
 	size_t i = 0;
 
+	size = strnlen(buf, size);
 	if (size && buf[size - 1] == '\n')
 		size--;
 	if (i < size && buf[i] == '+')

@@ -77,6 +77,136 @@ for src in tracefs sysfs; do
 	check_lines $src "$W/d"
 done
 
+# the tracefs source against the kernel's own events over the same run:
+# an instance of the test's own with power:cpu_idle (trace_clock mono,
+# the session's times), and a program that writes a marker into it when
+# it starts and before it ends.  On each CPU the program may run on, the
+# recorded cpu_idle events are a contiguous run of the kernel's (each
+# state the same, its time within 100 us: the TSC clock's conversion),
+# and they include every event the kernel wrote between the two markers:
+# only the window's edges (the recorder's own start and end) may differ.
+# No event of another CPU.  Five runs: four where the program may run on
+# every CPU the test may use and moves itself to the last one as it
+# starts (the CPUs counted are those of its affinity: the recorder once
+# kept only the CPU a thread was on when it polled, and dropped the idle
+# events of the CPUs it had left: 0 events in about half the runs, here
+# in the runs that the kernel started on the last CPU), one pinned to
+# the first CPU (no event of another).
+TR=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+if [ -z "$have_tracefs" ] || [ -z "$TR" ] || ! [ -w "$TR/instances" ]; then
+	echo "ok $((n += 1)) - $SUITE: tracefs against the kernel's count # SKIP the kernel's power events are not readable (root, tracefs mounted, power:cpu_idle)"
+else
+	cat > "$W/pwm.c" <<'C'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+static void mark(const char *path, const char *m)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		(void)!write(fd, m, strlen(m));
+		close(fd);
+	}
+}
+int main(int argc, char **argv)
+{
+	struct timespec ts = { 0, 20000000 };
+	volatile long x = 0;
+
+	if (argc > 2) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(atoi(argv[2]), &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	mark(argv[1], "t-power start");
+	for (int r = 0; r < 20; r++) {
+		for (long i = 0; i < 1000000; i++)
+			x += i;
+		nanosleep(&ts, 0);
+	}
+	mark(argv[1], "t-power end");
+	return 0;
+}
+C
+	gcc -O2 -o "$W/pwm" "$W/pwm.c" || not_ok "cannot build pwm.c"
+	I=$TR/instances/usertrace-t-power-$$
+	allowed=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+	first=${allowed%%[-,]*}
+	last=${allowed##*[-,]}
+	for run in all all all all "$first"; do
+		rm -rf "$W/d"
+		rmdir "$I" 2> /dev/null
+		if ! mkdir "$I" || ! echo mono > "$I/trace_clock" || ! echo 1 > "$I/events/power/cpu_idle/enable"; then
+			not_ok "cannot set up the kernel's instance $I"; rmdir "$I" 2> /dev/null; break
+		fi
+		pin=() to=$last
+		[ "$run" = all ] || pin=(taskset -c "$run") to=
+		"${pin[@]}" env USERTRACE_POWER_SOURCE=tracefs "$UT" record -o "$W/d" -e power:cpu_idle -- \
+			"$W/pwm" "$I/trace_marker" $to > /dev/null 2> "$W/err"
+		echo 0 > "$I/events/power/cpu_idle/enable"
+		cat "$I/trace" > "$W/ktrace"
+		rmdir "$I"
+		[ "$run" = all ] && cpus=$allowed || cpus=$run
+		"$UT" replay -i "$W/d" > "$W/otrace" 2>> "$W/err"
+		# "K|O CPU TIME_US STATE", "M TIME_US" for the markers
+		{
+			awk '!/^#/ && / cpu_idle: / { sub(/:$/, "", $4); sub(/\./, "", $4); gsub(/[][]/, "", $2)
+				sub(/state=/, "", $6); print "K", $2 + 0, $4, $6 }
+			     / tracing_mark_write: t-power (start|end)$/ { sub(/:$/, "", $4); sub(/\./, "", $4); print "M", $4 }' "$W/ktrace"
+			awk '!/^#/ && / cpu_idle: / { sub(/:$/, "", $4); sub(/\./, "", $4); gsub(/[][]/, "", $2)
+				sub(/state=/, "", $6); print "O", $2 + 0, $4, $6 }' "$W/otrace"
+		} > "$W/ev"
+		verdict=$(awk -v cpus="$cpus" '
+			BEGIN { nc = split(cpus, parts, ","); for (i = 1; i <= nc; i++) {
+				if (split(parts[i], r, "-") == 2) { for (c = r[1]; c <= r[2]; c++) want[c] = 1 }
+				else want[parts[i] + 0] = 1 } }
+			$1 == "M" { m[nm++] = $2 + 0 }
+			$1 == "K" && ($2 in want) { c = $2; kt[c, nk[c]++] = $3 + 0; ks[c, nk[c] - 1] = $4 }
+			$1 == "O" { c = $2; if (!(c in want)) bad = bad " an event of CPU " c;
+				ot[c, no[c]++] = $3 + 0; os[c, no[c] - 1] = $4 }
+			function d(a, b) { return a > b ? a - b : b - a }
+			END {
+				if (nm != 2) { print "no markers"; exit }
+				for (c in want) {
+					inside = 0; lo = -1; hi = -1
+					for (k = 0; k < nk[c]; k++)
+						if (kt[c, k] > m[0] && kt[c, k] < m[1]) { inside++; if (lo < 0) lo = k; hi = k }
+					total += inside; got += no[c]
+					if (!no[c]) { if (inside) bad = bad " CPU " c ": none of its " inside " events"; continue }
+					at = -1
+					for (i = 0; i + no[c] <= nk[c] && at < 0; i++) {
+						for (j = 0; j < no[c]; j++)
+							if (ks[c, i + j] != os[c, j] || d(kt[c, i + j], ot[c, j]) > 100)
+								break
+						if (j == no[c])
+							at = i
+					}
+					if (at < 0)
+						bad = bad " CPU " c ": its " no[c] " events are not a run of the kernel" "s " nk[c]
+					else if (inside && (lo < at || hi >= at + no[c]))
+						bad = bad " CPU " c ": the kernel" "s events " lo "-" hi " between the markers, recorded " at "-" at + no[c] - 1
+				}
+				print (bad ? "bad" bad : "ok") " " got " " total
+			}' "$W/ev")
+		set -- $verdict
+		case $1 in
+		ok)	if [ "$3" = 0 ]; then
+				echo "ok $((n += 1)) - $SUITE: tracefs on CPUs $cpus: the kernel's events # SKIP no CPU idled during the run"
+			else
+				ok "tracefs on CPUs $cpus: $2 cpu_idle events, the kernel's over the same window ($3 between the program's markers)"
+			fi ;;
+		*)	not_ok "tracefs on CPUs $cpus: $verdict"; sed 's/^/# /' "$W/err" ;;
+		esac
+	done
+fi
+
 # record -e 'power:*' with nop: the same events
 if [ -n "$have_sysfs$have_tracefs" ]; then
 	rm -rf "$W/d"
