@@ -217,7 +217,7 @@ int command_replay(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_opts o;
-	int c, ret = 1;
+	int c, ret = 2;	/* a usage error until the options are read */
 
 	memset(&o, 0, sizeof(o));
 	o.dir = "usertrace.data";
@@ -268,8 +268,7 @@ int command_replay(int argc, char **argv)
 		pr_err("unexpected argument '%s' (see usertrace replay -h)", argv[optind]);
 		goto out;
 	}
-	if (replay(&o, stdout) == 0)
-		ret = 0;
+	ret = replay(&o, stdout) == 0 ? 0 : 1;
 out:
 	free(o.options);
 	free(o.tids);

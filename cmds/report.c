@@ -1226,22 +1226,22 @@ int command_report(int argc, char **argv)
 			return 0;
 		case ':':
 			pr_err("option '%s' needs an argument (see usertrace report -h)", argv[optind - 1]);
-			return 1;
+			return 2;
 		default:
 			if (optopt)
 				pr_err("unknown option '-%c' (see usertrace report -h)", optopt);
 			else
 				pr_err("unknown option '%s' (see usertrace report -h)", argv[optind - 1]);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc) {
 		pr_err("unexpected argument '%s' (see usertrace report -h)", argv[optind]);
-		return 1;
+		return 2;
 	}
 	if (stat + branch + folded + nstatfile + !!olddir > 1) {
 		pr_err("--stat, --branch, --stack, --profile, --kmem, --workqueue, --folded and --diff are reports of their own: choose one");
-		return 1;
+		return 2;
 	}
 	if (olddir) {
 		if (sort_by != SORT_TOTAL && sort_by != SORT_SELF && sort_by != SORT_CALLS &&

@@ -143,7 +143,15 @@ exact 2 "usertrace: no program to run: usertrace live [options] -- PROG [ARGS...
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace dump -h)" -- "$UT" dump --frobnicate
 exact 2 "usertrace: unknown option '-q' (see usertrace dump -h)" -- "$UT" dump -q
 exact 2 "usertrace: option '--dat' needs an argument (see usertrace dump -h)" -- "$UT" dump --dat
-exact 1 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- "$UT" report --frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- "$UT" report --frobnicate
+exact 2 "usertrace: unexpected argument 'x' (see usertrace report -h)" -- "$UT" report x
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace replay -h)" -- "$UT" replay --frobnicate
+exact 2 "usertrace: option '--tid' needs an argument (see usertrace replay -h)" -- "$UT" replay --tid
+# an unknown command, or an option before any: one line and where to look, not the whole usage
+exact 2 "usertrace: unknown command 'frobnicate' (see usertrace -h)" -- "$UT" frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace -h)" -- "$UT" --frobnicate
+# umount takes no option: one is not a directory to look for a session in
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace umount -h)" -- "$UT" umount --frobnicate
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace ctl -h)" -- "$UT" ctl --frobnicate
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace mount -h)" -- "$UT" mount --frobnicate
 
