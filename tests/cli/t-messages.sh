@@ -58,6 +58,11 @@ printf '%s\n' '# tracer: function_graph' '#' '# CPU  DURATION                  F
 	'# |     |   |                     |   |   |   |' > "$W/want"
 if diff -u "$W/want" "$W/out" > "$W/diff"; then ok "live: the bare header"; else not_ok "live: the bare header"; sed 's/^/# /' "$W/diff"; fi
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t function -- "$W/plain"
+# read later, the empty table says why again
+exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d"
+exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d" --stat
+"$UT" record -o "$W/d" -- "$W/pg" 2> /dev/null
+exact 0 "" -- "$UT" report -i "$W/d"
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t irqsoff -- "$W/plain"
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t nop --func-profile -- "$W/plain"
 # two programs: both named
