@@ -83,6 +83,35 @@ bad:
 	return -1;
 }
 
+/* a tid that is not there: name those that are, the user's next guess */
+static void say_no_thread(const struct ut_data *d, int tid)
+{
+	char list[160];
+	size_t len = 0;
+	int shown = 0, j, k;
+
+	list[0] = 0;
+	for (j = 0; j < d->nr_threads; j++) {
+		for (k = 0; k < j; k++)	/* a tid in several images: once */
+			if (d->threads[k].tid == d->threads[j].tid)
+				break;
+		if (k < j)
+			continue;
+		if (shown == 8) {
+			snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", shown ? ", " : "",
+					d->threads[j].tid);
+		shown++;
+	}
+	if (!shown)
+		pr_err("%s: no thread %d in the recording (it has no thread)", d->dir, tid);
+	else
+		pr_err("%s: no thread %d in the recording (its thread%s: %s)", d->dir, tid,
+		       shown > 1 ? "s" : "", list);
+}
+
 static int check_tids(const struct ut_data *d, const int *tids, int nr)
 {
 	int i, j;
@@ -92,7 +121,7 @@ static int check_tids(const struct ut_data *d, const int *tids, int nr)
 			if (d->threads[j].tid == tids[i])
 				break;
 		if (j == d->nr_threads) {
-			pr_err("%s: no thread %d in the recording", d->dir, tids[i]);
+			say_no_thread(d, tids[i]);
 			return -1;
 		}
 	}

@@ -63,6 +63,9 @@ exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the 
 exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d" --stat
 "$UT" record -o "$W/d" -- "$W/pg" 2> /dev/null
 exact 0 "" -- "$UT" report -i "$W/d"
+# a thread that is not in the recording: those that are
+tid=$("$UT" dump -i "$W/d" | sed -n 's/^# thread [0-9]*\.\([0-9]*\) .*/\1/p')
+exact 1 "usertrace: $W/d: no thread 999999999 in the recording (its thread: $tid)" -- "$UT" replay -i "$W/d" --tid 999999999
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t irqsoff -- "$W/plain"
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t nop --func-profile -- "$W/plain"
 # two programs: both named
