@@ -155,6 +155,12 @@ exact 2 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- 
 exact 2 "usertrace: unexpected argument 'x' (see usertrace report -h)" -- "$UT" report x
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace replay -h)" -- "$UT" replay --frobnicate
 exact 2 "usertrace: option '--tid' needs an argument (see usertrace replay -h)" -- "$UT" replay --tid
+# no recording where the user is: where record writes it, how to read another
+mkdir -p "$W/elsewhere"
+for c in replay report dump; do
+	exact 1 "usertrace: cannot open data directory usertrace.data: No such file or directory (usertrace record -- PROG writes it in the current directory; -i DIR reads another)" -- env -C "$W/elsewhere" "$UT" $c
+done
+exact 1 "usertrace: cannot open data directory $W/nowhere: No such file or directory" -- "$UT" replay -i "$W/nowhere"
 # an unknown command, or an option before any: one line and where to look, not the whole usage
 exact 2 "usertrace: unknown command 'frobnicate' (see usertrace -h)" -- "$UT" frobnicate
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace -h)" -- "$UT" --frobnicate
