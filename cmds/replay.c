@@ -148,7 +148,8 @@ struct replay_opts {
 };
 
 /*
- * open, check, print, close: 0, or -1 after a message.  Prints to @out,
+ * open, check, print, close: 0, or -1 after a message (-2 for an option
+ * the tracer does not have).  Prints to @out,
  * or to o->output, created only once the recording and options are known good.
  */
 static int replay(const struct replay_opts *o, FILE *out)
@@ -182,7 +183,9 @@ static int replay(const struct replay_opts *o, FILE *out)
 	trace_iter_init(&iter, &d, t, out);
 	for (i = 0; i < o->nr_options; i++) {
 		if (tracer_set_option(&iter, o->options[i]) < 0) {
-			pr_err("unknown option '%s' for the %s tracer", o->options[i], t->name);
+			pr_err("unknown option '%s' for the %s tracer (see usertrace replay -h)",
+			       o->options[i], t->name);
+			ret = -2;	/* a usage error */
 			goto out;
 		}
 	}
@@ -297,7 +300,8 @@ int command_replay(int argc, char **argv)
 		pr_err("unexpected argument '%s' (see usertrace replay -h)", argv[optind]);
 		goto out;
 	}
-	ret = replay(&o, stdout) == 0 ? 0 : 1;
+	c = replay(&o, stdout);
+	ret = c == 0 ? 0 : c == -2 ? 2 : 1;
 out:
 	free(o.options);
 	free(o.tids);

@@ -63,6 +63,8 @@ exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the 
 exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d" --stat
 "$UT" record -o "$W/d" -- "$W/pg" 2> /dev/null
 exact 0 "" -- "$UT" report -i "$W/d"
+# a -O the tracer does not have: a usage error, and where the right ones are
+exact 2 "usertrace: unknown option 'funcgraph-proc,funcgraph-abstime' for the function_graph tracer (see usertrace replay -h)" -- "$UT" replay -i "$W/d" -O funcgraph-proc,funcgraph-abstime
 # a thread that is not in the recording: those that are
 tid=$("$UT" dump -i "$W/d" | sed -n 's/^# thread [0-9]*\.\([0-9]*\) .*/\1/p')
 exact 1 "usertrace: $W/d: no thread 999999999 in the recording (its thread: $tid)" -- "$UT" replay -i "$W/d" --tid 999999999
