@@ -757,7 +757,7 @@ static void usage(FILE *f, const char *cmd)
 		"       %*s [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"       %*s [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
 		"       %*s [-O [no]function-trace] [-O [no]graph-time]\n"
-		"       %*s [--stack-trace] [--func-profile]\n"
+		"       %*s [--stack-trace] [--func-profile] [-e SYS:EVENT [-f FILTER]]...\n"
 		"       %*s -- PROG [ARGS...]\n"
 		"\n",
 		cmd, live ? "[-o FILE]" : "[-o DIR]", (int)strlen(cmd) + 10, "",
@@ -788,9 +788,10 @@ static void usage(FILE *f, const char *cmd)
 		"                       globs, !PAT removes, PAT:mod:LIB limits to a library\n"
 		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
 		"                       (filters select the patched call sites of programs\n"
-		"                       built with -fpatchable-function-entry=5 or\n"
-		"                       -pg -mfentry -mnop-mcount -mrecord-mcount; other\n"
-		"                       builds are filtered in the hooks)\n"
+		"                       built with -fpatchable-function-entry=5 or -pg\n"
+		"                       -mfentry -mnop-mcount -mrecord-mcount -fno-pie\n"
+		"                       -no-pie; other builds are filtered in the hooks;\n"
+		"                       C++ functions by their ELF, mangled, names)\n"
 		"  -G, --graph-function PAT\n"
 		"                       function_graph: only these functions and their\n"
 		"                       callees (set_graph_function)\n"
