@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	pr_err("unknown command '%s'", argv[1]);
-	usage(stderr);
+	/* one line and where to look, as a bad option of a command gets */
+	pr_err("unknown %s '%s' (see usertrace -h)", argv[1][0] == '-' ? "option" : "command",
+	       argv[1]);
 	return 2;
 }

@@ -1197,6 +1197,11 @@ int command_umount(int argc, char **argv)
 		pr_err("usage: usertrace umount DIR");
 		return 2;
 	}
+	/* not a directory to look for a session in (./-x is one) */
+	if (argv[1][0] == '-') {
+		pr_err("unknown option '%s' (see usertrace umount -h)", argv[1]);
+		return 2;
+	}
 	fd = session_connect_mount(argv[1], 1);
 	if (fd < 0) {
 		/* no daemon answers: a FUSE mount of ours left behind? */

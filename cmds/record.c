@@ -757,7 +757,7 @@ static void usage(FILE *f, const char *cmd)
 		"       %*s [-F PAT]... [-N PAT]... [-G PAT]... [--graph-notrace PAT]...\n"
 		"       %*s [-D DEPTH] [--thresh TIME] [-T FUNC:CMD[:N]]...\n"
 		"       %*s [-O [no]function-trace] [-O [no]graph-time]\n"
-		"       %*s [--stack-trace] [--func-profile]\n"
+		"       %*s [--stack-trace] [--func-profile] [-e SYS:EVENT [-f FILTER]]...\n"
 		"       %*s -- PROG [ARGS...]\n"
 		"\n",
 		cmd, live ? "[-o FILE]" : "[-o DIR]", (int)strlen(cmd) + 10, "",
@@ -788,9 +788,10 @@ static void usage(FILE *f, const char *cmd)
 		"                       globs, !PAT removes, PAT:mod:LIB limits to a library\n"
 		"  -N, --notrace PAT    never trace matching functions (set_ftrace_notrace)\n"
 		"                       (filters select the patched call sites of programs\n"
-		"                       built with -fpatchable-function-entry=5 or\n"
-		"                       -pg -mfentry -mnop-mcount -mrecord-mcount; other\n"
-		"                       builds are filtered in the hooks)\n"
+		"                       built with -fpatchable-function-entry=5 or -pg\n"
+		"                       -mfentry -mnop-mcount -mrecord-mcount -fno-pie\n"
+		"                       -no-pie; other builds are filtered in the hooks;\n"
+		"                       C++ functions by their ELF, mangled, names)\n"
 		"  -G, --graph-function PAT\n"
 		"                       function_graph: only these functions and their\n"
 		"                       callees (set_graph_function)\n"
@@ -1513,16 +1514,61 @@ static void report_session_errors(const char *session)
  * function): say why; nothing was recorded, the previous recording is
  * put back.
  */
-static void startup_failed(const char *session, const char *outdir, int kept_old)
+/* @prog as execvp() finds it, into @out; 0, or -1 if it is nowhere */
+static int find_program(const char *prog, char *out, size_t size)
+{
+	const char *dirs = getenv("PATH");
+
+	if (strchr(prog, '/')) {
+		snprintf(out, size, "%s", prog);
+		return 0;
+	}
+	for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d; ) {
+		size_t n = strcspn(d, ":");
+
+		snprintf(out, size, "%.*s%s%s", (int)n, d, n ? "/" : "", prog);
+		if (access(out, X_OK) == 0)
+			return 0;
+		d += n + (d[n] == ':');
+	}
+	return -1;
+}
+
+/*
+ * A pattern written as replay prints C++ names ('Sq::*', 'thrower'),
+ * while the lists take the ELF (mangled) names: say so with the names it
+ * meant.  1 if something was said.
+ */
+static int cxx_hint(const char *prog, const char *pat)
+{
+	char exe[PATH_MAX], names[400];
+	int n, shown = 1;
+
+	if (strstr(pat, ":mod:") || find_program(prog, exe, sizeof(exe)) < 0)
+		return 0;
+	n = ut_symtab_cxx_matches(exe, pat, names, sizeof(names));
+	if (!n)
+		return 0;
+	for (const char *c = names; (c = strchr(c, ' ')); c++)
+		shown++;
+	pr_err("'%s' names %d C++ function%s of %s as replay prints %s, but the filters take "
+	       "ELF (mangled) names, as available_filter_functions lists them: %s%s", pat, n,
+	       n > 1 ? "s" : "", prog, n > 1 ? "them" : "it", names, shown < n ? " ..." : "");
+	return 1;
+}
+
+static void startup_failed(const char *session, const char *outdir, int kept_old, const char *prog)
 {
 	char old[PATH_MAX], path[PATH_MAX], *buf, *line, *save = NULL;
+	int said = 0;
 
 	report_session_errors(session);
 	pr_err("the program was stopped before its main: fix the filters");
 	/*
 	 * A function of a library the program dlopens later is not there
 	 * yet: only FUNC:mod:LIB waits for it.  Said for the first plain
-	 * name (not a command, not already :mod:) that matched nothing.
+	 * name (not a command, not already :mod:) that matched nothing,
+	 * unless it is the demangled name of C++ functions of the program.
 	 */
 	snprintf(path, sizeof(path), "%s/errors", session);
 	buf = read_file(path, NULL);
@@ -1532,11 +1578,15 @@ static void startup_failed(const char *session, const char *outdir, int kept_old
 		if (strncmp(line, "set_", 4) || !e || e == q + 1)
 			continue;
 		*e = 0;
-		if (strchr(q + 1, ':') || q[1] == '!')
+		if (q[1] != '!' && cxx_hint(prog, q + 1)) {
+			said = 1;
+			continue;
+		}
+		if (said || strchr(q + 1, ':') || q[1] == '!')
 			continue;
 		pr_err("if '%s' is in a library the program loads with dlopen, name the library: "
 		       "'%s:mod:LIBNAME.so'", q + 1, q + 1);
-		break;
+		said = 1;
 	}
 	free(buf);
 	remove_tree(outdir);
@@ -1819,7 +1869,7 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	for (struct stream *st = rec.streams; st; st = st->next)
 		rec.error |= cw_failed(&st->out);
 	if (__atomic_load_n(&ctl->startup_error, __ATOMIC_ACQUIRE)) {
-		startup_failed(session, o->outdir, kept_old);
+		startup_failed(session, o->outdir, kept_old, o->argv[0]);
 		*status = 2;
 		rec.error = 1;
 		goto out;

@@ -83,6 +83,35 @@ bad:
 	return -1;
 }
 
+/* a tid that is not there: name those that are, the user's next guess */
+static void say_no_thread(const struct ut_data *d, int tid)
+{
+	char list[160];
+	size_t len = 0;
+	int shown = 0, j, k;
+
+	list[0] = 0;
+	for (j = 0; j < d->nr_threads; j++) {
+		for (k = 0; k < j; k++)	/* a tid in several images: once */
+			if (d->threads[k].tid == d->threads[j].tid)
+				break;
+		if (k < j)
+			continue;
+		if (shown == 8) {
+			snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", shown ? ", " : "",
+					d->threads[j].tid);
+		shown++;
+	}
+	if (!shown)
+		pr_err("%s: no thread %d in the recording (it has no thread)", d->dir, tid);
+	else
+		pr_err("%s: no thread %d in the recording (its thread%s: %s)", d->dir, tid,
+		       shown > 1 ? "s" : "", list);
+}
+
 static int check_tids(const struct ut_data *d, const int *tids, int nr)
 {
 	int i, j;
@@ -92,7 +121,7 @@ static int check_tids(const struct ut_data *d, const int *tids, int nr)
 			if (d->threads[j].tid == tids[i])
 				break;
 		if (j == d->nr_threads) {
-			pr_err("%s: no thread %d in the recording", d->dir, tids[i]);
+			say_no_thread(d, tids[i]);
 			return -1;
 		}
 	}
@@ -119,7 +148,8 @@ struct replay_opts {
 };
 
 /*
- * open, check, print, close: 0, or -1 after a message.  Prints to @out,
+ * open, check, print, close: 0, or -1 after a message (-2 for an option
+ * the tracer does not have).  Prints to @out,
  * or to o->output, created only once the recording and options are known good.
  */
 static int replay(const struct replay_opts *o, FILE *out)
@@ -153,7 +183,9 @@ static int replay(const struct replay_opts *o, FILE *out)
 	trace_iter_init(&iter, &d, t, out);
 	for (i = 0; i < o->nr_options; i++) {
 		if (tracer_set_option(&iter, o->options[i]) < 0) {
-			pr_err("unknown option '%s' for the %s tracer", o->options[i], t->name);
+			pr_err("unknown option '%s' for the %s tracer (see usertrace replay -h)",
+			       o->options[i], t->name);
+			ret = -2;	/* a usage error */
 			goto out;
 		}
 	}
@@ -217,7 +249,7 @@ int command_replay(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_opts o;
-	int c, ret = 1;
+	int c, ret = 2;	/* a usage error until the options are read */
 
 	memset(&o, 0, sizeof(o));
 	o.dir = "usertrace.data";
@@ -268,8 +300,8 @@ int command_replay(int argc, char **argv)
 		pr_err("unexpected argument '%s' (see usertrace replay -h)", argv[optind]);
 		goto out;
 	}
-	if (replay(&o, stdout) == 0)
-		ret = 0;
+	c = replay(&o, stdout);
+	ret = c == 0 ? 0 : c == -2 ? 2 : 1;
 out:
 	free(o.options);
 	free(o.tids);

@@ -911,6 +911,29 @@ struct profile {
 	int bad;			/* some events could not be read */
 };
 
+/*
+ * An empty table with nothing said leaves the user guessing: when no
+ * function was recorded because nothing that ran is instrumented (record
+ * said so then; this may be read much later), say it again, shorter.
+ */
+static void say_uninstrumented(const char *dir)
+{
+	char exes[512];
+
+	switch (ut_symtab_uninstrumented(dir, exes, sizeof(exes))) {
+	case 1:
+		pr_warn("%s has no function call: nothing in %s or the libraries %s loaded is "
+			"instrumented (build with -pg, -pg -mfentry, -finstrument-functions or "
+			"-fpatchable-function-entry=5)", dir, exes[0] ? exes : "the program",
+			strchr(exes, ',') ? "they" : "it");
+		break;
+	case 2:
+		pr_warn("%s has no function call: the runtime was loaded into no process "
+			"(a statically linked or set-user-ID program cannot be traced)", dir);
+		break;
+	}
+}
+
 /* the statistics of data directory @dir: 0, or -1 when it cannot be opened (said) */
 static int profile_load(struct profile *p, const char *dir)
 {
@@ -1226,22 +1249,22 @@ int command_report(int argc, char **argv)
 			return 0;
 		case ':':
 			pr_err("option '%s' needs an argument (see usertrace report -h)", argv[optind - 1]);
-			return 1;
+			return 2;
 		default:
 			if (optopt)
 				pr_err("unknown option '-%c' (see usertrace report -h)", optopt);
 			else
 				pr_err("unknown option '%s' (see usertrace report -h)", argv[optind - 1]);
-			return 1;
+			return 2;
 		}
 	}
 	if (optind < argc) {
 		pr_err("unexpected argument '%s' (see usertrace report -h)", argv[optind]);
-		return 1;
+		return 2;
 	}
 	if (stat + branch + folded + nstatfile + !!olddir > 1) {
 		pr_err("--stat, --branch, --stack, --profile, --kmem, --workqueue, --folded and --diff are reports of their own: choose one");
-		return 1;
+		return 2;
 	}
 	if (olddir) {
 		if (sort_by != SORT_TOTAL && sort_by != SORT_SELF && sort_by != SORT_CALLS &&
@@ -1299,6 +1322,8 @@ int command_report(int argc, char **argv)
 	if (!graph && sort_by != SORT_NAME)
 		sort_by = SORT_CALLS;
 	bad = p.bad;
+	if (!p.nr_rows && p.mode != UT_MODE_NONE)
+		say_uninstrumented(dir);
 	if (p.nr_rows)
 		qsort(p.rows, p.nr_rows, sizeof(*p.rows), cmp_row);
 	if (stat)

@@ -259,7 +259,14 @@ int ut_data_open(struct ut_data *d, const char *dir)
 	snprintf(d->dir, sizeof(d->dir), "%s", dir);
 	dh = opendir(dir);
 	if (!dh) {
-		pr_err("cannot open data directory %s: %s", dir, strerror(errno));
+		int err = errno;
+
+		/* the default name, not here: the user is in another directory than record was */
+		if (err == ENOENT && !strcmp(dir, "usertrace.data"))
+			pr_err("cannot open data directory %s: %s (usertrace record -- PROG writes it "
+			       "in the current directory; -i DIR reads another)", dir, strerror(err));
+		else
+			pr_err("cannot open data directory %s: %s", dir, strerror(err));
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/info", dir);

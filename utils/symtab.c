@@ -33,9 +33,11 @@
  * of a mapping only then computed: a report touches a handful of modules
  * of a program that maps hundreds.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -294,7 +296,8 @@ struct elfinfo {
  * Cut the parameter list off a demangled name, as function tracers print
  * names: "ns::f<int>(char const*) const" -> "ns::f<int>".  The list is the
  * last "(...)" at nesting level 0; "(anonymous namespace)" and the
- * parentheses of "operator()" are not it.
+ * parentheses of "operator()" are not it, nor are the signs of
+ * "operator<" or "operator->" brackets.
  */
 static void strip_params(char *n)
 {
@@ -302,6 +305,12 @@ static void strip_params(char *n)
 	char *open = NULL;
 
 	for (char *p = n; *p; p++) {
+		/* an operator's own signs ("operator<", "operator>>=") are not brackets */
+		if (*p == 'o' && !strncmp(p, "operator", 8) && (p == n || p[-1] == ':' || p[-1] == ' ') &&
+		    strchr("<>-", p[8])) {
+			p += 8 + strspn(p + 8, "<>=-") - 1;
+			continue;
+		}
 		switch (*p) {
 		case '<': angle++; break;
 		case '>': if (angle) angle--; break;
@@ -325,6 +334,38 @@ static void strip_params(char *n)
 		*open = 0;
 }
 
+/*
+ * Cut the return type off a demangled template function, as a tracer
+ * names a function by its name alone ("void ns::f<int>" -> "ns::f<int>",
+ * so that -F 'ns::*' matches it): what precedes the last blank outside
+ * <>, () and {}.  The blanks of an operator's name ("operator new",
+ * "operator int", "operator< <int>") are not that blank: the scan ends
+ * at the word operator.
+ */
+static void strip_return_type(char *n)
+{
+	int depth = 0;
+	char *cut = NULL;
+
+	for (char *p = n; *p; p++) {
+		switch (*p) {
+		case '<': case '(': case '{': depth++; break;
+		case '>': case ')': case '}': if (depth) depth--; break;
+		case ' ': if (!depth) cut = p; break;
+		case 'o':
+			if (!depth && !strncmp(p, "operator", 8) &&
+			    (p == n || p[-1] == ':' || p[-1] == ' ') &&
+			    !(isalnum((unsigned char)p[8]) || p[8] == '_'))
+				goto out;
+			break;
+		default: break;
+		}
+	}
+out:
+	if (cut)
+		memmove(n, cut + 1, strlen(cut + 1) + 1);
+}
+
 static char *demangle(const char *name)
 {
 	char *d;
@@ -334,6 +375,7 @@ static char *demangle(const char *name)
 		d = __cxa_demangle(name, NULL, NULL, &status);
 		if (d && !status) {
 			strip_params(d);
+			strip_return_type(d);
 			return d;
 		}
 		free(d);
@@ -818,6 +860,38 @@ out:
 		elf_end(elf);
 	close(fd);
 	return found;
+}
+
+int ut_symtab_cxx_matches(const char *path, const char *glob, char *names, size_t size)
+{
+	struct elfinfo ei;
+	const char **seen;
+	const char *why;
+	size_t len = 0;
+	int n = 0;
+
+	names[0] = 0;
+	elf_version(EV_CURRENT);
+	if (read_elf(path, &ei, &why) < 0)
+		return 0;
+	seen = xcalloc(ei.nr_syms + 1, sizeof(*seen));
+	for (size_t i = 0; i < ei.nr_syms; i++) {
+		const struct esym *e = &ei.syms[i];
+		int k;
+
+		if (!e->raw || fnmatch(glob, e->name, 0))
+			continue;
+		for (k = 0; k < n && strcmp(seen[k], e->raw); k++)
+			;
+		if (k < n)	/* in .symtab and .dynsym */
+			continue;
+		seen[n++] = e->raw;
+		if (len + strlen(e->raw) + 2 < size)
+			len += (size_t)snprintf(names + len, size - len, "%s%s", len ? " " : "", e->raw);
+	}
+	free(seen);
+	free_elfinfo(&ei);
+	return n;
 }
 
 int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size)

@@ -40,6 +40,13 @@ struct ut_symtab *ut_symtab_load(const char *datadir);
  */
 int ut_symtab_uninstrumented(const char *datadir, char *exes, size_t size);
 /*
+ * How many C++ functions of the ELF file @path have a demangled name (as
+ * replay prints it: "ns::f") that the glob @glob matches; their ELF
+ * (mangled) names, the ones the filters take, in @names, blank-separated,
+ * as many as fit.  0 if none, or if @path cannot be read.
+ */
+int ut_symtab_cxx_matches(const char *path, const char *glob, char *names, size_t size);
+/*
  * The snapshots' times are in the trace's clock units: @to_ns converts
  * them as the events' timestamps are (before any lookup).  Without it,
  * lookup times are in clock units.

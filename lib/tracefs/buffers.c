@@ -2,7 +2,7 @@
 /*
  * buffers.c - the buffers and who records into them: buffer_size_kb,
  * trace_entries, buffer_total_size_kb, tracing_cpumask, saved_cmdlines,
- * trace_marker (the pid lists: pids.c).
+ * saved_tgids, timestamp_mode, trace_marker (the pid lists: pids.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -423,6 +423,78 @@ static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * saved_tgids: "PID TGID" per thread, ascending, as the kernel's, which
+ * fills it only while the record-tgid option is set (empty before).  The
+ * buffers' names (buf.PID.TID) and procs[] give each thread's process.
+ */
+static int tgids_show(struct tfs_handle *h, struct sbuf *b)
+{
+	uint64_t *v = NULL;
+	size_t nr = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (!(h->s->top.tr.trace_flags & TRACE_ITER_RECORD_TGID))
+		return 0;
+	d = opendir(h->s->dir);
+	for (int i = 0; d || i < UT_CTL_PROCS; ) {
+		int pid, tid;
+
+		if (d) {
+			const char *t;
+
+			if (!(de = readdir(d))) {
+				closedir(d);
+				d = NULL;
+				continue;
+			}
+			if ((pid = name_pid(de->d_name, "buf.")) < 0)
+				continue;
+			t = strchr(de->d_name + 4, '.');
+			tid = t ? name_pid(t, ".") : pid;
+			if (tid < 0)
+				continue;
+		} else {
+			pid = tid = h->s->ctl->procs[i++].pid;
+			if (pid <= 0)
+				continue;
+		}
+		if (nr == cap) {
+			uint64_t *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[nr++] = (uint64_t)tid << 32 | (uint32_t)pid;
+	}
+	if (d)
+		closedir(d);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < nr; i++)
+		if (!i || v[i] >> 32 != v[i - 1] >> 32)
+			sb_printf(b, "%d %d\n", (int)(v[i] >> 32), (int)(uint32_t)v[i]);
+	free(v);
+	return 0;
+}
+
+/* timestamp_mode: the kernel's choice between delta and absolute; ours are deltas */
+static int tsmode_show(struct tfs_handle *h, struct sbuf *b)
+{
+	(void)h;
+	sb_puts(b, "[delta] absolute\n");
+	return 0;
+}
+
 static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_inst *in = h->n.inst;
@@ -446,6 +518,8 @@ const struct tfs_file tfs_buffers_files[] = {
 		 .write = subbuf_write),
 	TFS_FILE("tracing_cpumask", 0640, W_TOP | W_INST, .show = cpumask_show, .write = cpumask_write),
 	TFS_FILE("saved_cmdlines", 0440, W_TOP, .show = cmdlines_show),
+	TFS_FILE("saved_tgids", 0440, W_TOP, .show = tgids_show),
+	TFS_FILE("timestamp_mode", 0440, W_TOP | W_INST, .show = tsmode_show),
 	TFS_FILE("trace_marker", 0220, W_TOP | W_INST, .write = marker_write,
 		 .max_write = LIVE_MARKER_MAX),
 	TFS_FILES_END

@@ -47,6 +47,8 @@ static const char readme_text[] =
 	"\t\t\t  Disable an option by prefixing 'no' to the\n"
 	"\t\t\t  option name\n"
 	"  saved_cmdlines\t- the pid and comm of the traced processes and threads\n"
+	"  saved_tgids\t\t- the pid and tgid of each thread, once options/record-tgid is set\n"
+	"  timestamp_mode\t- how events are timestamped: [delta] (against the previous one)\n"
 	"\n"
 	"  snapshot\t\t- Like 'trace' but shows the content of the static\n"
 	"\t\t\t  snapshot buffer. Read the contents for more\n"

@@ -48,9 +48,9 @@ int main(void) { return f(1) - 2; }
 C
 gcc -pg -mfentry -O2 -o "$W/p" "$W/p.c"
 "$UT" record -o "$W/good" -- "$W/p" > /dev/null 2>&1
-expect 1 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace hw-branch nop\\)" -- "$UT" replay -i "$W/good" -t bogus
-expect 1 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
-expect 1 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
+expect 2 "unknown tracer 'bogus' \\(available: function_graph wakeup_rt wakeup preemptirqsoff preemptoff irqsoff function sched_switch branch kmemtrace sysprof initcall power mmiotrace hw-branch nop\\)" -- "$UT" replay -i "$W/good" -t bogus
+expect 2 "unknown option 'no-such-option'" -- "$UT" replay -i "$W/good" -O no-such-option
+expect 2 "invalid thread list 'x1'" -- "$UT" replay -i "$W/good" --tid x1
 expect 2 "unknown sort key 'nope'" -- "$UT" report -i "$W/good" -s nope
 
 "$UT" record --compress=none -o "$W/raw" -- "$W/p" > /dev/null 2>&1

@@ -111,7 +111,7 @@ int main(void) { return 0; }
 C
 "$UT" record -o "$W/none" -- "$W/p" > /dev/null 2>&1
 expect 1 'has no branch statistics: build the program with <usertrace/branch.h> and -DUSERTRACE_PROFILE_BRANCHES' -- "$UT" report --branch -i "$W/none"
-expect 1 'choose one' -- "$UT" report --branch --stat -i "$W/d"
+expect 2 'choose one' -- "$UT" report --branch --stat -i "$W/d"
 expect 1 'cannot open data directory' -- "$UT" report --branch -i "$W/nowhere"
 f=$(ls "$W"/d/stat/branch_annotated.* | head -1)
 # rows past the file's room (nr > cap): the file is skipped, said

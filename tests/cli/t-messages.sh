@@ -58,6 +58,16 @@ printf '%s\n' '# tracer: function_graph' '#' '# CPU  DURATION                  F
 	'# |     |   |                     |   |   |   |' > "$W/want"
 if diff -u "$W/want" "$W/out" > "$W/diff"; then ok "live: the bare header"; else not_ok "live: the bare header"; sed 's/^/# /' "$W/diff"; fi
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t function -- "$W/plain"
+# read later, the empty table says why again
+exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d"
+exact 0 "usertrace: warning: $W/d has no function call: nothing in plain or the libraries it loaded is instrumented (build with -pg, -pg -mfentry, -finstrument-functions or -fpatchable-function-entry=5)" -- "$UT" report -i "$W/d" --stat
+"$UT" record -o "$W/d" -- "$W/pg" 2> /dev/null
+exact 0 "" -- "$UT" report -i "$W/d"
+# a -O the tracer does not have: a usage error, and where the right ones are
+exact 2 "usertrace: unknown option 'funcgraph-proc,funcgraph-abstime' for the function_graph tracer (see usertrace replay -h)" -- "$UT" replay -i "$W/d" -O funcgraph-proc,funcgraph-abstime
+# a thread that is not in the recording: those that are
+tid=$("$UT" dump -i "$W/d" | sed -n 's/^# thread [0-9]*\.\([0-9]*\) .*/\1/p')
+exact 1 "usertrace: $W/d: no thread 999999999 in the recording (its thread: $tid)" -- "$UT" replay -i "$W/d" --tid 999999999
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t irqsoff -- "$W/plain"
 exact 0 "$(noinstr plain)" -- "$UT" record -o "$W/d" -t nop --func-profile -- "$W/plain"
 # two programs: both named
@@ -143,7 +153,21 @@ exact 2 "usertrace: no program to run: usertrace live [options] -- PROG [ARGS...
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace dump -h)" -- "$UT" dump --frobnicate
 exact 2 "usertrace: unknown option '-q' (see usertrace dump -h)" -- "$UT" dump -q
 exact 2 "usertrace: option '--dat' needs an argument (see usertrace dump -h)" -- "$UT" dump --dat
-exact 1 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- "$UT" report --frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace report -h)" -- "$UT" report --frobnicate
+exact 2 "usertrace: unexpected argument 'x' (see usertrace report -h)" -- "$UT" report x
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace replay -h)" -- "$UT" replay --frobnicate
+exact 2 "usertrace: option '--tid' needs an argument (see usertrace replay -h)" -- "$UT" replay --tid
+# no recording where the user is: where record writes it, how to read another
+mkdir -p "$W/elsewhere"
+for c in replay report dump; do
+	exact 1 "usertrace: cannot open data directory usertrace.data: No such file or directory (usertrace record -- PROG writes it in the current directory; -i DIR reads another)" -- env -C "$W/elsewhere" "$UT" $c
+done
+exact 1 "usertrace: cannot open data directory $W/nowhere: No such file or directory" -- "$UT" replay -i "$W/nowhere"
+# an unknown command, or an option before any: one line and where to look, not the whole usage
+exact 2 "usertrace: unknown command 'frobnicate' (see usertrace -h)" -- "$UT" frobnicate
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace -h)" -- "$UT" --frobnicate
+# umount takes no option: one is not a directory to look for a session in
+exact 2 "usertrace: unknown option '--frobnicate' (see usertrace umount -h)" -- "$UT" umount --frobnicate
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace ctl -h)" -- "$UT" ctl --frobnicate
 exact 2 "usertrace: unknown option '--frobnicate' (see usertrace mount -h)" -- "$UT" mount --frobnicate
 

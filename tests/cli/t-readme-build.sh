@@ -43,3 +43,9 @@ bad=$(cat "$SRC/README.md" "$SRC"/doc/*.md "$SRC"/doc/design/*.md |
 bad_man=$(grep -h -- 'mnop\\-mcount' "$SRC"/doc/*.[1-8] | grep -E -- '-pg' | grep -v -- 'fno\\-pie \\-no\\-pie')
 [ -z "$bad$bad_man" ] && ok "every -mnop-mcount build in the docs says -fno-pie -no-pie" ||
 	{ not_ok "-mnop-mcount without -fno-pie -no-pie in the docs"; printf '# %s\n' "$bad" "$bad_man"; }
+# and so does record -h (its lines joined)
+flags=$("$UT" record -h | tr -s ' \n' '  ' | grep -o -- '-pg -mfentry -mnop-mcount -mrecord-mcount[^;)]*')
+case "$flags" in
+*"-fno-pie -no-pie"*) ok "record -h: $flags" ;;
+*) not_ok "record -h: '${flags:-no -mnop-mcount line}' without -fno-pie -no-pie" ;;
+esac

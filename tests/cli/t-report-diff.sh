@@ -111,8 +111,8 @@ expect 1 "cannot open data directory $W/none" -- \
 grep -q "report --diff: $W/none is not a recording to compare $W/d20 with" "$W/err" &&
 	ok "--diff with a missing directory: which, and why" || not_ok "--diff missing dir message"
 expect 1 'cannot open data directory' -- "$UT" report -i "$W/none" --diff "$W/d10"
-expect 1 'choose one' -- "$UT" report -i "$W/d20" --diff "$W/d10" --stat
-expect 1 "option '--diff' needs an argument" -- "$UT" report -i "$W/d20" --diff
+expect 2 'choose one' -- "$UT" report -i "$W/d20" --diff "$W/d10" --stat
+expect 2 "option '--diff' needs an argument" -- "$UT" report -i "$W/d20" --diff
 # a corrupt old recording: a message and status 1, never a crash
 for seed in 1 2; do
 	rm -rf "$W/rand"; cp -r "$W/d10" "$W/rand"

@@ -14,6 +14,13 @@ for i in $(seq 100); do ctl read tracing_on > /dev/null 2>&1 && break; sleep 0.1
 av=$(ctl read available_tracers 2>&1)
 case " $av " in *" function_graph "*) case " $av " in *" function "*) ok "available_tracers: $av" ;; *) not_ok "available_tracers: $av" ;; esac ;;
 	*) not_ok "available_tracers: $av" ;; esac
+# the docs show the list as it is (hw-branch only where the CPU gives branch records)
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+for doc in README.md doc/tracing-files.md; do
+	shown=$(grep -A1 -x '\$ cat available_tracers' "$SRC/$doc" | sed -n 2p)
+	[ "$shown" = "$(echo "$av" | sed 's/ hw-branch / /')" ] && ok "$doc shows available_tracers as it is" ||
+		{ not_ok "$doc shows available_tracers as '$shown', it is '$av'"; }
+done
 ctl ls > "$W/ls" 2>&1
 grep -qx trace_pipe "$W/ls" && grep -qx current_tracer "$W/ls" && ok "ls lists trace_pipe and current_tracer" \
 	|| { not_ok "ls"; sed 's/^/# /' "$W/ls"; }
