@@ -22,7 +22,8 @@
 
 int command_live(int argc, char **argv)
 {
-	char tmpl[] = "/tmp/usertrace-live.XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char tmpl[PATH_MAX];
 	const char *outfile = NULL;
 	struct record_opts o;
 	char **rargv;
@@ -58,8 +59,13 @@ int command_live(int argc, char **argv)
 		free(rargv);
 		return 2;
 	}
-	if (!mkdtemp(tmpl)) {
-		pr_err("cannot create a temporary directory: %s", strerror(errno));
+	/* $TMPDIR, as mktemp(1) and the C library's tmpfile() take it */
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	errno = ENAMETOOLONG;
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/usertrace-live.XXXXXX", tmpdir) >= sizeof(tmpl) ||
+	    !mkdtemp(tmpl)) {
+		pr_err("cannot create a temporary directory in %s: %s", tmpdir, strerror(errno));
 		free(rargv);
 		return 2;
 	}
