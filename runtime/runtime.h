@@ -300,6 +300,7 @@ int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volati
 struct ut_fsym {
 	uintptr_t addr, size;
 	const char *name;
+	int listed;		/* has a call site: available_filter_functions lists it */
 };
 
 /* what ut_filter_entry() says of a call */
