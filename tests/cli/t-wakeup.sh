@@ -54,7 +54,6 @@ rt-PID C.....    Nus#: pthread_cond_signal <-waker
 rt-PID C..... Nus : pthread_cond_wait <-rt_thread
 rt-PID C..... NusM: <stack trace>
 => rt_thread
-=> ut_thread_start
 X
 if diff "$W/rt.want" "$W/rt.norm" > "$W/diff"; then
 	ok "wakeup_rt: the latency trace, line by line"

@@ -32,4 +32,3 @@ filter='s/ on [^ ]*$/ on K/; s/latency: 5[0-9][0-9][0-9] us/latency: 5NNN us/; s
       rt-T1 C..... 5NNNus : pthread_cond_wait <-rt_thread
       rt-T1 C..... Tus : <stack trace>
  => rt_thread
- => ut_thread_start
