@@ -72,7 +72,7 @@ int command_live(int argc, char **argv)
 	o.outdir = tmpl;
 	ret = record_run(&o, &status);
 	if (ret == 0 || access(tmpl, F_OK) == 0) {
-		char info[PATH_MAX];
+		char info[PATH_MAX + 8];
 
 		snprintf(info, sizeof(info), "%s/info", tmpl);
 		if (access(info, F_OK) == 0 && replay_dir(tmpl, out) < 0 && !status)
