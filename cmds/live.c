@@ -96,8 +96,9 @@ static int print_trace(const char *dir, FILE *out)
 
 int command_live(int argc, char **argv)
 {
-	const char *outfile = NULL, *tmpdir = getenv("TMPDIR");
+	const char *tmpdir = getenv("TMPDIR");
 	char tmpl[PATH_MAX];
+	const char *outfile = NULL;
 	struct record_opts o;
 	char **rargv;
 	int rargc = 0, status = 0, ws, ret, pws = 0;
@@ -136,10 +137,13 @@ int command_live(int argc, char **argv)
 		free(rargv);
 		return 2;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/usertrace-live.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmpl)) {
-		pr_err("cannot create a temporary directory: %s", strerror(errno));
+	/* $TMPDIR, as mktemp(1) and the C library's tmpfile() take it */
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	errno = ENAMETOOLONG;
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/usertrace-live.XXXXXX", tmpdir) >= sizeof(tmpl) ||
+	    !mkdtemp(tmpl)) {
+		pr_err("cannot create a temporary directory in %s: %s", tmpdir, strerror(errno));
 		free(rargv);
 		return 2;
 	}

@@ -1124,6 +1124,8 @@ int command_mount(int argc, char **argv)
 	}
 	/* the kernel's instance or the perf events go before the buffers */
 	sched_live_stop(D.sched);
+	/* nor does the instances' pump read a session being removed */
+	tfs_session_stop_pump(D.tfs);
 	session_destroy(&D.sess);
 	pthread_mutex_lock(&D.lock);
 	D.stopped = 1;

@@ -198,6 +198,24 @@ static int replay(const struct replay_opts *o, FILE *out)
 		pr_err("%s: cannot read the recorded events", d.dir);
 		goto out;
 	}
+	/*
+	 * No section: the kernel's max buffer holds nothing then, and its
+	 * trace is its tracer's name alone (print_trace_header() is not
+	 * printed for empty buffers), not every event of the recording under
+	 * a header of no maximum (latency 0, task -0).  A recording of another
+	 * tracer: why, on stderr.
+	 */
+	if (t->lat_sections && !iter.win) {
+		static const struct trace_window none = { .tid = -1 };
+
+		if (strcmp(d.tracer, t->name))
+			pr_warn("%s: recorded with the %s tracer: no %s section to show, the maximum is "
+				"empty (record with -t %s)", d.dir, d.tracer, t->name, t->name);
+		iter.win = xmalloc(sizeof(none));
+		memcpy((void *)iter.win, &none, sizeof(none));
+		iter.nr_win = 1;
+		iter.entries = iter.written = 0;
+	}
 	if (o->output) {
 		file = fopen(o->output, "w");
 		if (!file) {

@@ -353,14 +353,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mod)
 			*mod++ = '\0';
 		if (mod && nlib < MAX_EXTRA)
-			lib[nlib++] = (struct ut_fsym){ 0, 0, name };
+			lib[nlib++] = (struct ut_fsym){ 0, 0, name, 1 };
 		else if (!mod && nexe < MAX_EXTRA)
-			exe[nexe++] = (struct ut_fsym){ 0, 0, name };
+			exe[nexe++] = (struct ut_fsym){ 0, 0, name, 1 };
 	}
 	for (size_t i = 0; i < sizeof(exe_names) / sizeof(exe_names[0]); i++)
-		exe[nexe++] = (struct ut_fsym){ 0, 0, exe_names[i] };
+		exe[nexe++] = (struct ut_fsym){ 0, 0, exe_names[i], 1 };
 	for (size_t i = 0; i < sizeof(lib_names) / sizeof(lib_names[0]); i++)
-		lib[nlib++] = (struct ut_fsym){ 0, 0, lib_names[i] };
+		lib[nlib++] = (struct ut_fsym){ 0, 0, lib_names[i], 1 };
 	for (size_t i = 0; i < nexe; i++) {
 		exe[i].addr = 0x401000 + 0x100 * i;
 		exe[i].size = i % 5 ? 0x80 : 0;	/* a size of 0: one byte */

@@ -292,6 +292,129 @@ static int calls_hooks(Elf *e)
 	return 0;
 }
 
+/* the hooks an object may call, by name */
+static int is_hook_name(const char *n)
+{
+	static const char *const hooks[] = { "mcount", "_mcount", "__fentry__",
+					     "__cyg_profile_func_enter" };
+
+	for (size_t k = 0; n && k < sizeof(hooks) / sizeof(hooks[0]); k++)
+		if (!strcmp(n, hooks[k]))
+			return 1;
+	return 0;
+}
+
+struct hook_refs {
+	uintptr_t got[8], plt[8];	/* the hooks' GOT slots and PLT entries */
+	int ngot, nplt;
+};
+
+static int in_list(const uintptr_t *v, int n, uintptr_t a)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == a)
+			return 1;
+	return 0;
+}
+
+/*
+ * Where the object's code calls the hooks through: the GOT slots that
+ * its relocations bind to a hook (JUMP_SLOT, or GLOB_DAT under -fno-plt),
+ * and the PLT entries (.plt, .plt.sec) that jump through one of them.
+ */
+static void find_hook_refs(Elf *e, size_t shstrndx, uintptr_t base, uintptr_t lo, uintptr_t hi,
+			   struct hook_refs *h)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh, symsh;
+		Elf_Data *d, *symd;
+		Elf_Scn *symscn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		symscn = elf_getscn(e, sh.sh_link);
+		if (!symscn || !gelf_getshdr(symscn, &symsh))
+			continue;
+		d = elf_getdata(scn, NULL);
+		symd = elf_getdata(symscn, NULL);
+		for (size_t i = 0; d && symd && i < sh.sh_size / sh.sh_entsize && h->ngot < 8; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+
+			if (!gelf_getrela(d, (int)i, &r) || !GELF_R_SYM(r.r_info) ||
+			    !gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &sym))
+				continue;
+			if (is_hook_name(elf_strptr(e, symsh.sh_link, sym.st_name)))
+				h->got[h->ngot++] = base + r.r_offset;
+		}
+	}
+	/* jmp *disp32(%rip): ff 25, in 16-byte entries (after endbr64 in .plt.sec) */
+	while (h->ngot && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *sn;
+		uintptr_t start;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		sn = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!sn || strncmp(sn, ".plt", 4))
+			continue;
+		start = base + sh.sh_addr;
+		if (start < lo || start + sh.sh_size > hi)
+			continue;
+		for (uintptr_t p = start; p + 6 <= start + sh.sh_size && h->nplt < 8; p++) {
+			const unsigned char *c = (const unsigned char *)p;
+			int32_t disp;
+
+			if (c[0] != 0xff || c[1] != 0x25)
+				continue;
+			memcpy(&disp, c + 2, 4);
+			if (in_list(h->got, h->ngot, p + 6 + (intptr_t)disp))
+				h->plt[h->nplt++] = start + ((p - start) & ~(uintptr_t)15);
+		}
+	}
+}
+
+/* does [@p, @end) hold a call of a hook: call rel32 to its PLT entry, or call *GOT(%rip)? */
+static int calls_hook_in(const struct hook_refs *h, uintptr_t p, uintptr_t end)
+{
+	for (; p + 5 <= end; p++) {
+		const unsigned char *c = (const unsigned char *)p;
+		int32_t disp;
+
+		if (c[0] == 0xe8) {
+			memcpy(&disp, c + 1, 4);
+			if (in_list(h->plt, h->nplt, p + 5 + (intptr_t)disp))
+				return 1;
+		} else if (c[0] == 0xff && c[1] == 0x15 && p + 6 <= end) {
+			memcpy(&disp, c + 2, 4);
+			if (in_list(h->got, h->ngot, p + 6 + (intptr_t)disp))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* the function of @syms (sorted) that holds @site */
+static struct ut_fsym *fsym_at(struct ut_fsym *syms, size_t nsyms, uintptr_t site)
+{
+	size_t a = 0, b = nsyms;
+
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+
+		if (syms[mid].addr <= site)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a && site < syms[a - 1].addr + (syms[a - 1].size ? syms[a - 1].size : 16))
+		return &syms[a - 1];
+	return NULL;
+}
+
 /*
  * The records of one loaded object, and its functions for the filters'
  * table when filters are set and it has call sites or calls the hooks.
@@ -304,7 +427,7 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 	Elf_Scn *scn = NULL;
 	struct ut_dyn_mod *m;
 	uintptr_t stub = 0;
-	int fd, found = 0, sites;
+	int fd, found = 0, sites, hooked = 0;
 	Elf *e;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -323,10 +446,12 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 	 * -mrecord-mcount without -mnop-mcount: its sites are real calls) is
 	 * filtered in the hooks.
 	 */
-	if (ut_filter_need_table() && calls_hooks(e))
+	if (ut_filter_need_table() && calls_hooks(e)) {
 		ut_filter_hooked();
-	else if (!sites)
+		hooked = 1;
+	} else if (!sites) {
 		goto out;
+	}
 	modname = strdup(base_name(path));
 	/* function symbols, to name the sites */
 	while ((scn = elf_nextscn(e, scn))) {
@@ -352,7 +477,7 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 					goto out;
 				syms = ns;
 			}
-			syms[nsyms++] = (struct ut_fsym){ base + s.st_value, s.st_size, strdup(n) };
+			syms[nsyms++] = (struct ut_fsym){ base + s.st_value, s.st_size, strdup(n), 0 };
 		}
 	}
 	if (nsyms)
@@ -373,10 +498,13 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 		for (size_t i = 0; i < sh.sh_size / 8; i++) {
 			uintptr_t site = sites[i];
 			struct ut_dyn_rec *r;
-			size_t a = 0, b = nsyms;
+			struct ut_fsym *fs;
 
 			if (site < lo || site + 5 > hi)
 				continue;
+			/* a site, patchable or a call of a hook (-mrecord-mcount alone) */
+			if ((fs = fsym_at(syms, nsyms, site)))
+				fs->listed = 1;
 			if (!is_nop5((const unsigned char *)site) && memcmp((void *)site, nop1x5, 5))
 				continue;
 			if (!found && !stub) {
@@ -395,16 +523,8 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 			r->module = modname ? modname : "?";
 			r->mod = (uint32_t)nr_mods;
 			r->name = "?";
-			while (a < b) {
-				size_t mid = (a + b) / 2;
-
-				if (syms[mid].addr <= site)
-					a = mid + 1;
-				else
-					b = mid;
-			}
-			if (a && site < syms[a - 1].addr + (syms[a - 1].size ? syms[a - 1].size : 16))
-				r->name = syms[a - 1].name;
+			if (fs)
+				r->name = fs->name;
 			r->enabled = 0;
 			/* 5 one-byte nops cannot be patched while a thread runs them: one nop */
 			if (!memcmp((void *)site, nop1x5, 5) && text_writable(site, 1) == 0) {
@@ -414,6 +534,23 @@ static void scan_object(const char *path, uintptr_t base, uintptr_t lo, uintptr_
 			if (ut_filter_patch(r->name, r->module, ut_patch_mode()))
 				set_record(r, stub, 1);
 		}
+	}
+	if (hooked) {
+		struct hook_refs h = { .ngot = 0 };
+		size_t listed = 0;
+
+		find_hook_refs(e, shstrndx, base, lo, hi, &h);
+		for (size_t i = 0; i < nsyms; i++) {
+			uintptr_t end = syms[i].addr + syms[i].size;
+
+			if (!syms[i].listed && syms[i].addr >= lo && end <= hi &&
+			    calls_hook_in(&h, syms[i].addr, end))
+				syms[i].listed = 1;
+			listed += syms[i].listed;
+		}
+		/* calls of the hooks we cannot find: list every function, as before */
+		for (size_t i = 0; !listed && i < nsyms; i++)
+			syms[i].listed = 1;
 	}
 	if (ut_filter_need_table())
 		ut_ftab_add(syms, nsyms, modname ? modname : "?");

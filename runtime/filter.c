@@ -55,6 +55,7 @@ struct ut_func {
 	const char *name;
 	const char *module;
 	uint32_t flags;
+	uint32_t listed;	/* calls a hook or has a call site (ut_fsym.listed) */
 	uint64_t cmds;		/* bit i: function command i applies */
 };
 
@@ -566,6 +567,7 @@ void ut_ftab_add(const struct ut_fsym *syms, size_t n, const char *module)
 		f->end = syms[i].addr + (syms[i].size ? syms[i].size : 1);
 		f->name = syms[i].name;
 		f->module = module;
+		f->listed = (uint32_t)syms[i].listed;
 		f->flags = func_flags(f->name, module, &f->cmds);
 	}
 	t->n = on + n;
@@ -616,8 +618,10 @@ void ut_ftab_reflag(void)
 }
 
 /*
- * ut_ftab_list - every known function, for the tracing directory
- * (available_filter_functions): @emit(name, module, site) with the site's
+ * ut_ftab_list - every function that can be traced, for the tracing
+ * directory (available_filter_functions): those with a call site or a call
+ * of a hook, as the kernel lists those with an mcount location (not
+ * _start, _init, atexit...).  @emit(name, module, site) with the site's
  * state from @site_state(start, end): 0 none, 1 patchable, 2 enabled.
  */
 void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, int site),
@@ -626,16 +630,17 @@ void ut_ftab_list(void (*emit)(void *ctx, const char *name, const char *module, 
 	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
 
 	for (size_t i = 0; t && i < t->n; i++)
-		emit(ctx, t->f[i].name, t->f[i].module, site_state(t->f[i].start, t->f[i].end));
+		if (t->f[i].listed)
+			emit(ctx, t->f[i].name, t->f[i].module, site_state(t->f[i].start, t->f[i].end));
 }
 
-/* does a pattern of a list name any known function? */
+/* does a pattern of a list name any function that can be traced? */
 int ut_ftab_hits(const char *pat)
 {
 	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
 
 	for (size_t i = 0; t && i < t->n; i++)
-		if (ut_pattern_match(pat, t->f[i].name, t->f[i].module))
+		if (t->f[i].listed && ut_pattern_match(pat, t->f[i].name, t->f[i].module))
 			return 1;
 	return 0;
 }

@@ -539,6 +539,7 @@ __attribute__((constructor(101))) static void ut_runtime_init(void)
 	ut_filter_update(ut_rec_mode);
 	ut_self.state = UT_TS_NEW;
 	ut_exec_init();
+	ut_runtime_range();
 	ut_write_maps(0);
 	ut_events_init(ut_session);
 	ut_dyn_scan();

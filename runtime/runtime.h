@@ -295,6 +295,14 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 void ut_triggers_post(uint64_t post);
 /* the program's stack here, innermost first (the runtime's frames left out) */
 uint32_t ut_program_stack(struct ut_thread *t, uintptr_t *ips, uint32_t max);
+/* the runtime's executable code: its frames never show in the program's stacks */
+extern uintptr_t ut_rt_lo, ut_rt_hi;
+void ut_runtime_range(void);
+uint32_t ut_drop_runtime_frames(uintptr_t *ips, uint32_t n);
+static inline int ut_in_runtime(uintptr_t ip)
+{
+	return ip >= ut_rt_lo && ip < ut_rt_hi;
+}
 
 /* the top directory's tracing_on to @on, spending a run of @count (NULL: none) if it changes */
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count);
@@ -312,6 +320,7 @@ int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int en
 struct ut_fsym {
 	uintptr_t addr, size;
 	const char *name;
+	int listed;		/* has a call site: available_filter_functions lists it */
 };
 
 /* what ut_filter_entry() says of a call */

@@ -256,7 +256,7 @@ struct unwind_ctx {
 };
 
 /* the runtime's code, found once: the frames in it are not the program's */
-static uintptr_t rt_lo, rt_hi;
+uintptr_t ut_rt_lo, ut_rt_hi;
 
 static int rt_range_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -268,8 +268,8 @@ static int rt_range_cb(struct dl_phdr_info *info, size_t size, void *arg)
 		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && me >= lo && me < hi) {
-			rt_lo = lo;
-			rt_hi = hi;
+			ut_rt_lo = lo;
+			ut_rt_hi = hi;
 			return 1;
 		}
 	}
@@ -283,8 +283,8 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 
 	if (!ip)
 		return _URC_END_OF_STACK;
-	/* the runtime's frames (a tail call may have removed some) */
-	if (!c->started && ip >= rt_lo && ip < rt_hi)
+	/* the runtime's frames: ours at the top, ut_thread_start at the bottom */
+	if (ut_in_runtime(ip))
 		return _URC_NO_REASON;
 	c->started = 1;
 	/* a return address: the call is the byte before it */
@@ -303,10 +303,27 @@ uint32_t ut_program_stack(struct ut_thread *t, uintptr_t *ips, uint32_t max)
 
 	if (ut_rec_mode == UT_MODE_GRAPH)
 		return ut_shadow_ips(t, ips, max);
-	if (!rt_hi)
-		dl_iterate_phdr(rt_range_cb, (void *)(uintptr_t)ut_program_stack);
+	ut_runtime_range();
 	_Unwind_Backtrace(unwind_one, &c);
 	return c.n;
+}
+
+/* ut_rt_lo, ut_rt_hi: at start-up, before a signal handler needs them */
+void ut_runtime_range(void)
+{
+	if (!ut_rt_hi)
+		dl_iterate_phdr(rt_range_cb, (void *)(uintptr_t)ut_program_stack);
+}
+
+/* drop the runtime's frames from @ips, unless none would be left */
+uint32_t ut_drop_runtime_frames(uintptr_t *ips, uint32_t n)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (!ut_in_runtime(ips[i]))
+			ips[k++] = ips[i];
+	return k ? k : n;
 }
 
 /*

@@ -443,6 +443,52 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct elfinfo *
 	}
 }
 
+/*
+ * The initialisation and termination functions the dynamic section names
+ * (DT_INIT, DT_FINI): _init and _fini by the ELF convention, named so in
+ * a stripped object too (its constructors are printed by the initcall
+ * tracer), the size of the section they start (.init, .fini).  An
+ * object's own symbol there keeps its name.
+ */
+static void read_init_fini(Elf *elf, Elf_Scn *dyn, GElf_Shdr *dsh, struct elfinfo *ei)
+{
+	Elf_Data *data = elf_getdata(dyn, NULL);
+	size_t n = data && dsh->sh_entsize ? data->d_size / dsh->sh_entsize : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		Elf_Scn *scn = NULL;
+		uint64_t size = 0;
+		GElf_Dyn d;
+
+		if (!gelf_getdyn(data, (int)i, &d) || d.d_tag == DT_NULL)
+			break;
+		if ((d.d_tag != DT_INIT && d.d_tag != DT_FINI) || !d.d_un.d_ptr)
+			continue;
+		for (size_t k = 0; k < ei->nr_syms && size != UINT64_MAX; k++)
+			if (ei->syms[k].addr == d.d_un.d_ptr)
+				size = UINT64_MAX;	/* named by the object */
+		if (size == UINT64_MAX)
+			continue;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_addr == d.d_un.d_ptr &&
+			    (sh.sh_flags & SHF_EXECINSTR))
+				size = sh.sh_size;
+		}
+		if (ei->nr_syms == ei->cap_syms) {
+			ei->cap_syms = ei->cap_syms ? ei->cap_syms * 2 : 256;
+			ei->syms = xrealloc(ei->syms, ei->cap_syms * sizeof(*ei->syms));
+		}
+		ei->syms[ei->nr_syms++] = (struct esym){
+			.addr = d.d_un.d_ptr,
+			.size = size,
+			.name = xstrdup(d.d_tag == DT_INIT ? "_init" : "_fini"),
+			.rank = 1000,
+		};
+	}
+}
+
 static int cmp_esym(const void *a, const void *b)
 {
 	const struct esym *x = a, *y = b;
@@ -628,6 +674,13 @@ static int read_elf(const char *path, struct elfinfo *ei, const char **why)
 	}
 	if (!has_symtab)
 		read_debug_symbols(elf, path, ei);
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC)
+			read_init_fini(elf, scn, &sh, ei);
+	}
 	elf_end(elf);
 	close(fd);
 

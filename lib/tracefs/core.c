@@ -298,7 +298,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	return s;
 }
 
-void tfs_session_close(struct tfs_session *s)
+void tfs_session_stop_pump(struct tfs_session *s)
 {
 	if (!s)
 		return;
@@ -308,6 +308,14 @@ void tfs_session_close(struct tfs_session *s)
 	pthread_mutex_unlock(&s->lock);
 	if (s->have_pump_thr)
 		pthread_join(s->pump_thr, NULL);
+	s->have_pump_thr = 0;
+}
+
+void tfs_session_close(struct tfs_session *s)
+{
+	if (!s)
+		return;
+	tfs_session_stop_pump(s);
 	while (s->insts) {
 		struct tfs_inst *in = s->insts;
 

@@ -112,8 +112,17 @@ static void cache_symbols(struct live_cache *c)
 
 	if (sig == c->maps_sig || !c->dir[0])
 		return;
+	/*
+	 * The session removed (usertrace umount, while a pump or a reader
+	 * still runs): the symbols read so far stay, nothing to say
+	 */
 	d = opendir(c->session);
-	while (d && (de = readdir(d))) {
+	if (!d || access(c->dir, F_OK) != 0) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((de = readdir(d))) {
 		char from[PATH_MAX + 256], to[PATH_MAX + 256];
 
 		if (strncmp(de->d_name, "maps.", 5))
@@ -122,8 +131,7 @@ static void cache_symbols(struct live_cache *c)
 		snprintf(to, sizeof(to), "%s/%s", c->dir, de->d_name);
 		ut_copy_file(from, to, 0600);
 	}
-	if (d)
-		closedir(d);
+	closedir(d);
 	if (c->cal.symtab)
 		ut_symtab_free(c->cal.symtab);
 	c->cal.symtab = NULL;

@@ -42,6 +42,8 @@ struct tfs_stat {
  */
 struct tfs_session *tfs_session_open(const char *session_dir);
 void tfs_session_close(struct tfs_session *s);
+/* the instances' pump stops (before the session directory goes) */
+void tfs_session_stop_pump(struct tfs_session *s);
 /* the traced program has exited: trace_pipe readers waiting for data return */
 void tfs_session_ended(struct tfs_session *s);
 

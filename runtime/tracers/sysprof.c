@@ -183,6 +183,8 @@ static void take_sample(const ucontext_t *uc, uint32_t weight)
 
 	_Unwind_Backtrace(uw_one, &u);
 	n = u.started ? u.n : walk_fp(t, uc, ips, UT_STACK_MAX);
+	/* not the runtime's (ut_thread_start under every thread's stack) */
+	n = ut_drop_runtime_frames(ips, n);
 	ut_write_trace_dir(t, ips, n, ut_clock(), ut_sample_dir(weight));
 }
 

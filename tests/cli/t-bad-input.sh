@@ -116,6 +116,14 @@ gcc -fpatchable-function-entry=5 -O2 -o "$W/pfe" "$W/p.c"
 expect 2 "set_ftrace_filter: 'nomatch\*': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f1" -F 'nomatch*' -- "$W/pfe"
 expect 2 "set_ftrace_notrace: 'zz': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f2" -N zz -- "$W/pfe"
 expect 2 'empty filter pattern' -- "$UT" record -o "$W/f3" -F '' -- "$W/pfe"
+# functions without a call site (the start-up code) cannot be traced: no
+# match, in patched code and in code that calls the hooks
+for prog in pfe p; do
+	for f in _start _init frame_dummy; do
+		expect 2 "set_ftrace_filter: '$f': no function matches \(EINVAL\)" -- \
+			"$UT" record -o "$W/fs.$prog.$f" -F $f -- "$W/$prog"
+	done
+done
 # the graph filters and function commands, also filtered in the hooks of -pg code
 expect 2 "set_graph_function: 'zz': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f4" -G zz -- "$W/p"
 expect 2 "set_graph_notrace: 'g\*': no function matches \(EINVAL\)" -- "$UT" record -o "$W/f5" --graph-notrace 'g*' -- "$W/pfe"

@@ -127,6 +127,24 @@ c=$(grep -cE '^initcall main_dtor\+' "$W/replay")
 c=$(grep -cE '^initcall (pre|lib_ctor_a)\+' "$W/replay")
 [ "$c" = 4 ] && ok "exec: the new image's constructors too" || { not_ok "exec: $c"; sed 's/^/# /' "$W/replay" | head -40; }
 
+# a stripped library: its DT_INIT and DT_FINI are _init and _fini (the
+# dynamic section names them), in its symbol file and on its lines
+cp "$W/libic.so" "$W/libst.so" && strip -s "$W/libst.so" &&
+gcc -O2 -o "$W/stmain" "$W/main.c" -L"$W" -lst -Wl,-rpath,"$W" -ldl || not_ok "cannot build stripped"
+init=$(readelf -d "$W/libst.so" | awk '$2 == "(INIT)" { sub(/^0x0*/, "", $3); print $3 }')
+fini=$(readelf -d "$W/libst.so" | awk '$2 == "(FINI)" { sub(/^0x0*/, "", $3); print $3 }')
+isz=$(readelf -SW "$W/libst.so" | awk '{ for (i = 1; i < NF; i++) if ($i == ".init") { v = $(i + 4); sub(/^0*/, "", v); print v } }')
+"$UT" record -t initcall -o "$W/st" -- "$W/stmain" "$W/libdl.so" > /dev/null 2>&1
+symf=$(grep -l "^# path $W/libst.so\$" "$W"/st/sym/*.sym)
+if [ -n "$init" ] && [ -n "$fini" ] && grep -qx "$init $isz _init" $symf && grep -qE "^$fini [0-9a-f]+ _fini\$" $symf; then
+	ok "stripped library: _init at DT_INIT ($init), _fini at DT_FINI ($fini)"
+else
+	not_ok "stripped library: no _init/_fini at $init/$fini"; grep -v '^#' $symf | head -5 | sed 's/^/# /'
+fi
+"$UT" replay -i "$W/st" -O nocontext-info > "$W/replay"
+grep -qx "calling  _init+0x0/0x$isz @ [0-9]*" "$W/replay" && ok "stripped library: calling  _init+0x0/0x$isz" ||
+	{ not_ok "stripped library: no calling _init line"; grep calling "$W/replay" | sed 's/^/# /'; }
+
 # another tracer: the arrays are left alone, nothing is recorded
 "$UT" record -t nop -o "$W/n" -- "$W/main" "$W/libdl.so" > "$W/out" 2>&1
 [ $? = 3 ] && ! "$UT" replay -i "$W/n" -t initcall -O nocontext-info | grep -q calling &&

@@ -88,6 +88,18 @@ if diff "$W/want.nf" "$W/got" > "$W/diff"; then
 else
 	not_ok "record -O nofunction-trace"; sed 's/^/# /' "$W/diff"
 fi
+# a recording of another tracer holds no section: the kernel's empty
+# maximum (the tracer's name alone, no header of latency 0 and task -0,
+# no event), and why on stderr
+"$UT" record -o "$W/fg" -- "$W/old" > /dev/null 2>&1
+"$UT" replay -i "$W/fg" -t irqsoff > "$W/out" 2> "$W/err"
+st=$?
+if [ $st = 0 ] && [ "$(cat "$W/out")" = "$(printf '# tracer: irqsoff\n#')" ] &&
+   grep -qx "usertrace: warning: $W/fg: recorded with the function_graph tracer: no irqsoff section to show, the maximum is empty (record with -t irqsoff)" "$W/err"; then
+	ok "replay -t irqsoff of a function_graph recording: an empty maximum, and why"
+else
+	not_ok "replay -t irqsoff of a function_graph recording (status $st)"; head -12 "$W/out" "$W/err" | sed 's/^/# /'
+fi
 expect 2 "unknown record option 'sym-offset'" -- "$UT" record -O sym-offset -o "$W/bad" -- "$W/old"
 
 "$UT" record -t wakeup -o "$W/sem" -- "$W/old" sem > /dev/null 2> "$W/err"

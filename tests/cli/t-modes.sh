@@ -35,7 +35,14 @@ sed -E 's/^ *[0-9]+\) +([+!#*@$] )?[0-9. ]*(us)? *\|  //; s/^ *[0-9]+\) +\|  //'
 if diff -u "$W/want" "$W/got" > "$W/diff"; then ok "live prints the call graph"; else not_ok "live output"; sed 's/^/# /' "$W/diff"; fi
 "$UT" live -o "$W/live.txt" -- "$W/p" 2 > "$W/out" 2>&1
 if [ ! -s "$W/out" ] && grep -q 'leaf();' "$W/live.txt"; then ok "live -o FILE"; else not_ok "live -o FILE"; fi
-ls -d /tmp/usertrace-live.* > /dev/null 2>&1 && not_ok "live left its temporary directory" || ok "live cleans up"
+# live's temporary directory is in $TMPDIR (here one of this test's own, so
+# that no other run's leftovers count), and gone when live is
+mkdir "$W/tmp"
+TMPDIR=$W/tmp "$UT" live -o "$W/live.txt" -- sh -c 'ls "$TMPDIR"' > "$W/out" 2>&1
+if grep -qx 'usertrace-live\.......' "$W/out"; then ok "live's temporary directory is in \$TMPDIR"
+else not_ok "live's temporary directory not in \$TMPDIR"; sed 's/^/# /' "$W/out"; fi
+ls -A "$W/tmp" | grep -q . && { not_ok "live left its temporary directory"; ls -A "$W/tmp" | sed 's/^/# /'; } ||
+	ok "live cleans up"
 
 # the function tracer records entries with their caller
 "$UT" record -t function -o "$W/fn" -- "$W/p" 2 > /dev/null 2>&1

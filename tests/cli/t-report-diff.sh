@@ -61,9 +61,12 @@ column() {
 ordered() { sort -g -r -c <(column "$@") 2> /dev/null && [ "$(column "$@" | wc -l)" -ge 5 ]; }
 by_name() { rows "$1" | awk '{ print $NF }' | LC_ALL=C sort -c; }
 
-# 2. --diff order: total change (default), -s self, -s calls, -s name
-ordered "$W/diff" 5 6 && [ "$(rows "$W/diff" | head -1 | awk '{ print $NF }')" = main ] &&
-	ok "--diff: largest change of total time first (main)" || { not_ok "--diff order"; sed 's/^/# /' "$W/diff"; }
+# 2. --diff order: total change (default), -s self, -s calls, -s name.
+# Which function's time changed most is the machine's to decide (a busy
+# machine made b faster in the longer run, and a's change outgrew main's):
+# the check is that the rows follow the changes they print, whatever they are
+ordered "$W/diff" 5 6 && ok "--diff: largest change of total time first" ||
+	{ not_ok "--diff order"; sed 's/^/# /' "$W/diff"; }
 "$UT" report -i "$W/d20" --diff "$W/d10" -s self > "$W/ds"
 ordered "$W/ds" 12 13 && ok "--diff -s self: largest change of self time first" || not_ok "--diff -s self"
 "$UT" report -i "$W/d20" --diff "$W/d10" -s calls > "$W/dc"

@@ -130,6 +130,14 @@ if [ -s "$W/folded" ]; then
 	done
 	grep -qE ';thr;tburn [0-9]+$' "$W/folded" && ok "threads: the thread's stack starts at its function" ||
 		{ not_ok "threads: no ...;thr;tburn"; sed 's/^/# /' "$W/folded"; }
+	# the runtime's frames are not the program's: libc's start_thread
+	# (unnamed without its debug file) calls thr, no ut_thread_start
+	# between them, and no frame of the runtime anywhere
+	if ! grep -qE '(^|;)ut_[a-z_]+[; ]' "$W/folded"; then
+		ok "threads: no frame of the runtime in the stacks"
+	else
+		not_ok "threads: frames of the runtime"; grep -E 'thr;|(^|;)ut_' "$W/folded" | sed 's/^/# /'
+	fi
 else
 	not_ok "record -t sysprof (threads) failed"; sed 's/^/# /' "$W/err"
 fi

@@ -44,8 +44,6 @@ s-irqsof-T2 Cd.h.. Tus : <stack trace>
  => ADDR
  => pthread_sigmask
  => sigprocmask
- => lat_sigmask
- => sigprocmask
  => nested
  => main
  => ADDR
@@ -78,6 +76,5 @@ s-irqsof-T1 Cd.... Tus : __ut_irq_restore <-thread
 s-irqsof-T1 Cd.... Tus : <stack trace>
  => __ut_irq_restore
  => thread
- => ut_thread_start
  => ADDR
  => ADDR

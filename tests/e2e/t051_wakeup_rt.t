@@ -1,11 +1,11 @@
-# description: wakeup_rt: a SCHED_FIFO thread woken through a condition variable while the waker holds the mutex 2, 5, 3 ms (a SCHED_OTHER thread 8, 12, 1 ms: ignored); the latency trace of the 5 ms wake-up of "rt": the wake and the waking call on the waker's line (the main thread, s-wakeup), the woken thread in the wake's data, as the kernel's (5.000 to 5.999 ms: a loaded machine delays the wake a little) (needs root for SCHED_FIFO: the program exits 77 otherwise)
+# description: wakeup_rt: a SCHED_FIFO thread woken through a condition variable while the waker holds the mutex 2, 5, 3 ms (a SCHED_OTHER thread 8, 12, 1 ms: ignored); the latency trace of the longest wake-up of "rt", 5 ms at least (the 5 ms one; a loaded machine may delay the waker of any by more: its latency is not the test's to decide, only that it is rt's, at least the 5 ms, and its lines: the wake and the waking call on the waker's line, the woken thread in the wake's data, as the kernel's) (needs root for SCHED_FIFO: the program exits 77 otherwise)
 src=s-wakeup.c
 args="2 8 5 12 3 1"
 flags="pg"
 opts="-O2"
 ropts="-t wakeup_rt"
 cmd="replay"
-filter='s/ on [^ ]*$/ on K/; s/latency: 5[0-9][0-9][0-9] us/latency: 5NNN us/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ *[0-9]*us[ !#+*@$]: <stack/ Tus : <stack/; s/ *5[0-9][0-9][0-9]us : pthread_cond_wait/ 5NNNus : pthread_cond_wait/; s/   + \[[0-9]*\] /   + [C] /; /^ => 0x/d'
+filter='s/ on [^ ]*$/ on K/; s/latency: \([5-9][0-9][0-9][0-9]\|[1-9][0-9][0-9][0-9][0-9][0-9]*\) us/latency: 5NNN us/; s/ 0us[#*@$]: pthread_cond_signal/ 0us#: pthread_cond_signal/; s/CPU#[0-9]*/CPU#C/; s/#P:[0-9]*/#P:N/; s/^\( *\S*-T[0-9]*\) *[0-9]*\([.d]\)/\1 C\2/; s/ *[0-9]*us[ !#+*@$]: <stack/ Tus : <stack/; s/ *\([5-9][0-9][0-9][0-9]\|[1-9][0-9][0-9][0-9][0-9][0-9]*\)us : pthread_cond_wait/ 5NNNus : pthread_cond_wait/; /^ => 0x/d; s/   + \[[0-9]*\] /   + [C] /'
 ---
 # tracer: wakeup_rt
 #
@@ -33,4 +33,3 @@ s-wakeup-T2 C.....    0us#: pthread_cond_signal <-waker
       rt-T1 C..... 5NNNus : pthread_cond_wait <-rt_thread
       rt-T1 C..... Tus : <stack trace>
  => rt_thread
- => ut_thread_start

@@ -847,6 +847,48 @@ static void test_restated(void **state)
 	tw_close(&t);
 }
 
+/*
+ * The session removed under a reader (usertrace umount destroys it while
+ * the daemon's pump thread still runs): its cached symbols stay, nothing
+ * is said (it said "cannot read SESSION/.live.XXXXXX: No such file").
+ */
+static void test_session_gone(void **state)
+{
+	char path[128], err[] = "/tmp/usertrace-test-live-err.XXXXXX";
+	int efd, saved;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/maps.100.1.0", session);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("00400000-00402000 r-xp 00000000 00:00 1    /t/app\n", f);
+	assert_int_equal(fclose(f), 0);
+	(void)live_now(session);	/* the cache, with the maps */
+	efd = mkstemp(err);
+	assert_true(efd >= 0);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(efd, 2);
+	remove_tree(session);
+	(void)live_now(session);
+	(void)live_ns(session, 1000);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	{
+		char said[512] = "";
+		ssize_t n = pread(efd, said, sizeof(said) - 1, 0);
+
+		if (n > 0)
+			print_message("said: %s", said);
+		assert_int_equal(n, 0);
+	}
+	close(efd);
+	unlink(err);
+	mkdir(session, 0700);	/* for the teardown */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -864,6 +906,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_buffers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_gone, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
