@@ -124,6 +124,8 @@ int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volati
 	return 0;
 }
 
+#include "tests/unit/dir_stubs.h"
+
 /* ---- the harness ---- */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
