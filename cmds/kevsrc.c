@@ -32,16 +32,6 @@ int kev_recorded(const struct ut_evreg *reg, uint32_t slot)
 	return (st & UT_EVS_RECORD) && !(st & UT_EVS_FILTER_ERR);
 }
 
-int kev_wanted(const struct ut_evreg *reg, const char *sys, const char *const *names, int n)
-{
-	uint32_t slot;
-
-	for (int i = 0; i < n; i++)
-		if (kev_slot(reg, sys, names[i], &slot) && kev_recorded(reg, slot))
-			return 1;
-	return 0;
-}
-
 void kev_clock_init(struct kev_clock *c, int clock)
 {
 	c->tsc = clock == UT_CLOCK_TSC;
