@@ -620,9 +620,8 @@ static int soft_release(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 static int trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
 		       struct tfs_trig *t)
 {
-	int changed = 0;
-
 	struct ut_evreg_trig *rt = &s->evreg->trigs[slot][t->reg];
+	int changed = 0;
 
 	__atomic_store_n(&rt->cmd, 0, __ATOMIC_RELEASE);
 	s->trig_reg[slot] &= (uint16_t)~(1u << t->reg);
