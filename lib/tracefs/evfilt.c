@@ -381,7 +381,8 @@ static void bit_put(volatile uint64_t *w, uint32_t i, int on)
 
 /*
  * Instance @in's words in the registry (dirs[]), given at its first
- * trigger: 0, or -ENOSPC when UT_EVREG_DIRS - 1 instances have them.
+ * trigger, function command or options/stacktrace: 0, or -ENOSPC when
+ * UT_EVREG_DIRS - 1 instances have them.
  * Context: s->lock held.
  */
 int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
