@@ -10,6 +10,7 @@
 
 #include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
+#include "lib/event/switch.h"
 #include "lib/event/trigger.h"
 #include "usertrace/session.h"
 #include "utils/utils.h"
@@ -29,16 +30,6 @@ int kev_recorded(const struct ut_evreg *reg, uint32_t slot)
 	uint32_t st = __atomic_load_n(&reg->slots[slot].state, __ATOMIC_ACQUIRE);
 
 	return (st & UT_EVS_RECORD) && !(st & UT_EVS_FILTER_ERR);
-}
-
-int kev_wanted(const struct ut_evreg *reg, const char *sys, const char *const *names, int n)
-{
-	uint32_t slot;
-
-	for (int i = 0; i < n; i++)
-		if (kev_slot(reg, sys, names[i], &slot) && kev_recorded(reg, slot))
-			return 1;
-	return 0;
 }
 
 void kev_clock_init(struct kev_clock *c, int clock)
@@ -186,110 +177,15 @@ int kev_wanted_live(const struct ut_evreg *reg, const char *sys, const char *con
 
 /* ---- the triggers of the sources' events, as runtime/triggers.c runs the programs' ---- */
 
-/* spend one of the runs left in @count (-1: unlimited), shared with every process */
-static int take_run(volatile int64_t *count)
-{
-	int64_t n = __atomic_load_n(count, __ATOMIC_RELAXED);
-
-	do {
-		if (n == 0)
-			return 0;
-		if (n < 0)
-			return 1;
-	} while (!__atomic_compare_exchange_n(count, &n, n - 1, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return 1;
-}
-
-/* the session's time now, for a change logged for an instance's pump */
-static uint64_t clock_now(const struct kev_clock *c)
+/* the session's time now, for a change logged for the tracing directory (lib/event/switch.h) */
+static uint64_t clock_now(const void *arg)
 {
 	struct timespec ts;
 	uint64_t mono;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	mono = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	return kev_clock_time(c, mono);
-}
-
-static void dir_log(const struct kev_trig *k, struct ut_evreg_dir *d, uint32_t what,
-		    uint32_t target)
-{
-	uint64_t ts = clock_now(k->clk);
-	uint64_t pos = __atomic_fetch_add(&d->head, 1, __ATOMIC_ACQ_REL);
-	struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
-
-	__atomic_store_n(&f->seq, 0, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	f->ts = ts;
-	f->what = what;
-	f->target = target;
-	__atomic_store_n(&f->seq, pos + 1, __ATOMIC_RELEASE);
-}
-
-static void dir_switch(const struct kev_trig *k, struct ut_evreg_dir *d, int on,
-		       volatile int64_t *count)
-{
-	uint32_t old = (uint32_t)!on;
-
-	if (__atomic_load_n(&d->on, __ATOMIC_RELAXED) != old || !take_run(count))
-		return;
-	if (__atomic_compare_exchange_n(&d->on, &old, (uint32_t)on, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_RELAXED))
-		dir_log(k, d, on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
-}
-
-/* the top's tracing_on: the programs' word, or its own (dirs[0]) while an instance records */
-static void top_switch(const struct kev_trig *k, int on, volatile int64_t *count)
-{
-	struct ut_evreg *r = k->reg;
-
-	if (__atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE)) {
-		dir_switch(k, &r->dirs[0], on, count);
-		return;
-	}
-	if (!k->on || (__atomic_load_n(k->on, __ATOMIC_ACQUIRE) != 0) == on || !take_run(count))
-		return;
-	__atomic_store_n(k->on, (uint32_t)on, __ATOMIC_RELEASE);
-}
-
-static void top_soft_switch(struct ut_evreg *r, uint32_t target, int enable,
-			    volatile int64_t *count)
-{
-	volatile uint32_t *st;
-	uint32_t v;
-
-	if (target >= UT_EVREG_SLOTS)
-		return;
-	st = &r->slots[target].state;
-	v = __atomic_load_n(st, __ATOMIC_RELAXED);
-	if (!(v & UT_EVS_SOFT_MODE) || (!(v & UT_EVS_SOFT_DISABLED)) == enable || !take_run(count))
-		return;
-	if (enable)
-		__atomic_fetch_and(st, ~UT_EVS_SOFT_DISABLED, __ATOMIC_RELAXED);
-	else
-		__atomic_fetch_or(st, UT_EVS_SOFT_DISABLED, __ATOMIC_RELAXED);
-}
-
-static void dir_soft_switch(const struct kev_trig *k, struct ut_evreg_dir *d, uint32_t target,
-			    int enable, volatile int64_t *count)
-{
-	uint64_t bit = 1ull << (target % 64), v;
-	volatile uint64_t *w;
-
-	if (target >= UT_EVREG_SLOTS ||
-	    !(__atomic_load_n(&d->soft_mode[target / 64], __ATOMIC_RELAXED) & bit))
-		return;
-	w = &d->soft_off[target / 64];
-	v = __atomic_load_n(w, __ATOMIC_RELAXED);
-	if ((!(v & bit)) == enable || !take_run(count))
-		return;
-	v = enable ? __atomic_fetch_and(w, ~bit, __ATOMIC_ACQ_REL) :
-		     __atomic_fetch_or(w, bit, __ATOMIC_ACQ_REL);
-	if ((!(v & bit)) == enable)
-		return;
-	__atomic_add_fetch(&k->reg->soft_on[target], enable ? 1 : -1, __ATOMIC_ACQ_REL);
-	dir_log(k, d, enable ? UT_TRIG_ENABLE_EVENT + 1 : UT_TRIG_DISABLE_EVENT + 1, target);
+	return kev_clock_time(arg, mono);
 }
 
 static void trig_run(const struct kev_trig *k, uint32_t slot, const void *ent, uint32_t size,
@@ -318,23 +214,23 @@ static void trig_run(const struct kev_trig *k, uint32_t slot, const void *ent, u
 		case UT_TRIG_TRACEON:
 		case UT_TRIG_TRACEOFF:
 			if (d)
-				dir_switch(k, d, cmd - 1 == UT_TRIG_TRACEON, &t->count);
+				ut_sw_dir(d, cmd - 1 == UT_TRIG_TRACEON, &t->count, clock_now, k->clk);
 			else
-				top_switch(k, cmd - 1 == UT_TRIG_TRACEON, &t->count);
+				ut_sw_top(r, k->on, cmd - 1 == UT_TRIG_TRACEON, &t->count, clock_now,
+					  k->clk);
 			break;
 		case UT_TRIG_SNAPSHOT:
-			if (take_run(&t->count))
-				__atomic_fetch_add(d ? &d->snapshot_req : &r->snapshot_req, 1,
-						   __ATOMIC_RELEASE);
+			if (ut_take_run(&t->count))
+				ut_sw_snapshot(d ? d : &r->dirs[0], d ? &d->snapshot_req : &r->snapshot_req,
+					       clock_now, k->clk);
 			break;
 		case UT_TRIG_ENABLE_EVENT:
 		case UT_TRIG_DISABLE_EVENT:
 			if (d)
-				dir_soft_switch(k, d, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT,
-						&t->count);
+				ut_sw_dir_soft(r, d, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT,
+					       &t->count, clock_now, k->clk);
 			else
-				top_soft_switch(r, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT,
-						&t->count);
+				ut_sw_soft(r, t->target, cmd - 1 == UT_TRIG_ENABLE_EVENT, &t->count);
 			break;
 		default:
 			/* stacktrace: the tracing directory refuses it on these events */

@@ -18,8 +18,6 @@
 int kev_slot(const struct ut_evreg *reg, const char *sys, const char *name, uint32_t *slot);
 /* is the event of @slot recorded (enabled, its filter sound)? */
 int kev_recorded(const struct ut_evreg *reg, uint32_t slot);
-/* is any of the @n events @names of system @sys recorded? */
-int kev_wanted(const struct ut_evreg *reg, const char *sys, const char *const *names, int n);
 /*
  * is the event of @slot live (recorded, held in soft mode by a trigger,
  * or with triggers of its own, UT_EVS_LIVE), as a program's tracepoint

@@ -82,7 +82,7 @@ FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
-$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c tests/unit/dir_stubs.h runtime/filter.c lib/filter/list.c \
+$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c \
 		lib/event/filter.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/filter.c

@@ -593,6 +593,46 @@ void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, u
 	ut_release(t);
 }
 
+/* the EVENT record of @ent (@size bytes) at @ts; 1 if written.  Context: inside @t's write */
+static inline int ut_put_event(struct ut_thread *t, const struct ut_trace_entry *ent, uint32_t size,
+			       uint64_t ts)
+{
+	uint32_t len = 6 + size, h;
+	uint16_t n16 = (uint16_t)size;
+	unsigned char *p;
+
+	ut_put_cpu(t, ts);
+	p = rb_reserve(&t->w, len, &ts);
+	if (!p)
+		return 0;
+	h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
+	memcpy(p, &h, 4);
+	memcpy(p + 4, &n16, 2);
+	memcpy(p + 6, ent, size);
+	rb_commit(&t->w, len, ts, ut_rec_counts(UT_REC_EVENT));
+	return 1;
+}
+
+/*
+ * ut_write_entry_at - @t's entry @ent (@size bytes, every field set by
+ * the caller, common_pid included) at @ts: a record the thread writes
+ * for another (the wakeup tracers' wake-up, whose common_pid is the
+ * waker).  No filter, no trigger.  Returns 1 if written.
+ */
+int ut_write_entry_at(struct ut_thread *t, const struct ut_trace_entry *ent, uint32_t size,
+		      uint64_t ts)
+{
+	int ok;
+
+	if (size < sizeof(*ent) || size > UT_EVENT_MAX || t->state != UT_TS_READY || t->busy)
+		return 0;
+	t->busy = UT_BUSY();
+	barrier();
+	ok = ut_put_event(t, ent, size, ts);
+	ut_release(t);
+	return ok;
+}
+
 /**
  * ut_write_event - an EVENT record: the entry @ent of @size bytes
  *
@@ -608,43 +648,10 @@ void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, u
  *
  * Context: any thread of the program, outside the runtime.
  */
-/*
- * ut_write_entry_at - @t's entry @ent (@size bytes, every field set by
- * the caller, common_pid included) at @ts: a record the thread writes
- * for another (the wakeup tracers' wake-up, whose common_pid is the
- * waker).  No filter, no trigger.  Returns 1 if written.
- */
-int ut_write_entry_at(struct ut_thread *t, const struct ut_trace_entry *ent, uint32_t size,
-		      uint64_t ts)
-{
-	uint32_t len = 6 + size, h;
-	uint16_t n16 = (uint16_t)size;
-	unsigned char *p;
-
-	if (size < sizeof(*ent) || size > UT_EVENT_MAX || t->state != UT_TS_READY || t->busy)
-		return 0;
-	t->busy = UT_BUSY();
-	barrier();
-	ut_put_cpu(t, ts);
-	p = rb_reserve(&t->w, len, &ts);
-	if (p) {
-		h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
-		memcpy(p, &h, 4);
-		memcpy(p + 4, &n16, 2);
-		memcpy(p + 6, ent, size);
-		rb_commit(&t->w, len, ts, ut_rec_counts(UT_REC_EVENT));
-	}
-	ut_release(t);
-	return p != NULL;
-}
-
 int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered)
 {
 	struct ut_thread *t = &ut_self;
-	uint32_t len = 6 + size, h;
-	uint16_t n16 = (uint16_t)size;
-	unsigned char *p;
-	uint64_t ts;
+	int ok;
 
 	if (size < sizeof(*ent) || size > UT_EVENT_MAX)
 		return 0;
@@ -666,18 +673,9 @@ int ut_write_event(struct ut_trace_entry *ent, uint32_t size, int filtered)
 		ut_release(t);
 		return 0;
 	}
-	ts = ut_clock();
-	ut_put_cpu(t, ts);
-	p = rb_reserve(&t->w, len, &ts);
-	if (p) {
-		h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
-		memcpy(p, &h, 4);
-		memcpy(p + 4, &n16, 2);
-		memcpy(p + 6, ent, size);
-		rb_commit(&t->w, len, ts, ut_rec_counts(UT_REC_EVENT));
-	}
+	ok = ut_put_event(t, ent, size, ut_clock());
 	ut_release(t);
-	return p != NULL;
+	return ok;
 }
 
 /* a RETURN record (tracing_thresh): the call of @ip at @depth lasted @dur */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lib/event/switch.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
@@ -240,26 +241,6 @@ struct ut_evf_ctx;
 void ut_events_fill_ctx(struct ut_evf_ctx *ctx, unsigned needs);
 /* does the entry @ent pass its event's filter? (events.c; the caller holds the thread's write) */
 int ut_events_filter(const struct ut_trace_entry *ent, uint32_t size);
-
-/**
- * ut_take_run - spend one of the runs left in @count (-1: unlimited)
- *
- * Shared by every process (a count in the registry or the control page):
- * a CAS loop.  Returns 0 if none is left.
- */
-static inline int ut_take_run(volatile int64_t *count)
-{
-	int64_t n = __atomic_load_n(count, __ATOMIC_RELAXED);
-
-	do {
-		if (n == 0)
-			return 0;
-		if (n < 0)
-			return 1;
-	} while (!__atomic_compare_exchange_n(count, &n, n - 1, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return 1;
-}
 
 /* the calls open on @t's shadow stack, innermost first, into @ips (at most @max) */
 static inline uint32_t ut_shadow_ips(const struct ut_thread *t, uintptr_t *ips, uint32_t max)

@@ -22,64 +22,22 @@
 #include <link.h>
 #include <unwind.h>
 
+#include "lib/event/switch.h"
 #include "lib/event/trigger.h"
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
 
+/* the session's clock, for the changes logged (lib/event/switch.h) */
+static uint64_t rt_now(const void *arg)
+{
+	(void)arg;
+	return ut_clock();
+}
+
 /* the target's soft switch: 1 if this call changed it */
 int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volatile int64_t *count)
 {
-	volatile uint32_t *st;
-	uint32_t v;
-
-	if (target >= UT_EVREG_SLOTS)
-		return 0;
-	st = &r->slots[target].state;
-	v = __atomic_load_n(st, __ATOMIC_RELAXED);
-	if (!(v & UT_EVS_SOFT_MODE) || (!(v & UT_EVS_SOFT_DISABLED)) == enable)
-		return 0;
-	if (!ut_take_run(count))
-		return 0;
-	if (enable)
-		__atomic_fetch_and(st, ~UT_EVS_SOFT_DISABLED, __ATOMIC_RELAXED);
-	else
-		__atomic_fetch_or(st, UT_EVS_SOFT_DISABLED, __ATOMIC_RELAXED);
-	return 1;
-}
-
-/* a change of instance @d's words, logged for its pump (evreg.h) */
-static void dir_log(struct ut_evreg_dir *d, uint32_t what, uint32_t target)
-{
-	/*
-	 * the time first: a pump that read the head before this change took
-	 * its time limit before that, so the records after the change are
-	 * past its limit (evreg.h)
-	 */
-	uint64_t ts = ut_clock();
-	uint64_t pos = __atomic_fetch_add(&d->head, 1, __ATOMIC_ACQ_REL);
-	struct ut_evreg_fire *f = &d->log[pos % UT_EVREG_DIRLOG];
-
-	/* a seqlock: 0 while the entry is written, so a reader sees a torn one */
-	__atomic_store_n(&f->seq, 0, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	f->ts = ts;
-	f->what = what;
-	f->target = target;
-	__atomic_store_n(&f->seq, pos + 1, __ATOMIC_RELEASE);
-}
-
-/* instance @d's tracing_on to @on: 1 if this call changed it */
-static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
-{
-	uint32_t old = (uint32_t)!on;
-
-	if (__atomic_load_n(&d->on, __ATOMIC_RELAXED) != old || (count && !ut_take_run(count)))
-		return 0;
-	if (!__atomic_compare_exchange_n(&d->on, &old, (uint32_t)on, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_RELAXED))
-		return 0;	/* another thread did it first: the run is spent, as a race in the kernel */
-	dir_log(d, on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
-	return 1;
+	return ut_sw_soft(r, target, enable, count);
 }
 
 /**
@@ -89,69 +47,19 @@ static int dir_switch(struct ut_evreg_dir *d, int on, volatile int64_t *count)
  *
  * The programs' word, unless an instance records too (insts_on): then
  * they go on recording for it, and the top's word in the registry
- * changes, logged with the time, so that the top's views hide what it
- * did not take.  The programs' word changes are logged with their time
- * too.  Returns 1 if this call changed the state.
+ * changes.  Either change is logged with its time (ut_sw_top()).
+ * Returns 1 if this call changed the state.
  */
 int ut_top_switch(struct ut_evreg *r, int on, volatile int64_t *count)
 {
-	if (r && __atomic_load_n(&r->insts_on, __ATOMIC_ACQUIRE))
-		return dir_switch(&r->dirs[0], on, count);
-	if ((__atomic_load_n(&ut_ctl->tracing_on, __ATOMIC_ACQUIRE) != 0) == on ||
-	    (count && !ut_take_run(count)))
-		return 0;
-	__atomic_store_n(&ut_ctl->tracing_on, (uint32_t)on, __ATOMIC_RELEASE);
-	/*
-	 * logged with its time, as an instance's: the top's views show what
-	 * was recorded from the switch on, not from when the tracing
-	 * directory noticed it (top_sync())
-	 */
-	if (r) {
-		__atomic_store_n(&r->dirs[0].on, (uint32_t)on, __ATOMIC_RELEASE);
-		dir_log(&r->dirs[0], on ? UT_TRIG_TRACEON + 1 : UT_TRIG_TRACEOFF + 1, 0);
-	}
-	return 1;
-}
-
-/* an instance's soft switch of @target: 1 if this call changed it */
-static int dir_soft_switch(struct ut_evreg *r, struct ut_evreg_dir *d, uint32_t target,
-			   int enable, volatile int64_t *count)
-{
-	uint64_t bit = 1ull << (target % 64);
-	volatile uint64_t *w = &d->soft_off[target / 64];
-	uint64_t v;
-
-	if (target >= UT_EVREG_SLOTS ||
-	    !(__atomic_load_n(&d->soft_mode[target / 64], __ATOMIC_RELAXED) & bit))
-		return 0;
-	v = __atomic_load_n(w, __ATOMIC_RELAXED);
-	if ((!(v & bit)) == enable || !ut_take_run(count))
-		return 0;
-	v = enable ? __atomic_fetch_and(w, ~bit, __ATOMIC_ACQ_REL) :
-		     __atomic_fetch_or(w, bit, __ATOMIC_ACQ_REL);
-	if ((!(v & bit)) == enable)
-		return 0;	/* another thread did it first */
-	/* the programs write it while an instance has it on (INST_SOFT) */
-	__atomic_add_fetch(&r->soft_on[target], enable ? 1 : -1, __ATOMIC_ACQ_REL);
-	dir_log(d, enable ? UT_TRIG_ENABLE_EVENT + 1 : UT_TRIG_DISABLE_EVENT + 1, target);
-	return 1;
-}
-
-/*
- * a snapshot trigger fired: its time (the tracing directory copies the
- * buffers later, and shows nothing recorded after it), then the request
- */
-static void snapshot_request(struct ut_evreg_dir *d, volatile uint64_t *req)
-{
-	__atomic_store_n(&d->snapshot_ts, ut_clock(), __ATOMIC_RELAXED);
-	__atomic_fetch_add(req, 1, __ATOMIC_RELEASE);
+	return ut_sw_top(r, &ut_ctl->tracing_on, on, count, rt_now, NULL);
 }
 
 int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *count)
 {
 	if (!r || !dir || dir >= UT_EVREG_DIRS)
 		return 0;
-	return dir_switch(&r->dirs[dir], on, count);
+	return ut_sw_dir(&r->dirs[dir], on, count, rt_now, NULL);
 }
 
 int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
@@ -159,7 +67,7 @@ int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int en
 {
 	if (!r || !dir || dir >= UT_EVREG_DIRS)
 		return 0;
-	return dir_soft_switch(r, &r->dirs[dir], target, enable, count);
+	return ut_sw_dir_soft(r, &r->dirs[dir], target, enable, count, rt_now, NULL);
 }
 
 /* instance @dir's trigger @t of command @cmd */
@@ -173,11 +81,11 @@ static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *
 	switch (cmd) {
 	case UT_TRIG_TRACEON:
 	case UT_TRIG_TRACEOFF:
-		dir_switch(d, cmd == UT_TRIG_TRACEON, &t->count);
+		ut_sw_dir(d, cmd == UT_TRIG_TRACEON, &t->count, rt_now, NULL);
 		break;
 	case UT_TRIG_SNAPSHOT:
 		if (ut_take_run(&t->count))
-			snapshot_request(d, &d->snapshot_req);
+			ut_sw_snapshot(d, &d->snapshot_req, rt_now, NULL);
 		break;
 	case UT_TRIG_STACKTRACE:
 		if (ut_take_run(&t->count))
@@ -185,7 +93,8 @@ static uint64_t dir_run(struct ut_evreg *r, uint32_t dir, struct ut_evreg_trig *
 		break;
 	case UT_TRIG_ENABLE_EVENT:
 	case UT_TRIG_DISABLE_EVENT:
-		dir_soft_switch(r, d, t->target, cmd == UT_TRIG_ENABLE_EVENT, &t->count);
+		ut_sw_dir_soft(r, d, t->target, cmd == UT_TRIG_ENABLE_EVENT, &t->count, rt_now,
+			       NULL);
 		break;
 	}
 	return 0;
@@ -233,7 +142,7 @@ uint64_t ut_triggers_run(struct ut_evreg *r, uint32_t slot, struct ut_trace_entr
 			break;
 		case UT_TRIG_SNAPSHOT:
 			if (ut_take_run(&t->count))
-				snapshot_request(&r->dirs[0], &r->snapshot_req);
+				ut_sw_snapshot(&r->dirs[0], &r->snapshot_req, rt_now, NULL);
 			break;
 		case UT_TRIG_STACKTRACE:
 			if (ut_take_run(&t->count))

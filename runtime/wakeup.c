@@ -51,6 +51,10 @@
 #include "runtime/runtime.h"
 #include "usertrace/record.h"
 
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
 int ut_wake_mode;	/* UT_WAKE_ALL, UT_WAKE_RT; 0: no wakeup tracer runs */
 
 #define WAKE_SLOTS	256
@@ -176,7 +180,7 @@ static int wake_prio(void)
 
 		if (p == SCHED_FIFO || p == SCHED_RR)
 			my_prio = sched_getparam(0, &sp) == 0 ? 99 - sp.sched_priority : 99;
-		else if (p == 6)
+		else if (p == SCHED_DEADLINE)
 			my_prio = -1;
 		else {
 			errno = 0;
@@ -224,7 +228,6 @@ static void wake_entry(struct ut_thread *t, const struct wake_slot *w, uint64_t 
 }
 
 /* ---- the run: a woken thread measures its wake-up ---- */
-
 
 /*
  * The thread waited on @obj from @since and runs again, at @ip called

@@ -115,7 +115,7 @@ $(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
 # test_filter includes runtime/filter.c, stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c tests/unit/dir_stubs.h runtime/filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c $(HDRS) runtime/runtime.h
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c $(HDRS) runtime/runtime.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c -lcmocka -lpthread
 

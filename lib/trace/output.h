@@ -159,6 +159,9 @@ char trace_sched_state_char(long state);
 /* " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n" after the context (trace_ctxwake_print) */
 void trace_sched_ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, const char *delim,
 			 int cpu, int npid, int nprio, char nst, const char *ncomm);
+/* a sched_switch event's ctx line (context, then the above); its prios noted in @st (NULL: none) */
+void trace_sched_switch_print(struct trace_iter *iter, const struct ut_event *ev,
+			      const struct trace_sched_switch *sw, struct sw_state *st);
 /* print_trace_fmt() of an event: context, text, newline */
 void trace_print_event_line(struct trace_iter *iter, const struct ut_event *ev);
 /* the column header of nop and function (trace_default_header) */

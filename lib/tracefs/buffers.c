@@ -220,47 +220,53 @@ static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct 
 	sb_puts(b, "\n");
 }
 
+/* a separator of tracing_cpumask's words, as the kernel's bitmap_parse() skips them */
+static int mask_sep(char c)
+{
+	return isspace((unsigned char)c) || c == ',';
+}
+
 /*
- * tracing_cpumask, as the kernel's bitmap_parse(): 32-bit words in hex,
- * the last one lowest, separated by commas; empty is no CPU.  A bit past
- * the CPUs (or a word of more than 8 digits): -EOVERFLOW.
+ * tracing_cpumask, as the kernel's bitmap_parse(): 32-bit words in hex
+ * (up to the first newline), the last one lowest, separated by commas or
+ * blanks (any run of them, at the ends too); none is no CPU.  A word of
+ * more than 8 digits, more words than the CPUs need, or a bit past the
+ * CPUs: -EOVERFLOW; another character: -EINVAL.
  */
 static int write_cpumask(struct tfs_session *s, uint32_t *cpumask, const char *buf, size_t size)
 {
 	uint32_t mask[TFS_MAX_CPUS / 32] = { 0 };
-	size_t end;
-	int word = 0;
+	int words = (s->ncpu + 31) / 32;
+	size_t end = strnlen(buf, size);
+	const char *nl = memchr(buf, '\n', end);
 
-	if (size && buf[size - 1] == '\n')
-		size--;
-	end = size;
-	for (;;) {
-		size_t start = end;
-		uint64_t w = 0;
+	if (nl)
+		end = (size_t)(nl - buf);
+	for (int word = 0;; word++) {
+		uint32_t w = 0;
+		int digits = 0;
 
-		while (start && buf[start - 1] != ',')
-			start--;
-		if (end - start > 8)
-			return -EOVERFLOW;
-		for (size_t i = start; i < end; i++) {
-			if (!isxdigit((unsigned char)buf[i]))
-				return -EINVAL;
-			w = w << 4 | (uint64_t)(isdigit((unsigned char)buf[i]) ? buf[i] - '0' :
-						tolower((unsigned char)buf[i]) - 'a' + 10);
-		}
-		for (int b = 0; b < 32; b++) {
-			if (!(w >> b & 1))
-				continue;
-			if (word * 32 + b >= s->ncpu)
-				return -EOVERFLOW;
-			mask[word] |= 1u << b;
-		}
-		if (!start)
+		while (end && mask_sep(buf[end - 1]))
+			end--;
+		if (!end)
 			break;
-		end = start - 1;
-		if (++word >= TFS_MAX_CPUS / 32)
+		if (word >= words)
 			return -EOVERFLOW;
+		for (; end && !mask_sep(buf[end - 1]); end--, digits++) {
+			char c = buf[end - 1];
+
+			if (!isxdigit((unsigned char)c))
+				return -EINVAL;
+			if (digits == 8)
+				return -EOVERFLOW;
+			w |= (uint32_t)(isdigit((unsigned char)c) ? c - '0' :
+					 tolower((unsigned char)c) - 'a' + 10) << (4 * digits);
+		}
+		mask[word] = w;
 	}
+	for (int b = s->ncpu; b < words * 32; b++)
+		if (mask[b / 32] >> (b % 32) & 1)
+			return -EOVERFLOW;
 	memcpy(cpumask, mask, sizeof(mask));
 	return 0;
 }

@@ -381,7 +381,8 @@ static void bit_put(volatile uint64_t *w, uint32_t i, int on)
 
 /*
  * Instance @in's words in the registry (dirs[]), given at its first
- * trigger: 0, or -ENOSPC when UT_EVREG_DIRS - 1 instances have them.
+ * trigger, function command or options/stacktrace: 0, or -ENOSPC when
+ * UT_EVREG_DIRS - 1 instances have them.
  * Context: s->lock held.
  */
 int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
@@ -620,9 +621,8 @@ static int soft_release(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 static int trig_remove(struct tfs_session *s, struct tfs_inst *in, uint32_t slot,
 		       struct tfs_trig *t)
 {
-	int changed = 0;
-
 	struct ut_evreg_trig *rt = &s->evreg->trigs[slot][t->reg];
+	int changed = 0;
 
 	__atomic_store_n(&rt->cmd, 0, __ATOMIC_RELEASE);
 	s->trig_reg[slot] &= (uint16_t)~(1u << t->reg);

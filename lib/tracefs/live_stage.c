@@ -33,6 +33,7 @@
 #include "lib/event/filter.h"
 #include "lib/event/trigger.h"
 #include "lib/filter/list.h"
+#include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live_int.h"
 #include "usertrace/record.h"
@@ -392,22 +393,20 @@ static int slot_in(const uint32_t *slots, int n, uint32_t slot)
 static int stage_sched_pids(const struct live_stage *f, const struct ut_event *ev)
 {
 	uint32_t slot = ev->id - UT_EVENT_ID_DYNAMIC;
-	int32_t a, b;
+	struct trace_sched_switch sw;
+	struct trace_sched_wakeup wk;
 
-	if (!f->evpids || ev->id < UT_EVENT_ID_DYNAMIC || !ev->data)
+	if (!f->evpids || ev->id < UT_EVENT_ID_DYNAMIC)
 		return -1;
-	if (slot_in(f->sw_slot, f->nr_sw, slot) && ev->data_len >= 64) {
-		memcpy(&a, ev->data + 24, 4);	/* prev_pid */
-		memcpy(&b, ev->data + 56, 4);	/* next_pid */
-		if (id_listed(f->evpids, a, 1) && id_listed(f->evpids, b, 1))
+	if (slot_in(f->sw_slot, f->nr_sw, slot) && trace_sched_switch_fields(ev, &sw)) {
+		if (id_listed(f->evpids, sw.prev_pid, 1) && id_listed(f->evpids, sw.next_pid, 1))
 			return 0;
-		return !id_listed(f->evpids, -1, 0) || id_listed(f->evpids, a, 0) ||
-		       id_listed(f->evpids, b, 0);
+		return !id_listed(f->evpids, -1, 0) || id_listed(f->evpids, sw.prev_pid, 0) ||
+		       id_listed(f->evpids, sw.next_pid, 0);
 	}
-	if (slot_in(f->wk_slot, f->nr_wk, slot) && ev->data_len >= 28) {
-		memcpy(&b, ev->data + 24, 4);	/* pid: the woken task */
-		return !f->events_off || ids_selected(f->evpids, b, -1);
-	}
+	/* the woken task */
+	if (slot_in(f->wk_slot, f->nr_wk, slot) && trace_sched_wakeup_fields(ev, &wk))
+		return !f->events_off || ids_selected(f->evpids, wk.pid, -1);
 	return -1;
 }
 

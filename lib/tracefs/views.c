@@ -454,8 +454,13 @@ static void hide_after(struct view_buf *vb, uint64_t t)
 
 	if (n && vb->hide[2 * n - 1] == UINT64_MAX && vb->hide[2 * n - 2] <= t + 1)
 		return;		/* hidden from before then on already */
-	if (n == TFS_HIDE_MAX)
-		n--;		/* no room: the last range becomes this one */
+	if (n == TFS_HIDE_MAX) {
+		/* no room: what is older than the oldest range goes too, as top_state_at() does */
+		if (vb->v.since < vb->hide[1])
+			vb->v.since = vb->hide[1];
+		memmove(vb->hide, vb->hide + 2, sizeof(vb->hide) - 2 * sizeof(vb->hide[0]));
+		n--;
+	}
 	vb->hide[2 * n] = t + 1;
 	vb->hide[2 * n + 1] = UINT64_MAX;
 	vb->v.hide = vb->hide;

@@ -31,6 +31,21 @@ expect() {
 	ok "$* -> $got"
 }
 
+# exact STATUS EXPECTED-STDERR -- CMD...: exit status and the whole of stderr
+exact() {
+	local want=$1 text=$2
+	shift 3
+	"$@" > "$W/out" 2> "$W/err" < /dev/null
+	local got=$?
+	if [ "$got" != "$want" ]; then
+		not_ok "$*: status $got, expected $want"; sed 's/^/# /' "$W/err"; return
+	fi
+	if [ "$text" != "$(cat "$W/err")" ]; then
+		not_ok "$*: stderr differs"; diff <(echo "$text") "$W/err" | sed 's/^/# /'; return
+	fi
+	ok "$* -> $got"
+}
+
 # start_session STATUS: usertrace mount $W/mnt on a program that calls
 # work() -> leaf() every millisecond until $W/stop exists, then exits with
 # STATUS.  Sets D (the daemon's pid); stops everything at exit.

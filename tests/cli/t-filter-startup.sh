@@ -37,21 +37,6 @@ cyg || exit 1
 # ran PATH: main() created the file
 ran() { [ -e "$1" ]; }
 
-# exact: STATUS EXPECTED-STDERR -- CMD...
-exact() {
-	local want=$1 text=$2
-	shift 3
-	"$@" > "$W/out" 2> "$W/err" < /dev/null
-	local got=$?
-	if [ "$got" != "$want" ]; then
-		not_ok "$*: status $got, expected $want"; sed 's/^/# /' "$W/err"; return
-	fi
-	if [ "$(cat "$W/err")" != "$text" ]; then
-		not_ok "$*: stderr differs"; diff <(echo "$text") "$W/err" | sed 's/^/# /'; return
-	fi
-	ok "$* -> $got"
-}
-
 stopped="usertrace: the program was stopped before its main: fix the filters"
 # the first plain name that matched nothing may be a function of a library dlopen loads later
 dlhint() { echo "usertrace: if '$1' is in a library the program loads with dlopen, name the library: '$1:mod:LIBNAME.so'"; }

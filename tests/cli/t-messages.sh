@@ -5,21 +5,6 @@ SUITE=messages
 # strsignal()'s texts
 export LC_ALL=C
 
-# exact: STATUS EXPECTED-STDERR -- CMD...: the status and the whole of stderr
-exact() {
-	local want=$1 text=$2
-	shift 3
-	"$@" > "$W/out" 2> "$W/err" < /dev/null
-	local got=$?
-	if [ "$got" != "$want" ]; then
-		not_ok "$*: status $got, expected $want"; sed 's/^/# /' "$W/err"; return
-	fi
-	if [ "$text" != "$(cat "$W/err")" ]; then
-		not_ok "$*: stderr differs"; diff <(echo "$text") "$W/err" | sed 's/^/# /'; return
-	fi
-	ok "$* -> $got"
-}
-
 cat > "$W/app.c" <<'C'
 #include <signal.h>
 #include <stdlib.h>

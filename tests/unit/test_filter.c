@@ -60,6 +60,16 @@ void ut_write_trace(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint6
 	(void)ts;
 }
 
+void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, uint64_t ts,
+			uint32_t dir)
+{
+	(void)t;
+	(void)ips;
+	(void)n;
+	(void)ts;
+	(void)dir;
+}
+
 uint64_t ut_clock_mono(void)
 {
 	return 0;
@@ -96,7 +106,28 @@ int ut_event_soft_switch(struct ut_evreg *r, uint32_t target, int enable, volati
 	return 1;
 }
 
-#include "dir_stubs.h"
+/* an instance's (registry dirs[dir]): "dir/target:on" */
+int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
+		       volatile int64_t *count)
+{
+	size_t len = strlen(switches);
+
+	(void)r;
+	snprintf(switches + len, sizeof(switches) - len, "%s%u/%u:%s", len ? " " : "", dir, target,
+		 enable ? "on" : "off");
+	if (*count > 0)
+		(*count)--;
+	return 1;
+}
+
+int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *count)
+{
+	(void)r;
+	(void)dir;
+	(void)on;
+	(void)count;
+	return 0;
+}
 
 static struct ut_session_ctl ctl;
 
@@ -244,6 +275,28 @@ static void test_commands_event(void **state)
 			    "func:disable_event:system:event[:count]\n"
 			    "set_ftrace_filter: 'run:enable_event:app:': expected "
 			    "func:enable_event:system:event[:count]\n");
+	/* an instance's, after its registry index: its own words, removed apart from the top's */
+	load_commands("run:enable_event:app:a 3|run:enable_event:app:a 3|main:traceoff:1");
+	assert_string_equal(errors, "");
+	assert_int_equal(ncmds, 3);
+	assert_int_equal(cmds[0].dir, 0);
+	assert_int_equal(cmds[1].dir, 3);
+	assert_string_equal(cmds[1].pat, "run");
+	assert_int_equal(cmds[2].dir, 3);
+	assert_int_equal(cmds[2].type, UT_CMD_TRACEOFF);
+	assert_int_equal(cmds[2].count, 1);
+	switches[0] = 0;
+	cmd_event(&cmds[1], 1);
+	cmd_event(&cmds[0], 0);
+	assert_string_equal(switches, "3/1:on 3/2:on 1:off 2:off");
+	load_commands("run:enable_event:app:a 3|run:enable_event:app:a !3|run:enable_event:app:a");
+	assert_int_equal(ncmds, 1);
+	assert_int_equal(cmds[0].dir, 0);
+	/* no such directory in the registry */
+	load_commands("32|run:traceon 0|run:traceon");
+	assert_int_equal(ncmds, 0);
+	assert_string_equal(errors, "set_ftrace_filter: 'run:traceon': no such instance\n"
+				    "set_ftrace_filter: 'run:traceon': no such instance\n");
 	free(test_reg);
 	test_reg = NULL;
 }

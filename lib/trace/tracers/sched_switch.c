@@ -121,6 +121,20 @@ void trace_sched_ctxwake(struct trace_seq *s, int ppid, int pprio, char pst, con
 	ut_seq_putc(s, '\n');
 }
 
+void trace_sched_switch_print(struct trace_iter *iter, const struct ut_event *ev,
+			      const struct trace_sched_switch *sw, struct sw_state *st)
+{
+	if (st) {
+		trace_sched_prio_seen(st, sw->prev_pid, sw->prev_prio);
+		trace_sched_prio_seen(st, sw->next_pid, sw->next_prio);
+	}
+	if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
+		trace_print_context(iter, ev);
+	trace_sched_ctxwake(&iter->seq, sw->prev_pid, sw->prev_prio,
+			    trace_sched_state_char(sw->prev_state), "==>", (int)ev->cpu,
+			    sw->next_pid, sw->next_prio, 'R', sw->next_comm);
+}
+
 static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct sw_state *st = iter->priv;
@@ -130,15 +144,7 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 	if (ev->type != UT_EV_EVENT)
 		return TRACE_TYPE_UNHANDLED;
 	if (trace_event_is(iter, ev, "sched", "sched_switch") && trace_sched_switch_fields(ev, &sw)) {
-		if (st) {
-			trace_sched_prio_seen(st, sw.prev_pid, sw.prev_prio);
-			trace_sched_prio_seen(st, sw.next_pid, sw.next_prio);
-		}
-		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
-			trace_print_context(iter, ev);
-		trace_sched_ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio,
-				    trace_sched_state_char(sw.prev_state), "==>", (int)ev->cpu,
-				    sw.next_pid, sw.next_prio, 'R', sw.next_comm);
+		trace_sched_switch_print(iter, ev, &sw, st);
 		return TRACE_TYPE_HANDLED;
 	}
 	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {

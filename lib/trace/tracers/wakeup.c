@@ -111,13 +111,7 @@ static enum print_line_t wakeup_print_line(struct trace_iter *iter, struct ut_ev
 	}
 	if (ev->type == UT_EV_EVENT && trace_event_is(iter, ev, "sched", "sched_switch") &&
 	    trace_sched_switch_fields(ev, &sw)) {
-		trace_sched_prio_seen(&st->sw, sw.prev_pid, sw.prev_prio);
-		trace_sched_prio_seen(&st->sw, sw.next_pid, sw.next_prio);
-		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
-			trace_print_context(iter, ev);
-		trace_sched_ctxwake(&iter->seq, sw.prev_pid, sw.prev_prio,
-				    trace_sched_state_char(sw.prev_state), "==>", (int)ev->cpu,
-				    sw.next_pid, sw.next_prio, 'R', sw.next_comm);
+		trace_sched_switch_print(iter, ev, &sw, &st->sw);
 		return TRACE_TYPE_HANDLED;
 	}
 	if (ev->type == UT_EV_FUNC && st->tid == ev->tid && st->ts == ev->ts &&
