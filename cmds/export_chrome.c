@@ -358,7 +358,11 @@ static int chrome_event(struct export_ctx *x, const struct ut_event *ev)
 		break;
 	case UT_EV_LOST:
 		c->lost += ev->count;
-		snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		/* 0: damaged data skipped, how many is not known */
+		if (ev->count)
+			snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		else
+			snprintf(buf, sizeof(buf), "lost records (damaged data)");
 		ev_head(x, buf, strlen(buf), "lost", "i", ev->ts, ev);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"lost\":%" PRIu64 "}}", ev->count);
 		break;
