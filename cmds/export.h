@@ -49,7 +49,7 @@ extern const struct export_writer *const export_writers[];
 
 /*
  * export_run - writer @w over every event of @x->d: 0, or 1 when the
- * data is corrupt or the writer failed (said).
+ * writer failed or some data was damaged (said; the export holds the rest).
  */
 int export_run(const struct export_writer *w, struct export_ctx *x);
 
