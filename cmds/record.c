@@ -253,9 +253,12 @@ static void stage_flush(struct recorder *rec, struct saver *sv, struct stream *s
 static void stage_page(struct recorder *rec, struct saver *sv, struct stream *st)
 {
 	struct rb_page *p = (void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
-	uint32_t check = ut_dat_page_check(p);
+	/* its place: in the file, or in its chunk (stage_flush() makes one of the staged pages) */
+	uint64_t index = rec->compress == UT_COMPRESS_NONE ? st->ext.nr_pages + st->staged :
+			 st->staged;
+	uint32_t check = ut_dat_page_check(p, index);
 
-	/* in the slack no record reaches: a reader finds a damaged page by it */
+	/* in the slack no record reaches: a reader finds a damaged or misplaced page by it */
 	memcpy((unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, &check, 4);
 	st->stage_entries += p->entries;
 	if (++st->staged == UT_CHUNK_PAGES)
@@ -332,7 +335,7 @@ static void stream_write_header(struct cw_file *f)
 	st->ext.flags |= UT_DAT_CHECKED;
 	st->ext.check = 0;
 	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
-	st->ext.check = ut_dat_check(page, RB_PAGE_SIZE);
+	st->ext.check = ut_dat_check(page, RB_PAGE_SIZE, 0);
 	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
 	if (!cw_failed(f) && pwrite(f->fd, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
 		pr_err("writing %s: %s", st->path, strerror(errno));

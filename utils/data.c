@@ -228,7 +228,7 @@ static const char *header_damage(const struct ut_data *d, unsigned char *page, s
 		check = ext.check;
 		ext.check = 0;
 		memcpy(page + UT_DAT_EXT_OFF, &ext, sizeof(ext));
-		if (ut_dat_check(page, RB_PAGE_SIZE) != check)
+		if (ut_dat_check(page, RB_PAGE_SIZE, 0) != check)
 			return "its check fails";
 	} else if (d->checks) {
 		return "its extension at byte 2048 is damaged (no checks)";
@@ -339,6 +339,7 @@ static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char 
 			       "%" PRIu64 ") ignored", path, size - size % RB_PAGE_SIZE, size - 1,
 			       size % RB_PAGE_SIZE, size / RB_PAGE_SIZE - 1);
 			ti->damaged = 1;
+			ti->cut = 1;
 		}
 		nr = size / RB_PAGE_SIZE - 1;
 		for (i = 0; i < nr; i++) {
@@ -510,7 +511,7 @@ struct cursor {
 	 */
 	uint64_t bad_first, bad_pages;
 	char bad_why[160];
-	int hole;
+	int hole, tail_hole;
 	unsigned int reports;		/* damage reports made (ti->said: printed) */
 	/* copies of the DATA/TRACE/EVENT payloads handed out (see cursor_keep()) */
 	unsigned char (*keep)[RB_PAGE_SIZE];
@@ -586,16 +587,17 @@ static void cursor_drop(struct cursor *c, uint64_t at)
 
 /*
  * Say a damage of the file (once: readers that read a file twice, as the
- * latency tracers do, print it once), and remember it for the status.
+ * latency tracers do, print it once), and remember it for the status;
+ * @hole: data was skipped there.
  */
-static void __attribute__((format(printf, 2, 3))) cursor_damage(struct cursor *c,
+static void __attribute__((format(printf, 3, 4))) cursor_damage(struct cursor *c, int hole,
 								  const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
 
 	c->error = 1;
-	c->hole = 1;
+	c->hole |= hole;
 	if (++c->reports <= c->ti->said)
 		return;
 	c->ti->said = c->reports;
@@ -617,14 +619,14 @@ static void cursor_say_bad(struct cursor *c)
 		return;
 	c->bad_pages = 0;
 	if (c->zd)
-		cursor_damage(c, "page%s %" PRIu64 "%s%.0" PRIu64 " (%s%" PRIu64 " of the chunk at bytes %"
+		cursor_damage(c, 1, "page%s %" PRIu64 "%s%.0" PRIu64 " (%s%" PRIu64 " of the chunk at bytes %"
 			      PRIu64 "-%" PRIu64 ") damaged (%s): skipped, %" PRIu64 " page%s",
 			      first == last ? "" : "s", first, first == last ? "" : "-",
 			      first == last ? 0 : last, first == last ? "its page " : "from its page ",
 			      first - (c->page - c->zidx), c->zchunk, c->zend - 1, c->bad_why,
 			      last - first + 1, first == last ? "" : "s");
 	else
-		cursor_damage(c, "page%s %" PRIu64 "%s%.0" PRIu64 " (bytes %" PRIu64 "-%" PRIu64
+		cursor_damage(c, 1, "page%s %" PRIu64 "%s%.0" PRIu64 " (bytes %" PRIu64 "-%" PRIu64
 			      ") damaged (%s): skipped, %" PRIu64 " page%s",
 			      first == last ? "" : "s", first, first == last ? "" : "-",
 			      first == last ? 0 : last, PAGE_OFF(first), PAGE_OFF(last + 1) - 1,
@@ -648,7 +650,7 @@ static int cursor_chunk_at(const struct cursor *c, uint64_t off, struct ut_dat_c
  */
 static int cursor_next_chunk(struct cursor *c)
 {
-	uint64_t from = c->zoff, off = c->zoff, first_pages = 0, headers = 0;
+	uint64_t from = c->zoff, off = c->zoff, first_pages = 0, first_csize = 0, headers = 0;
 	struct ut_dat_chunk ch;
 	char why[160] = "";
 	size_t n, want;
@@ -658,7 +660,12 @@ static int cursor_next_chunk(struct cursor *c)
 			const unsigned char *at;
 
 			if (!why[0]) {
+				memset(&ch, 0, sizeof(ch));
 				memcpy(&ch, c->map + off, off + sizeof(ch) <= c->size ? sizeof(ch) : 0);
+				/* a chunk cut short still says how many pages it held */
+				if (ch.magic == UT_CHUNK_MAGIC && ch.nr_pages >= 1 &&
+				    ch.nr_pages <= UT_CHUNK_PAGES)
+					first_pages = ch.nr_pages;
 				snprintf(why, sizeof(why), "%s",
 					 off + sizeof(ch) > c->size ? "the file ends inside a chunk header" :
 					 ch.magic != UT_CHUNK_MAGIC ? "no chunk header there" :
@@ -674,8 +681,10 @@ static int cursor_next_chunk(struct cursor *c)
 			continue;
 		}
 		headers++;
-		if (off == from)
+		if (off == from) {
 			first_pages = ch.nr_pages;
+			first_csize = ch.csize;
+		}
 		want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
 		/* as large as the largest chunk so far: a short thread needs little */
 		if (ch.nr_pages > c->zcap) {
@@ -694,17 +703,27 @@ static int cursor_next_chunk(struct cursor *c)
 	}
 	if (off > from) {
 		if (headers <= 1 && first_pages && off >= c->size)
-			cursor_damage(c, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped to the "
+			cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped to the "
 				      "end of the file, a chunk of %" PRIu64 " pages", from, off - 1,
 				      why, first_pages);
-		else if (first_pages && off < c->size &&
-			 off == from + sizeof(ch) + ((const struct ut_dat_chunk *)(c->map + from))->csize)
-			cursor_damage(c, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged (%s): "
+		else if (first_csize && off < c->size && off == from + sizeof(ch) + first_csize)
+			cursor_damage(c, 1, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged (%s): "
 				      "skipped, %" PRIu64 " pages", from, off - 1, why, first_pages);
 		else
-			cursor_damage(c, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped%s, "
+			cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped%s, "
 				      "an unknown number of pages", from, off - 1, why,
 				      off >= c->size ? " to the end of the file" : "");
+	}
+	if (off < c->size) {
+		uint64_t entries = 0;
+
+		for (uint32_t i = 0; i < ch.nr_pages; i++)
+			entries += ((const struct rb_page *)(c->zpages + (size_t)i * RB_PAGE_SIZE))->entries;
+		/* the count the header gave (scan_chunks()): its pages' is the true one */
+		if (entries != ch.entries)
+			cursor_damage(c, 0, "the chunk header at bytes %" PRIu64 "-%" PRIu64 " damaged "
+				      "(it counts %u events, its pages %" PRIu64 "): its pages read",
+				      off, off + sizeof(ch) - 1, ch.entries, entries);
 	}
 	c->zoff = off;
 	if (off >= c->size)
@@ -776,7 +795,9 @@ static const char *page_damage(struct cursor *c, const struct rb_page *p, char *
 	}
 	if (c->ti->checked) {
 		memcpy(&check, (const unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, 4);
-		return check == ut_dat_page_check(p) ? NULL : "its check fails";
+		/* its place is in the check: a page moved or swapped fails it too */
+		return check == ut_dat_page_check(p, c->zd ? c->zidx - 1 : c->page - 1) ? NULL :
+		       "its check fails";
 	}
 	if (p->ts - c->d->raw_lo > c->d->raw_span) {
 		snprintf(why, len, "time %" PRIu64 " outside the recording's", p->ts);
@@ -841,11 +862,11 @@ static void cursor_bad_record(struct cursor *c, const unsigned char *r, const ch
 		return;
 	}
 	if (c->zd)
-		cursor_damage(c, "page %" PRIu64 " (its page %u of the chunk at bytes %" PRIu64 "-%"
+		cursor_damage(c, 1, "page %" PRIu64 " (its page %u of the chunk at bytes %" PRIu64 "-%"
 			      PRIu64 "): a record damaged (%s): the rest of the page skipped",
 			      c->page - 1, c->zidx - 1, c->zchunk, c->zend - 1, why);
 	else
-		cursor_damage(c, "page %" PRIu64 " (bytes %" PRIu64 "-%" PRIu64 "): a record "
+		cursor_damage(c, 1, "page %" PRIu64 " (bytes %" PRIu64 "-%" PRIu64 "): a record "
 			      "damaged (%s): the rest of the page skipped", c->page - 1,
 			      PAGE_OFF(c->page - 1), PAGE_OFF(c->page) - 1, why);
 	c->in_page = 0;
@@ -869,11 +890,11 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 	for (;;) {
 		if (!c->in_page) {
 			ret = cursor_open_page(c);
-			if (ret == 0 && c->hole) {
+			if (ret == 0 && (c->hole || c->tail_hole)) {
 				/* damaged data skipped at the end: said, and a hole in the trace */
 				cursor_ev(c, ev, UT_EV_LOST,
 					  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
-				c->hole = 0;
+				c->hole = c->tail_hole = 0;
 				c->st.pending_lost = 0;
 				c->st.after_lost = 1;
 				return 1;
@@ -1301,6 +1322,8 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 		}
 		c->d = d;
 		c->ti = ti;
+		/* the pages cut off the end: a hole there */
+		c->tail_hole = ti->cut;
 		merge_push(m, c);
 	}
 	return m;

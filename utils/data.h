@@ -106,6 +106,7 @@ struct ut_thread_info {
 	 */
 	int damaged;
 	int counts_unknown;	/* its header is damaged: lost and overrun unknown (0) */
+	int cut;		/* the file ends inside a page or chunk: a hole at its end */
 	unsigned int said;	/* damage reports printed by its readers (each once) */
 	char path[4096];
 };

@@ -15,10 +15,12 @@
  *
  * Checks (ext.flags & UT_DAT_CHECKED; files written before have none):
  * the last 4 bytes of each page (in its slack, RB_PAGE_SLACK, which no
- * record reaches) hold ut_dat_check() of the page's header and committed
- * records, and ext.check that of the whole header page, taken with
- * ext.check 0.  A reader finds a damaged page or header by them, and
- * keeps the pages around it.
+ * record reaches) hold ut_dat_page_check() of the page's header and
+ * committed records and of its place: its number in the file (compress
+ * none: a page moved or swapped fails it) or in its chunk (zstd); and
+ * ext.check that of the whole header page, taken with ext.check 0.  A
+ * reader finds a damaged page or header by them, and keeps the pages
+ * around it.
  */
 #ifndef USERTRACE_DATFILE_H
 #define USERTRACE_DATFILE_H
@@ -67,10 +69,10 @@ struct ut_dat_chunk {
  * cryptographic hash; 8 bytes a step, so that checking every page costs
  * the recorder and the readers little.  Never 0 (0: no check).
  */
-static inline uint32_t ut_dat_check(const void *buf, size_t len)
+static inline uint32_t ut_dat_check(const void *buf, size_t len, uint64_t seed)
 {
 	const unsigned char *p = buf;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	uint64_t h = (0x9e3779b97f4a7c15ull ^ len) + seed * 0xd6e8feb86659fd93ull, w;
 	size_t i;
 
 	for (i = 0; i + 8 <= len; i += 8) {
@@ -86,12 +88,16 @@ static inline uint32_t ut_dat_check(const void *buf, size_t len)
 	return h ? (uint32_t)h : 1u;
 }
 
-/* the check a page written with UT_DAT_CHECKED carries: header and committed records */
-static inline uint32_t ut_dat_page_check(const struct rb_page *p)
+/*
+ * The check a page written with UT_DAT_CHECKED carries: its header and
+ * committed records, and @index, its number in the file (compress none)
+ * or in its chunk (zstd), from 0.
+ */
+static inline uint32_t ut_dat_page_check(const struct rb_page *p, uint64_t index)
 {
 	uint32_t n = p->commit <= RB_DATA_SIZE ? p->commit : RB_DATA_SIZE;
 
-	return ut_dat_check(p, RB_PAGE_HDR + n);
+	return ut_dat_check(p, RB_PAGE_HDR + n, index + 1);
 }
 
 #endif
