@@ -501,6 +501,7 @@ struct cursor {
 	unsigned char *zpages;
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
+	int zhole;			/* the rest of the chunk is damaged: a hole after its pages */
 	uint32_t zcap;			/* pages zpages can hold */
 	uint64_t zchunk, zend;		/* file bytes of the chunk in zpages */
 	uint64_t dropped;		/* bytes of the mapping given back (cursor_drop()) */
@@ -642,6 +643,60 @@ static int cursor_chunk_at(const struct cursor *c, uint64_t off, struct ut_dat_c
 	return chunk_valid(ch, off, c->size) && !memcmp(c->map + off + sizeof(*ch), zstd_magic, 4);
 }
 
+/* say the bytes [@from, @off) skipped before the next chunk that decompresses (or the end) */
+static void cursor_say_skipped(struct cursor *c, uint64_t from, uint64_t off, const char *why,
+			       uint64_t headers, uint64_t first_pages, uint64_t first_csize)
+{
+	if (headers <= 1 && first_pages && off >= c->size)
+		cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped to the "
+			      "end of the file, a chunk of %" PRIu64 " pages", from, off - 1,
+			      why, first_pages);
+	else if (first_csize && off < c->size &&
+		 off == from + sizeof(struct ut_dat_chunk) + first_csize)
+		cursor_damage(c, 1, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged (%s): "
+			      "skipped, %" PRIu64 " pages", from, off - 1, why, first_pages);
+	else
+		cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped%s, "
+			      "an unknown number of pages", from, off - 1, why,
+			      off >= c->size ? " to the end of the file" : "");
+}
+
+/*
+ * A chunk whose frame does not decompress whole: its pages before the
+ * damage, decompressed as a stream up to it, into c->zpages.  Returns how
+ * many of them pass their checks, the first ones (0: none).
+ */
+static uint32_t chunk_head(struct cursor *c, uint64_t off, const struct ut_dat_chunk *ch)
+{
+	ZSTD_inBuffer in = { c->map + off + sizeof(*ch), 0, 0 };
+	ZSTD_outBuffer out = { c->zpages, (size_t)ch->nr_pages * RB_PAGE_SIZE, 0 };
+	uint32_t good, check;
+
+	/*
+	 * The input a little at a time: given all of it, the decoder fails
+	 * before it hands out the blocks before the damaged one.
+	 */
+	ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
+	while (in.pos < ch->csize && out.pos < out.size) {
+		size_t r;
+
+		if (in.size < ch->csize && in.size - in.pos < 4096)
+			in.size = in.size + 4096 < ch->csize ? in.size + 4096 : ch->csize;
+		r = ZSTD_decompressStream(c->zd, &out, &in);
+		if (ZSTD_isError(r) || !r)
+			break;
+	}
+	ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
+	for (good = 0; good < out.pos / RB_PAGE_SIZE; good++) {
+		const struct rb_page *p = (const void *)(c->zpages + (size_t)good * RB_PAGE_SIZE);
+
+		memcpy(&check, (const unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, 4);
+		if (p->commit > RB_DATA_SIZE || check != ut_dat_page_check(p, good))
+			break;
+	}
+	return good < ch->nr_pages ? good : 0;
+}
+
 /*
  * Decompress the next chunk of a compressed file; 1, 0 at the end.  A
  * chunk whose header or frame is damaged is skipped, up to the next one
@@ -693,27 +748,38 @@ static int cursor_next_chunk(struct cursor *c)
 		}
 		n = ZSTD_decompressDCtx(c->zd, c->zpages, want, c->map + off + sizeof(ch), ch.csize);
 		if (ZSTD_isError(n) || n != want) {
+			char err[96];
+			uint32_t good;
+
+			snprintf(err, sizeof(err), "its frame does not decompress: %s",
+				 ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+			/* its pages before the damage, where their checks can tell */
+			good = c->ti->checked ? chunk_head(c, off, &ch) : 0;
+			if (good) {
+				if (off > from)
+					cursor_say_skipped(c, from, off, why, headers - 1, first_pages,
+							   first_csize);
+				cursor_damage(c, 0, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged "
+					      "(%s): its pages %u-%u skipped, %u pages; its pages 0-%u "
+					      "read", off, off + sizeof(ch) + ch.csize - 1, err, good,
+					      ch.nr_pages - 1, ch.nr_pages - good, good - 1);
+				/* the hole comes after the pages read */
+				c->zhole = 1;
+				c->zchunk = off;
+				c->zoff = c->zend = off + sizeof(ch) + ch.csize;
+				c->znr = good;
+				c->zidx = 0;
+				return 1;
+			}
 			if (!why[0])
-				snprintf(why, sizeof(why), "its frame does not decompress: %s",
-					 ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+				snprintf(why, sizeof(why), "%s", err);
 			off++;
 			continue;
 		}
 		break;
 	}
-	if (off > from) {
-		if (headers <= 1 && first_pages && off >= c->size)
-			cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped to the "
-				      "end of the file, a chunk of %" PRIu64 " pages", from, off - 1,
-				      why, first_pages);
-		else if (first_csize && off < c->size && off == from + sizeof(ch) + first_csize)
-			cursor_damage(c, 1, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged (%s): "
-				      "skipped, %" PRIu64 " pages", from, off - 1, why, first_pages);
-		else
-			cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped%s, "
-				      "an unknown number of pages", from, off - 1, why,
-				      off >= c->size ? " to the end of the file" : "");
-	}
+	if (off > from)
+		cursor_say_skipped(c, from, off, why, headers, first_pages, first_csize);
 	if (off < c->size) {
 		uint64_t entries = 0;
 
@@ -752,6 +818,8 @@ static const struct rb_page *cursor_page(struct cursor *c)
 	if (c->zidx == c->znr) {
 		/* a run of damaged pages ends with its chunk */
 		cursor_say_bad(c);
+		c->hole |= c->zhole;
+		c->zhole = 0;
 		if (cursor_next_chunk(c) <= 0)
 			return NULL;
 	}

@@ -115,6 +115,12 @@ expect 1 "^usertrace: $W/chunk/$b: (the chunk at bytes 4096-[0-9]+ damaged \\(it
 n1=$(grep -c 'leaf' "$W/out"); n0=$(grep -c 'leaf' "$W/z.good")
 [ "$n1" -gt $((n0 / 2)) ] && [ "$n1" -lt "$n0" ] && ok "z: the chunks after it read ($n1 of $n0 leaf lines)" ||
 	not_ok "z: $n1 of $n0 leaf lines"
+# the end of a chunk's frame damaged: its pages before the damaged block,
+# decompressed as a stream and checked, are read
+copy z chunkend
+cs=$(perl -e 'open(F, "<", $ARGV[0]); binmode(F); seek(F, 4100, 0); read(F, $c, 4); print unpack("V", $c)' "$f")
+randbytes 3 8 | dd of="$f" bs=1 seek=$((4096 + 16 + cs - 40)) conv=notrunc 2>/dev/null
+expect 1 "^usertrace: $W/chunkend/$b: (the chunk at bytes 4096-[0-9]+ damaged \\(its frame does not decompress: .*\\): its pages [1-9][0-9]*-63 skipped, [0-9]+ pages; its pages 0-[0-9]+ read|pages? [-0-9]+ \\((its|from its) page [1-9][0-9]* of the chunk at bytes 4096-[0-9]+\\) damaged \\(its check fails\\): skipped, [0-9]+ pages?)$" -- "$UT" replay -i "$W/chunkend"
 # a damaged chunk header: the next chunk found by its magic
 copy z chunkhdr
 printf 'XXXX' | dd of="$f" bs=1 seek=4096 conv=notrunc 2>/dev/null
