@@ -161,21 +161,29 @@ static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
  */
 static void scan_chunks(struct ut_thread_info *ti, int fd, uint64_t size)
 {
+	const unsigned char *map, *at;
 	uint64_t off = RB_PAGE_SIZE;
-	unsigned char buf[sizeof(struct ut_dat_chunk) + 4];
 	struct ut_dat_chunk ch;
 
-	while (off + sizeof(buf) <= size) {
-		if (pread(fd, buf, sizeof(buf), (off_t)off) != sizeof(buf))
-			break;
-		memcpy(&ch, buf, sizeof(ch));
-		if (!chunk_valid(&ch, off, size) || memcmp(buf + sizeof(ch), zstd_magic, 4)) {
-			off++;
+	if (size <= RB_PAGE_SIZE)
+		return;
+	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return;
+	while (off + sizeof(ch) + 4 <= size) {
+		memcpy(&ch, map + off, sizeof(ch));
+		if (chunk_valid(&ch, off, size) && !memcmp(map + off + sizeof(ch), zstd_magic, 4)) {
+			ti->entries += ch.entries;
+			off += sizeof(ch) + ch.csize;
 			continue;
 		}
-		ti->entries += ch.entries;
-		off += sizeof(ch) + ch.csize;
+		/* the next chunk magic */
+		at = memmem(map + off + 1, (size_t)(size - off - 1), &(uint32_t){ UT_CHUNK_MAGIC }, 4);
+		if (!at)
+			break;
+		off = (uint64_t)(at - map);
 	}
+	munmap((void *)map, (size_t)size);
 }
 
 /* the thread a file's name gives: DIR/<pid>.<tid>.<image>.dat; 1, or 0 if it is not such a name */
