@@ -173,7 +173,9 @@ static void scan_chunks(struct ut_thread_info *ti, int fd, uint64_t size)
 	while (off + sizeof(ch) + 4 <= size) {
 		memcpy(&ch, map + off, sizeof(ch));
 		if (chunk_valid(&ch, off, size) && !memcmp(map + off + sizeof(ch), zstd_magic, 4)) {
-			ti->entries += ch.entries;
+			/* no more than its pages can hold (a damaged count is said when it is read) */
+			if (ch.entries <= ch.nr_pages * (RB_DATA_SIZE / 4))
+				ti->entries += ch.entries;
 			off += sizeof(ch) + ch.csize;
 			continue;
 		}
