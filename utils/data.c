@@ -87,6 +87,7 @@ static int parse_info(struct ut_data *d, const char *path)
 		return -1;
 	}
 	d->nr_cpus = 1;
+	d->compress = -1;
 	d->clock = UT_CLOCK_MONO;
 	strcpy(d->tracer, UT_TRACER_DEFAULT);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -117,6 +118,9 @@ static int parse_info(struct ut_data *d, const char *path)
 			d->exit_status = atoi(v);
 		else if (!strcmp(k, "checks"))
 			d->checks = atoi(v) == 1;
+		else if (!strcmp(k, "compression"))
+			d->compress = !strcmp(v, "none") ? UT_COMPRESS_NONE :
+				      !strncmp(v, "zstd", 4) ? UT_COMPRESS_ZSTD : -1;
 		else if (!strcmp(k, "tracing_thresh_ns"))
 			d->thresh_ns = strtoull(v, NULL, 10);
 		else if (!strcmp(k, "cmdline"))
@@ -306,7 +310,7 @@ static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char 
 
 		/*
 		 * The pages may well be whole: the thread is the file name's,
-		 * the compression and checks what the pages and info say.
+		 * the compression and checks what info (or the first chunk) says.
 		 */
 		ti->damaged = 1;
 		ti->counts_unknown = 1;
@@ -314,7 +318,9 @@ static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char 
 		ti->tid = tid;
 		ti->image = image;
 		strcpy(ti->comm, "<...>");
-		if (pread(fd, &magic, 4, RB_PAGE_SIZE) == 4 && magic == UT_CHUNK_MAGIC)
+		if (d->compress >= 0)
+			ti->compress = d->compress;
+		else if (pread(fd, &magic, 4, RB_PAGE_SIZE) == 4 && magic == UT_CHUNK_MAGIC)
 			ti->compress = UT_COMPRESS_ZSTD;
 		ti->checked = d->checks;
 		if (got < (ssize_t)RB_PAGE_SIZE)

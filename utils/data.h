@@ -122,6 +122,7 @@ struct ut_data {
 	char cmdline[1024];
 	uint64_t thresh_ns;	/* tracing_thresh of the recording (--thresh); 0: none */
 	int checks;		/* its .dat files carry checks (info: checks=1) */
+	int compress;		/* info's compression: enum ut_compress, -1 if not said */
 	int skipped;		/* .dat files that could not be read at all (said) */
 	/* the raw times an event can have: raw_lo + [0, raw_span] (see ut_data_open()) */
 	uint64_t raw_lo, raw_span;
