@@ -41,6 +41,7 @@ GetOptions('seed=i' => \$seed0, 'count=i' => \$count, 'kinds=s' => \$kinds,
 my $ut = shift @ARGV or die "usage: $0 [options] USERTRACE DIR...\n";
 my @dirs = @ARGV or die "no recording given\n";
 my @kinds = split /,/, $kinds;
+make_path($keep) if $keep;
 my $W = tempdir('usertrace-damage.XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my ($n, $failed, $same) = (0, 0, 0);
 $ENV{USERTRACE_DEBUG_DIR} = '';
