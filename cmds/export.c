@@ -109,7 +109,7 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 	}
 	ut_progress_end(&pr);
 	/* damaged data: said where by the decoder, skipped; the export of the rest is written */
-	damaged = m && ret < 0;
+	damaged = x->damaged = m && ret < 0;
 	ut_merge_free(m);
 	if (w->end && w->end(x, failed) < 0)
 		failed = 1;

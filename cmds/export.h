@@ -28,6 +28,8 @@ struct export_ctx {
 	const char *arg;		/* --flame-graph=svg: "svg"; NULL: none */
 	uint64_t t0;			/* the first event's time (ns) */
 	uint64_t nr_events;		/* given to event so far */
+	/* some data was damaged (said) and skipped: at end, the export holds the rest */
+	int damaged;
 	void *priv;			/* the writer's */
 };
 

@@ -392,7 +392,7 @@ static int chrome_end(struct export_ctx *x, int failed)
 	json_cstr(f, x->d->cmdline);
 	fprintf(f, ",\"clock\":\"CLOCK_MONOTONIC\",\"records\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"unmatched_exits\":%" PRIu64 ",\"complete\":%s}}\n", x->nr_events, c->lost,
-		c->calls.dropped, failed ? "false" : "true");
+		c->calls.dropped, failed || x->damaged ? "false" : "true");
 	export_calls_free(&c->calls);
 	free(c);
 	x->priv = NULL;
