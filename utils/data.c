@@ -232,7 +232,7 @@ static const char *header_damage(const struct ut_data *d, unsigned char *page, s
 	if (got < (ssize_t)RB_PAGE_SIZE)
 		return "the file ends inside it";
 	if (memcmp(h->magic, RB_MAGIC, 8) || h->version != RB_VERSION)
-		return "no buffer header magic";
+		return "not a buffer header: its magic or version";
 	memcpy(&ext, page + UT_DAT_EXT_OFF, sizeof(ext));
 	if (memcmp(ext.magic, UT_DAT_MAGIC, 8)) {
 		/* a version 1 file has none: zero bytes there; a recording with checks has it */

@@ -78,7 +78,7 @@ for kind in good raw; do
 	cp -r "$W/$kind" "$W/trunc" && t=$(ls "$W"/trunc/*.dat | head -1) && truncate -s 5000 "$t"
 	expect 1 'truncated|damaged' -- "$UT" replay -i "$W/trunc"
 	cp -r "$W/$kind" "$W/badhdr" && t=$(ls "$W"/badhdr/*.dat | head -1) && printf 'garbage!' | dd of="$t" conv=notrunc 2>/dev/null
-	expect 1 'header page \(bytes 0-4095\) damaged \(no buffer header magic\)' -- "$UT" replay -i "$W/badhdr"
+	expect 1 'header page \(bytes 0-4095\) damaged \(not a buffer header: its magic or version\)' -- "$UT" replay -i "$W/badhdr"
 	# records overwritten with random bytes: an error message, no crash
 	for seed in 1 2 3 4 5 6 7 8; do
 		rm -rf "$W/rand"; cp -r "$W/$kind" "$W/rand"
