@@ -43,6 +43,8 @@ my @dirs = @ARGV or die "no recording given\n";
 my @kinds = split /,/, $kinds;
 make_path($keep) if $keep;
 my $W = tempdir('usertrace-damage.XXXXXX', TMPDIR => 1, CLEANUP => 1);
+# stopped: the scratch directory goes too
+$SIG{INT} = $SIG{TERM} = $SIG{HUP} = sub { exit 1 };
 my ($n, $failed, $same) = (0, 0, 0);
 $ENV{USERTRACE_DEBUG_DIR} = '';
 
