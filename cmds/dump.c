@@ -184,10 +184,16 @@ int command_dump(int argc, char **argv)
 		return dump_export(dir, xw, xarg);
 	if (ut_data_open(&d, dir) < 0)
 		return 1;
-	for (int i = 0; i < d.nr_threads; i++)
-		printf("# thread %d.%d %s entries=%" PRIu64 " lost=%" PRIu64 " overrun=%" PRIu64 "\n",
-		       d.threads[i].pid, d.threads[i].tid, d.threads[i].comm, d.threads[i].entries,
-		       d.threads[i].lost, d.threads[i].overrun);
+	for (int i = 0; i < d.nr_threads; i++) {
+		printf("# thread %d.%d %s entries=%" PRIu64, d.threads[i].pid, d.threads[i].tid,
+		       d.threads[i].comm, d.threads[i].entries);
+		/* a damaged header: the counts are not known */
+		if (d.threads[i].counts_unknown)
+			printf(" lost=? overrun=?\n");
+		else
+			printf(" lost=%" PRIu64 " overrun=%" PRIu64 "\n", d.threads[i].lost,
+			       d.threads[i].overrun);
+	}
 	m = ut_merge_new(&d, NULL, 0);
 	while ((ret = ut_merge_next(m, &ev)) > 0) {
 		if (!t0)
@@ -196,6 +202,8 @@ int command_dump(int argc, char **argv)
 		       relative ? ev.ts - t0 : ev.ts, type_name[ev.type], ev.depth);
 		if (ev.type == UT_EV_MARKER)
 			printf("%.*s", (int)ev.data_len, ev.data);
+		else if (ev.type == UT_EV_LOST && !ev.count)
+			printf("?");	/* damaged data skipped: how many is not known */
 		else if (ev.type == UT_EV_LOST)
 			printf("%" PRIu64, ev.count);
 		else if (ev.type == UT_EV_DEPTH)

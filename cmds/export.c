@@ -77,7 +77,7 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 	struct ut_progress pr;
 	struct ut_merge *m;
 	struct ut_event ev;
-	int ret = 0, failed = 0;
+	int ret = 0, failed = 0, damaged;
 
 	x->events = ut_evtab_new();
 	if (x->events) {
@@ -108,12 +108,12 @@ int export_run(const struct export_writer *w, struct export_ctx *x)
 		ut_progress_add(&pr, 1);
 	}
 	ut_progress_end(&pr);
-	if (m && ret < 0)
-		failed = 1;	/* the decoder said where */
+	/* damaged data: said where by the decoder, skipped; the export of the rest is written */
+	damaged = x->damaged = m && ret < 0;
 	ut_merge_free(m);
 	if (w->end && w->end(x, failed) < 0)
 		failed = 1;
 	ut_evtab_free(x->events);
 	x->events = NULL;
-	return failed;
+	return failed || damaged;
 }

@@ -28,6 +28,8 @@ struct export_ctx {
 	const char *arg;		/* --flame-graph=svg: "svg"; NULL: none */
 	uint64_t t0;			/* the first event's time (ns) */
 	uint64_t nr_events;		/* given to event so far */
+	/* some data was damaged (said) and skipped: at end, the export holds the rest */
+	int damaged;
 	void *priv;			/* the writer's */
 };
 
@@ -49,7 +51,7 @@ extern const struct export_writer *const export_writers[];
 
 /*
  * export_run - writer @w over every event of @x->d: 0, or 1 when the
- * data is corrupt or the writer failed (said).
+ * writer failed or some data was damaged (said; the export holds the rest).
  */
 int export_run(const struct export_writer *w, struct export_ctx *x);
 

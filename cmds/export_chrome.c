@@ -358,7 +358,11 @@ static int chrome_event(struct export_ctx *x, const struct ut_event *ev)
 		break;
 	case UT_EV_LOST:
 		c->lost += ev->count;
-		snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		/* 0: damaged data skipped, how many is not known */
+		if (ev->count)
+			snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		else
+			snprintf(buf, sizeof(buf), "lost records (damaged data)");
 		ev_head(x, buf, strlen(buf), "lost", "i", ev->ts, ev);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"lost\":%" PRIu64 "}}", ev->count);
 		break;
@@ -388,7 +392,7 @@ static int chrome_end(struct export_ctx *x, int failed)
 	json_cstr(f, x->d->cmdline);
 	fprintf(f, ",\"clock\":\"CLOCK_MONOTONIC\",\"records\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"unmatched_exits\":%" PRIu64 ",\"complete\":%s}}\n", x->nr_events, c->lost,
-		c->calls.dropped, failed ? "false" : "true");
+		c->calls.dropped, failed || x->damaged ? "false" : "true");
 	export_calls_free(&c->calls);
 	free(c);
 	x->priv = NULL;

@@ -564,7 +564,11 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 		break;
 	case UT_EV_LOST:
 		p->lost += ev->count;
-		snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		/* 0: damaged data skipped, how many is not known */
+		if (ev->count)
+			snprintf(buf, sizeof(buf), "lost %" PRIu64 " records", ev->count);
+		else
+			snprintf(buf, sizeof(buf), "lost records (damaged data)");
 		ev_start(p, TYPE_INSTANT, ev->ts, track, buf, 0, "lost");
 		ann_num(p, "lost", DA_UINT_VALUE, ev->count);
 		ev_done(x, p);

@@ -252,8 +252,14 @@ static void stage_flush(struct recorder *rec, struct saver *sv, struct stream *s
 /* take one page (copied into the stage) */
 static void stage_page(struct recorder *rec, struct saver *sv, struct stream *st)
 {
-	const struct rb_page *p = (const void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
+	struct rb_page *p = (void *)(st->stage + (size_t)st->staged * RB_PAGE_SIZE);
+	/* its place: in the file, or in its chunk (stage_flush() makes one of the staged pages) */
+	uint64_t index = rec->compress == UT_COMPRESS_NONE ? st->ext.nr_pages + st->staged :
+			 st->staged;
+	uint32_t check = ut_dat_page_check(p, index);
 
+	/* in the slack no record reaches: a reader finds a damaged or misplaced page by it */
+	memcpy((unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, &check, 4);
 	st->stage_entries += p->entries;
 	if (++st->staged == UT_CHUNK_PAGES)
 		stage_flush(rec, sv, st);
@@ -326,6 +332,10 @@ static void stream_write_header(struct cw_file *f)
 
 	memset(page, 0, sizeof(page));
 	memcpy(page, &st->acc, sizeof(st->acc));
+	st->ext.flags |= UT_DAT_CHECKED;
+	st->ext.check = 0;
+	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
+	st->ext.check = ut_dat_check(page, RB_PAGE_SIZE, 0);
 	memcpy(page + UT_DAT_EXT_OFF, &st->ext, sizeof(st->ext));
 	if (!cw_failed(f) && pwrite(f->fd, page, RB_PAGE_SIZE, 0) != RB_PAGE_SIZE) {
 		pr_err("writing %s: %s", st->path, strerror(errno));
@@ -1423,6 +1433,8 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 		fprintf(f, "compression=zstd:%d\n", o->level);
 	else
 		fprintf(f, "compression=none\n");
+	/* the .dat files' pages carry checks (datfile.h): a reader counts on them when a header is damaged */
+	fprintf(f, "checks=1\n");
 	if (o->thresh_ns > 0)
 		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
 	if (sched_source)

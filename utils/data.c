@@ -28,6 +28,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -85,6 +87,7 @@ static int parse_info(struct ut_data *d, const char *path)
 		return -1;
 	}
 	d->nr_cpus = 1;
+	d->compress = -1;
 	d->clock = UT_CLOCK_MONO;
 	strcpy(d->tracer, UT_TRACER_DEFAULT);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -113,6 +116,11 @@ static int parse_info(struct ut_data *d, const char *path)
 			d->nr_cpus = atoi(v) > 0 ? atoi(v) : 1;
 		else if (!strcmp(k, "exit_status"))
 			d->exit_status = atoi(v);
+		else if (!strcmp(k, "checks"))
+			d->checks = atoi(v) == 1;
+		else if (!strcmp(k, "compression"))
+			d->compress = !strcmp(v, "none") ? UT_COMPRESS_NONE :
+				      !strncmp(v, "zstd", 4) ? UT_COMPRESS_ZSTD : -1;
 		else if (!strcmp(k, "tracing_thresh_ns"))
 			d->thresh_ns = strtoull(v, NULL, 10);
 		else if (!strcmp(k, "cmdline"))
@@ -129,6 +137,9 @@ static int parse_info(struct ut_data *d, const char *path)
 		pr_err("%s: bad clock calibration", path);
 		return -1;
 	}
+	/* version 1 had no checks (a directory made version 1 by hand keeps its line) */
+	if (version < 2)
+		d->checks = 0;
 	if (d->clock == UT_CLOCK_TSC)
 		d->mult = (uint64_t)(((__int128)(d->mono1 - d->mono0) << 32) / (d->tsc1 - d->tsc0));
 	data_window(d);
@@ -143,91 +154,221 @@ static int chunk_valid(const struct ut_dat_chunk *ch, uint64_t off, uint64_t siz
 	       off + sizeof(*ch) + ch->csize <= size;
 }
 
+/* the bytes a zstd frame starts with (ZSTD_MAGICNUMBER, little-endian) */
+static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
 /*
- * A compressed file: count its entries from the chunk headers, and find
- * where its valid chunks end (a file cut short keeps what came before).
+ * A compressed file: count its entries from the chunk headers.  Past a
+ * damaged header the next one is looked for (its magic, a header that
+ * fits, a zstd frame behind it), as the cursor does: what it skips is
+ * said there, when it is read.
  */
-static void scan_chunks(struct ut_thread_info *ti, int fd, const char *path, uint64_t size)
+static void scan_chunks(struct ut_thread_info *ti, int fd, uint64_t size)
 {
+	const unsigned char *map, *at;
 	uint64_t off = RB_PAGE_SIZE;
 	struct ut_dat_chunk ch;
 
-	while (off < size) {
-		if (pread(fd, &ch, sizeof(ch), (off_t)off) != sizeof(ch) || !chunk_valid(&ch, off, size)) {
-			pr_warn("%s: truncated or corrupt chunk at offset %" PRIu64 " (%" PRIu64
-				" bytes from there ignored)", path, off, size - off);
-			break;
+	if (size <= RB_PAGE_SIZE)
+		return;
+	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return;
+	while (off + sizeof(ch) + 4 <= size) {
+		memcpy(&ch, map + off, sizeof(ch));
+		if (chunk_valid(&ch, off, size) && !memcmp(map + off + sizeof(ch), zstd_magic, 4)) {
+			/* no more than its pages can hold (a damaged count is said when it is read) */
+			if (ch.entries <= ch.nr_pages * (RB_DATA_SIZE / 4))
+				ti->entries += ch.entries;
+			off += sizeof(ch) + ch.csize;
+			continue;
 		}
-		ti->entries += ch.entries;
-		off += sizeof(ch) + ch.csize;
+		/* the next chunk magic */
+		at = memmem(map + off + 1, (size_t)(size - off - 1), &(uint32_t){ UT_CHUNK_MAGIC }, 4);
+		if (!at)
+			break;
+		off = (uint64_t)(at - map);
 	}
-	ti->data_end = off;
+	munmap((void *)map, (size_t)size);
+}
+
+/* the thread a file's name gives: DIR/<pid>.<tid>.<image>.dat; 1, or 0 if it is not such a name */
+static int dat_name(const char *path, int *pid, int *tid, uint64_t *image)
+{
+	const char *base = strrchr(path, '/');
+	int n = -1;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "%d.%d.%" SCNu64 ".dat%n", pid, tid, image, &n) != 3 || n < 0 ||
+	    base[n] || *pid <= 0 || *tid <= 0)
+		return 0;
+	return 1;
+}
+
+/*
+ * The most records a thread can have dropped or overwritten: one a
+ * nanosecond of the recording (a hook takes longer), and a minute either
+ * side.  A header's count above it is damage, not a count.
+ */
+static uint64_t data_max_records(const struct ut_data *d)
+{
+	if (d->mono1 <= d->mono0 || d->mono1 - d->mono0 >= (1ull << 61))
+		return 1ull << 40;
+	return d->mono1 - d->mono0 + 2 * DATA_SLACK_NS;
+}
+
+/*
+ * What is wrong with a header page, NULL if nothing: @page, @got bytes of
+ * it read (the file's first page), the thread of its name if @named.
+ */
+static const char *header_damage(const struct ut_data *d, unsigned char *page, ssize_t got,
+				 int named, int pid, int tid, uint64_t image, char *why, size_t len)
+{
+	const struct rb_header *h = (const void *)page;
+	struct ut_dat_ext ext;
+	static const unsigned char zero[sizeof(ext)];
+	uint32_t check;
+
+	if (got < (ssize_t)RB_PAGE_SIZE)
+		return "the file ends inside it";
+	if (memcmp(h->magic, RB_MAGIC, 8) || h->version != RB_VERSION)
+		return "not a buffer header: its magic or version";
+	memcpy(&ext, page + UT_DAT_EXT_OFF, sizeof(ext));
+	if (memcmp(ext.magic, UT_DAT_MAGIC, 8)) {
+		/* a version 1 file has none: zero bytes there; a recording with checks has it */
+		if (memcmp(page + UT_DAT_EXT_OFF, zero, sizeof(zero)) || d->checks)
+			return "its extension at byte 2048 is damaged";
+	} else if (ext.flags & UT_DAT_CHECKED) {
+		check = ext.check;
+		ext.check = 0;
+		memcpy(page + UT_DAT_EXT_OFF, &ext, sizeof(ext));
+		if (ut_dat_check(page, RB_PAGE_SIZE, 0) != check)
+			return "its check fails";
+	} else if (d->checks) {
+		return "its extension at byte 2048 is damaged (no checks)";
+	}
+	if (!memcmp(ext.magic, UT_DAT_MAGIC, 8) && ext.compress != UT_COMPRESS_NONE &&
+	    ext.compress != UT_COMPRESS_ZSTD) {
+		snprintf(why, len, "unknown compression %u", ext.compress);
+		return why;
+	}
+	if (named && (h->pid != pid || h->tid != tid || h->image != image)) {
+		snprintf(why, len, "it names thread %d.%d.%" PRIu64 ", not the file name's", h->pid,
+			 h->tid, h->image);
+		return why;
+	}
+	if (!(ext.flags & UT_DAT_CHECKED) &&
+	    (h->lost > data_max_records(d) || h->overrun > data_max_records(d))) {
+		snprintf(why, len, "an impossible count of %" PRIu64 " records %s",
+			 h->lost > data_max_records(d) ? h->lost : h->overrun,
+			 h->lost > data_max_records(d) ? "lost" : "overwritten");
+		return why;
+	}
+	return NULL;
 }
 
 /* read the header page of a .dat file and count its entries */
-static int scan_thread(struct ut_thread_info *ti, const char *path)
+static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char *path)
 {
 	unsigned char page[RB_PAGE_SIZE];
+	const struct rb_header *h = (const void *)page;
 	struct ut_dat_ext ext;
-	struct rb_header h;
+	char why[160];
+	const char *bad;
 	struct stat st;
-	uint64_t nr, i;
+	uint64_t nr, i, size, image = 0;
+	int pid = 0, tid = 0, named;
+	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		pr_warn("%s: %s; skipped", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		d->skipped++;
 		return -1;
 	}
-	if (st.st_size < (off_t)RB_PAGE_SIZE || pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
-	    memcmp(h.magic, RB_MAGIC, 8) || h.version != RB_VERSION) {
-		pr_warn("%s: not a usertrace buffer file; skipped", path);
+	if (strlen(path) >= sizeof(ti->path)) {
 		close(fd);
 		return -1;
 	}
-	ti->compress = UT_COMPRESS_NONE;
-	ti->data_end = (uint64_t)st.st_size;
-	if (pread(fd, &ext, sizeof(ext), UT_DAT_EXT_OFF) == sizeof(ext) &&
-	    !memcmp(ext.magic, UT_DAT_MAGIC, 8)) {
-		if (ext.compress != UT_COMPRESS_NONE && ext.compress != UT_COMPRESS_ZSTD) {
-			pr_warn("%s: unknown compression %u; skipped", path, ext.compress);
-			close(fd);
-			return -1;
-		}
-		ti->compress = (int)ext.compress;
+	memset(ti, 0, sizeof(*ti));
+	memset(page, 0, sizeof(page));
+	size = (uint64_t)st.st_size;
+	got = pread(fd, page, RB_PAGE_SIZE, 0);
+	named = dat_name(path, &pid, &tid, &image);
+	bad = header_damage(d, page, got, named, pid, tid, image, why, sizeof(why));
+	if (bad && !named) {
+		pr_err("%s: not a usertrace buffer file (%s); skipped", path, bad);
+		close(fd);
+		d->skipped++;
+		return -1;
 	}
-	ti->pid = h.pid;
-	ti->tid = h.tid;
-	ti->image = h.image;
-	memcpy(ti->comm, h.comm, 16);
-	ti->comm[16] = 0;
-	for (char *c = ti->comm; *c; c++)
-		if (*c < ' ' || *c > '~')
-			*c = '?';
-	ti->lost = h.lost;
-	ti->overrun = h.overrun;
+	memcpy(&ext, page + UT_DAT_EXT_OFF, sizeof(ext));
+	if (bad) {
+		uint32_t magic = 0;
+
+		/*
+		 * The pages may well be whole: the thread is the file name's,
+		 * the compression and checks what info (or the first chunk) says.
+		 */
+		ti->damaged = 1;
+		ti->counts_unknown = 1;
+		ti->pid = pid;
+		ti->tid = tid;
+		ti->image = image;
+		strcpy(ti->comm, "<...>");
+		if (d->compress >= 0)
+			ti->compress = d->compress;
+		else if (pread(fd, &magic, 4, RB_PAGE_SIZE) == 4 && magic == UT_CHUNK_MAGIC)
+			ti->compress = UT_COMPRESS_ZSTD;
+		ti->checked = d->checks;
+		if (got < (ssize_t)RB_PAGE_SIZE)
+			pr_err("%s: truncated to %" PRIu64 " bytes, inside its header page (bytes "
+			       "0-4095): no events left", path, size);
+		else
+			pr_err("%s: header page (bytes 0-4095) damaged (%s): the thread taken from "
+			       "the file name, its lost and overwritten counts unknown; its pages "
+			       "are read", path, bad);
+	} else {
+		if (!memcmp(ext.magic, UT_DAT_MAGIC, 8)) {
+			ti->compress = (int)ext.compress;
+			ti->checked = !!(ext.flags & UT_DAT_CHECKED);
+		}
+		ti->pid = h->pid;
+		ti->tid = h->tid;
+		ti->image = h->image;
+		memcpy(ti->comm, h->comm, 16);
+		ti->comm[16] = 0;
+		for (char *c = ti->comm; *c; c++)
+			if (*c < ' ' || *c > '~')
+				*c = '?';
+		ti->lost = h->lost;
+		ti->overrun = h->overrun;
+	}
 	ti->entries = 0;
 	if (ti->compress == UT_COMPRESS_ZSTD) {
-		scan_chunks(ti, fd, path, (uint64_t)st.st_size);
-	} else {
-		if (st.st_size % RB_PAGE_SIZE)
-			pr_warn("%s: truncated (%lld bytes past the last whole page ignored)", path,
-				(long long)(st.st_size % RB_PAGE_SIZE));
-		nr = (uint64_t)st.st_size / RB_PAGE_SIZE - 1;
+		scan_chunks(ti, fd, size);
+	} else if (size >= RB_PAGE_SIZE) {
+		if (size % RB_PAGE_SIZE) {
+			pr_err("%s: truncated: bytes %" PRIu64 "-%" PRIu64 " (%" PRIu64 " bytes of page "
+			       "%" PRIu64 ") ignored", path, size - size % RB_PAGE_SIZE, size - 1,
+			       size % RB_PAGE_SIZE, size / RB_PAGE_SIZE - 1);
+			ti->damaged = 1;
+			ti->cut = 1;
+		}
+		nr = size / RB_PAGE_SIZE - 1;
 		for (i = 0; i < nr; i++) {
 			const struct rb_page *p = (const void *)page;
 
 			if (pread(fd, page, RB_PAGE_HDR, (off_t)((i + 1) * RB_PAGE_SIZE)) != RB_PAGE_HDR)
 				break;
-			if (p->commit <= RB_DATA_SIZE)
+			if (p->commit <= RB_DATA_SIZE && p->entries <= RB_DATA_SIZE / 4)
 				ti->entries += p->entries;
 		}
 	}
 	ti->written = ti->entries + ti->overrun;
 	close(fd);
-	if (strlen(path) >= sizeof(ti->path))
-		return -1;
 	memcpy(ti->path, path, strlen(path) + 1);
 	return 0;
 }
@@ -282,7 +423,7 @@ int ut_data_open(struct ut_data *d, const char *dir)
 		if (d->nr_threads == cap)
 			d->threads = xrealloc(d->threads, sizeof(*d->threads) * (cap = cap ? 2 * cap : 16));
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (scan_thread(&d->threads[d->nr_threads], path) == 0)
+		if (scan_thread(d, &d->threads[d->nr_threads], path) == 0)
 			d->nr_threads++;
 	}
 	closedir(dh);
@@ -302,7 +443,7 @@ int ut_data_open(struct ut_data *d, const char *dir)
 int ut_data_add_thread(struct ut_data *d, const char *path)
 {
 	d->threads = xrealloc(d->threads, sizeof(*d->threads) * ((size_t)d->nr_threads + 1));
-	if (scan_thread(&d->threads[d->nr_threads], path) < 0)
+	if (scan_thread(d, &d->threads[d->nr_threads], path) < 0)
 		return -1;
 	d->nr_threads++;
 	qsort(d->threads, (size_t)d->nr_threads, sizeof(*d->threads), thread_cmp);
@@ -383,8 +524,19 @@ struct cursor {
 	unsigned char *zpages;
 	uint64_t zoff;			/* file offset of the next chunk */
 	uint32_t znr, zidx;		/* pages in the chunk, next one to open */
+	int zhole;			/* the rest of the chunk is damaged: a hole after its pages */
 	uint32_t zcap;			/* pages zpages can hold */
+	uint64_t zchunk, zend;		/* file bytes of the chunk in zpages */
 	uint64_t dropped;		/* bytes of the mapping given back (cursor_drop()) */
+	/*
+	 * Damage (a .dat file's): a run of damaged pages not yet said (the
+	 * first's number and why), and a hole: data skipped, a LOST event of
+	 * an unknown count goes before the next event.
+	 */
+	uint64_t bad_first, bad_pages;
+	char bad_why[160];
+	int hole, tail_hole;
+	unsigned int reports;		/* damage reports made (ti->said: printed) */
 	/* copies of the DATA/TRACE/EVENT payloads handed out (see cursor_keep()) */
 	unsigned char (*keep)[RB_PAGE_SIZE];
 	unsigned int keep_next;
@@ -401,6 +553,7 @@ struct ut_merge {
 	struct cursor *last;
 	int cap;			/* ut_merge_new_src(): room for cursors */
 	ZSTD_DCtx *zd;			/* decompresses for every cursor, one at a time */
+	int damaged;			/* a file of the merge's was damaged or skipped (said) */
 };
 
 static void cursor_ev(struct cursor *c, struct ut_event *ev, enum ut_ev_type type, uint64_t ts)
@@ -456,31 +609,216 @@ static void cursor_drop(struct cursor *c, uint64_t at)
 	c->dropped = end;
 }
 
-/* decompress the next chunk of a compressed file; 1, 0 at the end, -1 */
+/*
+ * Say a damage of the file (once: readers that read a file twice, as the
+ * latency tracers do, print it once), and remember it for the status;
+ * @hole: data was skipped there.
+ */
+static void __attribute__((format(printf, 3, 4))) cursor_damage(struct cursor *c, int hole,
+								  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	c->error = 1;
+	c->hole |= hole;
+	if (++c->reports <= c->ti->said)
+		return;
+	c->ti->said = c->reports;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s: %s", c->ti->path, msg);
+}
+
+/* file bytes of page @n (0: the first after the header) of an uncompressed file */
+#define PAGE_OFF(n)	(((uint64_t)(n) + 1) * RB_PAGE_SIZE)
+
+/* say the run of damaged pages that ends here */
+static void cursor_say_bad(struct cursor *c)
+{
+	uint64_t first = c->bad_first, last = first + c->bad_pages - 1;
+
+	if (!c->bad_pages)
+		return;
+	c->bad_pages = 0;
+	if (c->zd)
+		cursor_damage(c, 1, "page%s %" PRIu64 "%s%.0" PRIu64 " (%s%" PRIu64 " of the chunk at bytes %"
+			      PRIu64 "-%" PRIu64 ") damaged (%s): skipped, %" PRIu64 " page%s",
+			      first == last ? "" : "s", first, first == last ? "" : "-",
+			      first == last ? 0 : last, first == last ? "its page " : "from its page ",
+			      first - (c->page - c->zidx), c->zchunk, c->zend - 1, c->bad_why,
+			      last - first + 1, first == last ? "" : "s");
+	else
+		cursor_damage(c, 1, "page%s %" PRIu64 "%s%.0" PRIu64 " (bytes %" PRIu64 "-%" PRIu64
+			      ") damaged (%s): skipped, %" PRIu64 " page%s",
+			      first == last ? "" : "s", first, first == last ? "" : "-",
+			      first == last ? 0 : last, PAGE_OFF(first), PAGE_OFF(last + 1) - 1,
+			      c->bad_why, last - first + 1, first == last ? "" : "s");
+}
+
+/* a chunk header at @off that a reader can try: it fits, and a zstd frame follows */
+static int cursor_chunk_at(const struct cursor *c, uint64_t off, struct ut_dat_chunk *ch)
+{
+	if (off + sizeof(*ch) + 4 > c->size)
+		return 0;
+	memcpy(ch, c->map + off, sizeof(*ch));
+	return chunk_valid(ch, off, c->size) && !memcmp(c->map + off + sizeof(*ch), zstd_magic, 4);
+}
+
+/* say the bytes [@from, @off) skipped before the next chunk that decompresses (or the end) */
+static void cursor_say_skipped(struct cursor *c, uint64_t from, uint64_t off, const char *why,
+			       uint64_t headers, uint64_t first_pages, uint64_t first_csize)
+{
+	if (headers <= 1 && first_pages && off >= c->size)
+		cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped to the "
+			      "end of the file, a chunk of %" PRIu64 " pages", from, off - 1,
+			      why, first_pages);
+	else if (first_csize && off < c->size &&
+		 off == from + sizeof(struct ut_dat_chunk) + first_csize)
+		cursor_damage(c, 1, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged (%s): "
+			      "skipped, %" PRIu64 " pages", from, off - 1, why, first_pages);
+	else
+		cursor_damage(c, 1, "bytes %" PRIu64 "-%" PRIu64 " damaged (%s): skipped%s, "
+			      "an unknown number of pages", from, off - 1, why,
+			      off >= c->size ? " to the end of the file" : "");
+}
+
+/*
+ * A chunk whose frame does not decompress whole: its pages before the
+ * damage, decompressed as a stream up to it, into c->zpages.  Returns how
+ * many of them pass their checks, the first ones (0: none).
+ */
+static uint32_t chunk_head(struct cursor *c, uint64_t off, const struct ut_dat_chunk *ch)
+{
+	ZSTD_inBuffer in = { c->map + off + sizeof(*ch), 0, 0 };
+	ZSTD_outBuffer out = { c->zpages, (size_t)ch->nr_pages * RB_PAGE_SIZE, 0 };
+	uint32_t good, check;
+
+	/*
+	 * The input a little at a time: given all of it, the decoder fails
+	 * before it hands out the blocks before the damaged one.
+	 */
+	ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
+	while (in.pos < ch->csize && out.pos < out.size) {
+		size_t r;
+
+		if (in.size < ch->csize && in.size - in.pos < 4096)
+			in.size = in.size + 4096 < ch->csize ? in.size + 4096 : ch->csize;
+		r = ZSTD_decompressStream(c->zd, &out, &in);
+		if (ZSTD_isError(r) || !r)
+			break;
+	}
+	ZSTD_DCtx_reset(c->zd, ZSTD_reset_session_only);
+	for (good = 0; good < out.pos / RB_PAGE_SIZE; good++) {
+		const struct rb_page *p = (const void *)(c->zpages + (size_t)good * RB_PAGE_SIZE);
+
+		memcpy(&check, (const unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, 4);
+		if (p->commit > RB_DATA_SIZE || check != ut_dat_page_check(p, good))
+			break;
+	}
+	return good < ch->nr_pages ? good : 0;
+}
+
+/*
+ * Decompress the next chunk of a compressed file; 1, 0 at the end.  A
+ * chunk whose header or frame is damaged is skipped, up to the next one
+ * that decompresses to its pages (found by its magic): the bytes in
+ * between are said.
+ */
 static int cursor_next_chunk(struct cursor *c)
 {
+	uint64_t from = c->zoff, off = c->zoff, first_pages = 0, first_csize = 0, headers = 0;
 	struct ut_dat_chunk ch;
+	char why[160] = "";
 	size_t n, want;
 
-	if (c->zoff >= c->ti->data_end || c->zoff + sizeof(ch) > c->size)
+	while (off < c->size) {
+		if (!cursor_chunk_at(c, off, &ch)) {
+			const unsigned char *at;
+
+			if (!why[0]) {
+				memset(&ch, 0, sizeof(ch));
+				memcpy(&ch, c->map + off, off + sizeof(ch) <= c->size ? sizeof(ch) : 0);
+				/* a chunk cut short still says how many pages it held */
+				if (ch.magic == UT_CHUNK_MAGIC && ch.nr_pages >= 1 &&
+				    ch.nr_pages <= UT_CHUNK_PAGES)
+					first_pages = ch.nr_pages;
+				snprintf(why, sizeof(why), "%s",
+					 off + sizeof(ch) > c->size ? "the file ends inside a chunk header" :
+					 ch.magic != UT_CHUNK_MAGIC ? "no chunk header there" :
+					 off + sizeof(ch) + ch.csize > c->size &&
+					 ch.csize <= ZSTD_compressBound(UT_CHUNK_PAGES * RB_PAGE_SIZE) ?
+					 "a chunk cut short: the file is truncated" :
+					 "a chunk header that cannot be read");
+			}
+			/* resynchronise: the next chunk magic */
+			at = off + 1 < c->size ? memmem(c->map + off + 1, c->size - off - 1,
+							&(uint32_t){ UT_CHUNK_MAGIC }, 4) : NULL;
+			off = at ? (uint64_t)(at - c->map) : c->size;
+			continue;
+		}
+		headers++;
+		if (off == from) {
+			first_pages = ch.nr_pages;
+			first_csize = ch.csize;
+		}
+		want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
+		/* as large as the largest chunk so far: a short thread needs little */
+		if (ch.nr_pages > c->zcap) {
+			c->zpages = xrealloc(c->zpages, want);
+			c->zcap = ch.nr_pages;
+		}
+		n = ZSTD_decompressDCtx(c->zd, c->zpages, want, c->map + off + sizeof(ch), ch.csize);
+		if (ZSTD_isError(n) || n != want) {
+			char err[96];
+			uint32_t good;
+
+			snprintf(err, sizeof(err), "its frame does not decompress: %s",
+				 ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+			/* its pages before the damage, where their checks can tell */
+			good = c->ti->checked ? chunk_head(c, off, &ch) : 0;
+			if (good) {
+				if (off > from)
+					cursor_say_skipped(c, from, off, why, headers - 1, first_pages,
+							   first_csize);
+				cursor_damage(c, 0, "the chunk at bytes %" PRIu64 "-%" PRIu64 " damaged "
+					      "(%s): its pages %u-%u skipped, %u pages; its pages 0-%u "
+					      "read", off, off + sizeof(ch) + ch.csize - 1, err, good,
+					      ch.nr_pages - 1, ch.nr_pages - good, good - 1);
+				/* the hole comes after the pages read */
+				c->zhole = 1;
+				c->zchunk = off;
+				c->zoff = c->zend = off + sizeof(ch) + ch.csize;
+				c->znr = good;
+				c->zidx = 0;
+				return 1;
+			}
+			if (!why[0])
+				snprintf(why, sizeof(why), "%s", err);
+			off++;
+			continue;
+		}
+		break;
+	}
+	if (off > from)
+		cursor_say_skipped(c, from, off, why, headers, first_pages, first_csize);
+	if (off < c->size) {
+		uint64_t entries = 0;
+
+		for (uint32_t i = 0; i < ch.nr_pages; i++)
+			entries += ((const struct rb_page *)(c->zpages + (size_t)i * RB_PAGE_SIZE))->entries;
+		/* the count the header gave (scan_chunks()): its pages' is the true one */
+		if (entries != ch.entries)
+			cursor_damage(c, 0, "the chunk header at bytes %" PRIu64 "-%" PRIu64 " damaged "
+				      "(it counts %u events, its pages %" PRIu64 "): its pages read",
+				      off, off + sizeof(ch) - 1, ch.entries, entries);
+	}
+	c->zoff = off;
+	if (off >= c->size)
 		return 0;
-	memcpy(&ch, c->map + c->zoff, sizeof(ch));
-	if (!chunk_valid(&ch, c->zoff, c->ti->data_end < c->size ? c->ti->data_end : c->size))
-		return 0;	/* scan_thread() warned and set data_end */
-	want = (size_t)ch.nr_pages * RB_PAGE_SIZE;
-	/* as large as the largest chunk so far: a short thread needs little */
-	if (ch.nr_pages > c->zcap) {
-		c->zpages = xrealloc(c->zpages, want);
-		c->zcap = ch.nr_pages;
-	}
-	n = ZSTD_decompressDCtx(c->zd, c->zpages, want, c->map + c->zoff + sizeof(ch), ch.csize);
-	if (ZSTD_isError(n) || n != want) {
-		pr_err("%s: corrupt chunk at offset %" PRIu64 " (%s)", c->ti->path, c->zoff,
-		       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
-		c->error = 1;
-		return -1;
-	}
-	c->zoff += sizeof(ch) + ch.csize;
+	c->zchunk = off;
+	c->zoff = c->zend = off + sizeof(ch) + ch.csize;
 	cursor_drop(c, c->zoff);
 	c->znr = ch.nr_pages;
 	c->zidx = 0;
@@ -500,8 +838,14 @@ static const struct rb_page *cursor_page(struct cursor *c)
 		cursor_drop(c, (c->page + 1) * RB_PAGE_SIZE);
 		return (const void *)(c->map + (c->page + 1) * RB_PAGE_SIZE);
 	}
-	if (c->zidx == c->znr && cursor_next_chunk(c) <= 0)
-		return NULL;
+	if (c->zidx == c->znr) {
+		/* a run of damaged pages ends with its chunk */
+		cursor_say_bad(c);
+		c->hole |= c->zhole;
+		c->zhole = 0;
+		if (cursor_next_chunk(c) <= 0)
+			return NULL;
+	}
 	return (const void *)(c->zpages + (size_t)c->zidx++ * RB_PAGE_SIZE);
 }
 
@@ -527,26 +871,61 @@ static const char *cursor_keep(struct cursor *c, const unsigned char *data, uint
 	return (const char *)slot;
 }
 
+/*
+ * What is wrong with a page of a .dat file, NULL if nothing: its check, if
+ * it has one (a page that fails it is skipped whole: nothing in it can be
+ * trusted); else its header.
+ */
+static const char *page_damage(struct cursor *c, const struct rb_page *p, char *why, size_t len)
+{
+	uint32_t check;
+
+	if (p->commit > RB_DATA_SIZE) {
+		snprintf(why, len, "commit %u past the page", p->commit);
+		return why;
+	}
+	if (c->ti->checked) {
+		memcpy(&check, (const unsigned char *)p + UT_DAT_PAGE_CHECK_OFF, 4);
+		/* its place is in the check: a page moved or swapped fails it too */
+		return check == ut_dat_page_check(p, c->zd ? c->zidx - 1 : c->page - 1) ? NULL :
+		       "its check fails";
+	}
+	if (p->ts - c->d->raw_lo > c->d->raw_span) {
+		snprintf(why, len, "time %" PRIu64 " outside the recording's", p->ts);
+		return why;
+	}
+	/* no check: a damaged record is found as it is decoded, the rest of its page skipped */
+	return NULL;
+}
+
 static int cursor_open_page(struct cursor *c)
 {
 	const struct rb_page *p;
+	const char *bad;
+	char why[160];
 
 	for (;;) {
 		p = cursor_page(c);
-		if (!p)
-			return c->error ? -1 : 0;
-		c->page++;
-		if (p->commit > RB_DATA_SIZE) {
-			pr_err("%s: page %" PRIu64 " is corrupt (commit %u)", c->ti->path, c->page - 1,
-			       p->commit);
-			c->error = 1;
-			return -1;
+		if (!p) {
+			cursor_say_bad(c);
+			return c->error && c->src ? -1 : 0;
 		}
-		if (p->ts - c->d->raw_lo > c->d->raw_span) {
-			pr_err("%s: page %" PRIu64 " is corrupt (time %" PRIu64
-			       " outside the recording's)", c->ti->path, c->page - 1, p->ts);
-			c->error = 1;
-			return -1;
+		c->page++;
+		if (c->src) {
+			/* a live page source: written as we read, its checks are the source's */
+			if (p->commit > RB_DATA_SIZE || p->ts - c->d->raw_lo > c->d->raw_span) {
+				pr_err("%s: page %" PRIu64 " is corrupt", c->ti->path, c->page - 1);
+				c->error = 1;
+				return -1;
+			}
+		} else if ((bad = page_damage(c, p, why, sizeof(why)))) {
+			if (!c->bad_pages++) {
+				c->bad_first = c->page - 1;
+				snprintf(c->bad_why, sizeof(c->bad_why), "%s", bad);
+			}
+			continue;
+		} else {
+			cursor_say_bad(c);
 		}
 		rb_iter_init(&c->it, p, rec_len);
 		/*
@@ -572,6 +951,29 @@ static int cursor_open_page(struct cursor *c)
 }
 
 /*
+ * A record the page's check (or walk) let through cannot be decoded: the
+ * rest of its page is skipped, said.
+ */
+static void cursor_bad_record(struct cursor *c, const unsigned char *r, const char *why)
+{
+	(void)r;
+	if (c->src) {
+		pr_err("%s: corrupt record in page %" PRIu64 " (%s)", c->ti->path, c->page - 1, why);
+		c->error = 1;
+		return;
+	}
+	if (c->zd)
+		cursor_damage(c, 1, "page %" PRIu64 " (its page %u of the chunk at bytes %" PRIu64 "-%"
+			      PRIu64 "): a record damaged (%s): the rest of the page skipped",
+			      c->page - 1, c->zidx - 1, c->zchunk, c->zend - 1, why);
+	else
+		cursor_damage(c, 1, "page %" PRIu64 " (bytes %" PRIu64 "-%" PRIu64 "): a record "
+			      "damaged (%s): the rest of the page skipped", c->page - 1,
+			      PAGE_OFF(c->page - 1), PAGE_OFF(c->page) - 1, why);
+	c->in_page = 0;
+}
+
+/*
  * Decode the next event into *ev; 1, 0 at the end, -1 on corruption.
  * @live: the cursor reads a page source (c->src) and tells its stage
  * which record an event comes from; a constant, so that a .dat file's
@@ -583,11 +985,21 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 	const unsigned char *r;
 	uint32_t len, h, v;
 	uint64_t ts;
+	char why[96];
 	int ret;
 
 	for (;;) {
 		if (!c->in_page) {
 			ret = cursor_open_page(c);
+			if (ret == 0 && (c->hole || c->tail_hole)) {
+				/* damaged data skipped at the end: said, and a hole in the trace */
+				cursor_ev(c, ev, UT_EV_LOST,
+					  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
+				c->hole = c->tail_hole = 0;
+				c->st.pending_lost = 0;
+				c->st.after_lost = 1;
+				return 1;
+			}
 			if (ret == 0 && !c->tail_done && c->ti->lost > c->marked_lost) {
 				/*
 				 * Records dropped after the last page was started
@@ -612,28 +1024,28 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			if (ret <= 0)
 				return ret;
 		}
-		if (c->st.pending_lost) {
+		if (c->st.pending_lost || (!live && c->hole)) {
 			if (live) {
 				c->st.raw = c->it.ts;
 				c->st.rec = NULL;
 			}
 			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
-			ev->count = c->st.pending_lost;
+			/* a hole of damaged data: how many is not known (0) */
+			ev->count = !live && c->hole ? 0 : c->st.pending_lost;
+			c->hole = 0;
 			c->st.pending_lost = 0;
 			c->st.after_lost = 1;
 			return 1;
 		}
 		ret = rb_iter_next(&c->it, &r, &len, &ts);
 		if (ret > 0 && __builtin_expect(ts - c->d->raw_lo > c->d->raw_span, 0)) {
-			pr_err("%s: corrupt record in page %" PRIu64 " (time %" PRIu64
-			       " outside the recording's)", c->ti->path, c->page - 1, ts);
-			c->error = 1;
-			return -1;
+			snprintf(why, sizeof(why), "time %" PRIu64 " outside the recording's", ts);
+			goto bad;
 		}
 		if (ret < 0) {
-			pr_err("%s: corrupt record in page %" PRIu64, c->ti->path, c->page - 1);
-			c->error = 1;
-			return -1;
+			r = c->it.page->data + c->it.off;
+			snprintf(why, sizeof(why), "it cannot be read");
+			goto bad;
 		}
 		if (ret == 0) {
 			c->in_page = 0;
@@ -735,11 +1147,9 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			uint16_t depth;
 
 			if (dur > ts) {
-				pr_err("%s: corrupt record in page %" PRIu64
-				       " (a call of %" PRIu64 " clock units returning at %" PRIu64 ")",
-				       c->ti->path, c->page - 1, dur, ts);
-				c->error = 1;
-				return -1;
+				snprintf(why, sizeof(why), "a call of %" PRIu64 " clock units "
+					 "returning at %" PRIu64, dur, ts);
+				goto bad;
 			}
 			memcpy(&depth, r + 10, 2);
 			cursor_ev(c, ev, UT_EV_RETURN, ts);
@@ -792,10 +1202,8 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			/* a stacktrace trigger's, for one directory (entries.h) */
 			memcpy(&n, r + 4, 2);
 			if (n < 2 || (n - 2) % 6) {
-				pr_err("%s: corrupt record in page %" PRIu64
-				       " (a stack trace of %u bytes)", c->ti->path, c->page - 1, n);
-				c->error = 1;
-				return -1;
+				snprintf(why, sizeof(why), "a stack trace of %u bytes", n);
+				goto bad;
 			}
 			memcpy(&dir, r + 6, 2);
 			w = ut_sample_weight(dir);
@@ -816,11 +1224,9 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 
 			memcpy(&n, r + 4, 2);
 			if (n < sizeof(struct ut_trace_entry)) {
-				pr_err("%s: corrupt record in page %" PRIu64
-				       " (an event of %u bytes, shorter than its common fields)",
-				       c->ti->path, c->page - 1, n);
-				c->error = 1;
-				return -1;
+				snprintf(why, sizeof(why), "an event of %u bytes, shorter than its "
+					 "common fields", n);
+				goto bad;
 			}
 			memcpy(&id, r + 6, 2);
 			cursor_ev(c, ev, UT_EV_EVENT, ts);
@@ -834,6 +1240,11 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 		default:
 			break;
 		}
+		continue;
+bad:
+		cursor_bad_record(c, r, why);
+		if (live)
+			return -1;
 	}
 }
 
@@ -971,6 +1382,8 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 	struct ut_merge *m = xcalloc(1, sizeof(*m));
 
 	m->d = d;
+	/* files that could not be read at all: every merge says so in its status */
+	m->damaged = d->skipped != 0;
 	m->cur = xcalloc((size_t)d->nr_threads + 1, sizeof(*m->cur));
 	m->heap = xcalloc((size_t)d->nr_threads + 1, sizeof(*m->heap));
 	for (int i = 0; i < d->nr_threads; i++) {
@@ -983,6 +1396,7 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 			keep |= tids[k] == ti->tid;
 		if (!keep)
 			continue;
+		m->damaged |= ti->damaged;
 		fd = open(ti->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < (off_t)RB_PAGE_SIZE) {
 			if (fd >= 0)
@@ -1000,7 +1414,7 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 			if (!m->zd)
 				m->zd = ZSTD_createDCtx();
 			c->zd = m->zd;
-			c->zoff = RB_PAGE_SIZE;
+			c->zoff = c->zend = RB_PAGE_SIZE;
 			if (!c->zd) {
 				pr_err("%s: cannot set up the zstd decompressor", ti->path);
 				c->error = 1;
@@ -1009,6 +1423,8 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 		}
 		c->d = d;
 		c->ti = ti;
+		/* the pages cut off the end: a hole there */
+		c->tail_hole = ti->cut;
 		merge_push(m, c);
 	}
 	return m;
@@ -1016,6 +1432,8 @@ struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids)
 
 static int merge_error(struct ut_merge *m)
 {
+	if (m->damaged)
+		return 1;
 	for (int i = 0; i < m->nr; i++)
 		if (m->cur[i].error)
 			return 1;

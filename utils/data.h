@@ -28,7 +28,8 @@ enum ut_ev_type {
 	UT_EV_EXIT,		/* function_graph return: ip = the function it closes (0 if unknown) */
 	UT_EV_FUNC,		/* function tracer: ip, parent */
 	UT_EV_MARKER,		/* text in ev->data */
-	UT_EV_LOST,		/* ev->count records lost here */
+	UT_EV_LOST,		/* ev->count records lost here; 0: an unknown number
+				 * (damaged data skipped, said on stderr) */
 	UT_EV_RETURN,		/* a call at least tracing_thresh long, whose entry was not
 				 * recorded: ip, depth, ts = its return, duration */
 	UT_EV_TRACE,		/* a stack trace: ev->count ips, innermost first, in
@@ -97,7 +98,16 @@ struct ut_thread_info {
 	uint64_t lost;		/* dropped because the buffer was full */
 	uint64_t overrun;	/* overwritten (overwrite mode) */
 	int compress;		/* enum ut_compress of its pages */
-	uint64_t data_end;	/* compressed: file offset where valid chunks end */
+	int checked;		/* its pages carry checks (datfile.h) */
+	/*
+	 * Damage found and said (a damaged header, a file cut short): its
+	 * readers read what is left and end with an error.  Damaged pages and
+	 * chunks are found, said and skipped as they are read.
+	 */
+	int damaged;
+	int counts_unknown;	/* its header is damaged: lost and overrun unknown (0) */
+	int cut;		/* the file ends inside a page or chunk: a hole at its end */
+	unsigned int said;	/* damage reports printed by its readers (each once) */
 	char path[4096];
 };
 
@@ -111,6 +121,9 @@ struct ut_data {
 	int exit_status;
 	char cmdline[1024];
 	uint64_t thresh_ns;	/* tracing_thresh of the recording (--thresh); 0: none */
+	int checks;		/* its .dat files carry checks (info: checks=1) */
+	int compress;		/* info's compression: enum ut_compress, -1 if not said */
+	int skipped;		/* .dat files that could not be read at all (said) */
 	/* the raw times an event can have: raw_lo + [0, raw_span] (see ut_data_open()) */
 	uint64_t raw_lo, raw_span;
 	struct ut_thread_info *threads;
@@ -186,7 +199,10 @@ typedef int (*ut_stage_fn)(void *arg, const struct ut_stream *s, struct ut_event
 /* iterate all events of all selected threads in time order */
 struct ut_merge;
 struct ut_merge *ut_merge_new(struct ut_data *d, const int *tids, int nr_tids);
-/* returns 1 and fills *ev, 0 at the end, -1 on a corrupt file (message printed) */
+/*
+ * returns 1 and fills *ev, 0 at the end, -1 at the end when some data was
+ * damaged (each damage said where, and skipped: the rest is read)
+ */
 int ut_merge_next(struct ut_merge *m, struct ut_event *ev);
 /* the next event of the same thread as the last returned one, without consuming it */
 int ut_merge_peek_same(struct ut_merge *m, struct ut_event *ev);

@@ -44,4 +44,28 @@ record depth -b 64K -D 2 -G work -N leaf
 record overwrite -b 8K --overwrite --drop
 N=3000 record grow -b 8K --compress=zstd:3
 LIB=$tmp/libseed.so record dlopen -b 64K
+
+# damaged recordings (with the checks of usertrace-data(5)): a header page
+# and the end of a chunk's frame (rec-damaged), two pages swapped, a lost
+# count and a zeroed page (rec-damaged-plain); tests/cli/t-damage.sh says
+# what a reader makes of them
+damage() {	# FILE OFFSET BYTES...
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2> /dev/null
+}
+N=300 record damaged -b 64K
+f=$(ls "$tmp"/damaged/*.dat | head -1)
+damage "$f" 2000 'garbage!'
+cs=$(od -An -tu4 -j4100 -N4 "$f" | tr -d ' ')
+damage "$f" $((4096 + 16 + cs - 40)) '\001\002\003\004\005\006\007\010'
+sh "$src/../pack.sh" "$tmp/damaged" > "$out/rec-damaged"
+N=30 record damaged-plain -b 64K --compress=none
+f=$(ls "$tmp"/damaged-plain/*.dat | head -1)
+dd if="$f" of="$tmp/p1" bs=4096 skip=1 count=1 2> /dev/null
+dd if="$f" of="$tmp/p2" bs=4096 skip=2 count=1 2> /dev/null
+dd if="$tmp/p2" of="$f" bs=4096 seek=1 conv=notrunc 2> /dev/null
+dd if="$tmp/p1" of="$f" bs=4096 seek=2 conv=notrunc 2> /dev/null
+damage "$f" 64 '\377\377\377\377\377\377\377\177'
+f=$(ls "$tmp"/damaged-plain/*.dat | sed -n 2p)
+dd if=/dev/zero of="$f" bs=4096 seek=1 count=1 conv=notrunc 2> /dev/null
+sh "$src/../pack.sh" "$tmp/damaged-plain" > "$out/rec-damaged-plain"
 ls -l "$out"

@@ -73,18 +73,19 @@ t=$(ls "$W"/raw/*.dat | head -1)
 [ "$(stat -c %s "$t")" -gt "$(stat -c %s "$(ls "$W"/good/*.dat | head -1)")" ] &&
 	ok "--compress=none keeps the pages as they are (larger)" || not_ok "compress none size"
 # corrupt files, compressed (good) and not (raw): a message, never a crash
+# (what is kept around the damage: t-damage.sh)
 for kind in good raw; do
 	cp -r "$W/$kind" "$W/trunc" && t=$(ls "$W"/trunc/*.dat | head -1) && truncate -s 5000 "$t"
-	expect 0 'truncated' -- "$UT" replay -i "$W/trunc"
+	expect 1 'truncated|damaged' -- "$UT" replay -i "$W/trunc"
 	cp -r "$W/$kind" "$W/badhdr" && t=$(ls "$W"/badhdr/*.dat | head -1) && printf 'garbage!' | dd of="$t" conv=notrunc 2>/dev/null
-	expect 0 'not a usertrace buffer file' -- "$UT" replay -i "$W/badhdr"
+	expect 1 'header page \(bytes 0-4095\) damaged \(not a buffer header: its magic or version\)' -- "$UT" replay -i "$W/badhdr"
 	# records overwritten with random bytes: an error message, no crash
 	for seed in 1 2 3 4 5 6 7 8; do
 		rm -rf "$W/rand"; cp -r "$W/$kind" "$W/rand"
 		t=$(ls "$W"/rand/*.dat | head -1)
 		perl -e 'srand($ARGV[0]); print map { chr(int(rand(256))) } 1..4064' $seed | dd of="$t" bs=1 seek=4128 conv=notrunc 2>/dev/null
-		expect nonzero 'corrupt' -- "$UT" replay -i "$W/rand"
-		expect nonzero '' -- "$UT" report -i "$W/rand"
+		expect 1 'damaged' -- "$UT" replay -i "$W/rand"
+		expect 1 '' -- "$UT" report -i "$W/rand"
 	done
 	rm -rf "$W/trunc" "$W/badhdr" "$W/rand"
 done
@@ -92,17 +93,17 @@ done
 cp -r "$W/raw" "$W/commit"
 t=$(ls "$W"/commit/*.dat | head -1)
 printf '\377\377\377\377' | dd of="$t" bs=1 seek=$((4096 + 16)) conv=notrunc 2>/dev/null
-expect 1 'corrupt' -- "$UT" replay -i "$W/commit"
-# a chunk that claims more pages than a chunk holds: the rest is ignored, said
+expect 1 'page 0 \(bytes 4096-8191\) damaged \(commit 4294967295 past the page\): skipped, 1 page' -- "$UT" replay -i "$W/commit"
+# a chunk that claims more pages than a chunk holds: skipped, said
 cp -r "$W/good" "$W/chunk"
 t=$(ls "$W"/chunk/*.dat | head -1)
 printf '\377\000\000\000' | dd of="$t" bs=1 seek=$((4096 + 8)) conv=notrunc 2>/dev/null
-expect 0 'truncated or corrupt chunk at offset 4096' -- "$UT" replay -i "$W/chunk"
+expect 1 'bytes 4096-[0-9]+ damaged \(a chunk header that cannot be read\)' -- "$UT" replay -i "$W/chunk"
 # a frame that does not decompress to its pages
 cp -r "$W/good" "$W/frame"
 t=$(ls "$W"/frame/*.dat | head -1)
 printf '\002\000\000\000' | dd of="$t" bs=1 seek=$((4096 + 8)) conv=notrunc 2>/dev/null
-expect 1 'corrupt chunk at offset 4096' -- "$UT" replay -i "$W/frame"
+expect 1 'bytes 4096-[0-9]+ damaged \(its frame does not decompress: wrong size\)' -- "$UT" replay -i "$W/frame"
 expect 2 "invalid compression 'lz4'" -- "$UT" record --compress=lz4 -- "$W/p"
 expect 2 "invalid zstd level in 'zstd:99'" -- "$UT" record --compress=zstd:99 -- "$W/p"
 expect 2 "invalid zstd level in 'zstd:'" -- "$UT" record --compress=zstd: -- "$W/p"

@@ -143,10 +143,10 @@ b = bytearray(open(p, 'rb').read())
 b[4096 + 16:] = b'\xff' * (len(b) - 4096 - 16)
 open(p, 'wb').write(b)
 P
-expect 1 "corrupt" -- "$UT" dump --chrome -i "$W/c"
+expect 1 "bytes 4096-[0-9]+ damaged" -- "$UT" dump --chrome -i "$W/c"
 python3 -m json.tool "$W/out" > /dev/null && grep -q '"complete":false' "$W/out" &&
 	ok "a corrupt file: what was read, valid JSON, complete false" || not_ok "corrupt: invalid JSON"
-expect 1 "corrupt" -- "$UT" dump --perfetto -i "$W/c"
+expect 1 "bytes 4096-[0-9]+ damaged" -- "$UT" dump --perfetto -i "$W/c"
 # a corrupt format: buf as a __data_loc whose 4-byte location word would
 # end past the 26-byte entry (size:1 at offset 25): no string, never a
 # read past the entry (it was read, and garbage printed)
@@ -168,7 +168,7 @@ python3 -m json.tool "$W/out" > /dev/null &&
 	{ not_ok "unreadable events/"; sed 's/^/# /' "$W/out" | head; }
 expect 0 "events: Not a directory" -- "$UT" dump --perfetto -i "$W/e"
 truncate -s 4150 "$W"/c/*.dat
-expect 0 "truncated or corrupt chunk" -- "$UT" dump --chrome -i "$W/c"
+expect 1 "damaged \\(a chunk cut short: the file is truncated\\)" -- "$UT" dump --chrome -i "$W/c"
 python3 -m json.tool "$W/out" > /dev/null && ok "a truncated file: a warning, valid JSON" ||
 	not_ok "truncated: invalid JSON"
 # a thread that ends inside its calls (pthread_exit): they end at its own

@@ -199,7 +199,7 @@ echo "version=99" > "$W/bad/info"
 expect 1 "unsupported data version" -- "$UT" dump -i "$W/bad" --dat "$W/x.dat"
 rm -rf "$W/bad" && cp -r "$W/g" "$W/bad"
 for f in "$W"/bad/*.dat; do echo garbage > "$f"; done
-expect 0 "not a usertrace buffer file" -- "$UT" dump -i "$W/bad" --dat "$W/empty.dat"
+expect 1 "truncated to 8 bytes, inside its header page \\(bytes 0-4095\\): no events left" -- "$UT" dump -i "$W/bad" --dat "$W/empty.dat"
 trace-cmd report "$W/empty.dat" > "$W/rep.raw" 2> "$W/rerr" && ! grep -qv '^cpus=' "$W/rep.raw" &&
 	ok "a directory without events: trace-cmd reads an empty trace" ||
 	{ not_ok "trace-cmd on the empty trace"; sed 's/^/# /' "$W/rerr" "$W/rep.raw"; }

@@ -1248,7 +1248,11 @@ static void test_data_return_trace(void **state)
 	decoded_free(&dec);
 }
 
-/* a bad RETURN or TRACE: the events before it, then an error; never a crash */
+/*
+ * A bad RETURN or TRACE: the events before it, the rest of the page
+ * skipped (a hole: a LOST event of an unknown count) and said, an error
+ * at the end; never a crash.
+ */
 static void test_data_corrupt(void **state)
 {
 	static const uint64_t ips[UT_STACK_MAX] = { 0x402010, 0x401020 };
@@ -1257,14 +1261,14 @@ static void test_data_corrupt(void **state)
 		int cut;		/* bytes of the last record cut off the page */
 		const char *err;
 	} cases[] = {
-		{ "return-cut", 1, "corrupt record in page 0" },
-		{ "return-header-only", 14, "corrupt record in page 0" },
-		{ "return-too-long", 0, "corrupt record in page 0 (a call of 9000001 clock units" },
-		{ "trace-cut", 1, "corrupt record in page 0" },
-		{ "trace-no-count", 1 + 6 * 2, "corrupt record in page 0" },
-		{ "trace-n-65", 0, "corrupt record in page 0" },
-		{ "trace-n-65535", 0, "corrupt record in page 0" },
-		{ "trace-n-past-page", 0, "corrupt record in page 0" },
+		{ "return-cut", 1, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "return-header-only", 14, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "return-too-long", 0, "page 0 (bytes 4096-8191): a record damaged (a call of 9000001 clock units" },
+		{ "trace-cut", 1, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "trace-no-count", 1 + 6 * 2, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "trace-n-65", 0, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "trace-n-65535", 0, "page 0 (bytes 4096-8191): a record damaged (" },
+		{ "trace-n-past-page", 0, "page 0 (bytes 4096-8191): a record damaged (" },
 	};
 	struct page_builder b;
 	struct decoded dec;
@@ -1289,8 +1293,9 @@ static void test_data_corrupt(void **state)
 		b.off -= (uint32_t)cases[i].cut;
 		b.u.page.commit = b.off;
 		decode_dir(&dec, write_dir(name, &b));
-		if (dec.ret != -1 || dec.n != 1 || dec.ev[0].type != UT_EV_ENTRY ||
-		    !strstr(dec.err, cases[i].err))
+		if (dec.ret != -1 || dec.n != 2 || dec.ev[0].type != UT_EV_ENTRY ||
+		    dec.ev[1].type != UT_EV_LOST || dec.ev[1].count ||
+		    !strstr(dec.err, cases[i].err) || !strstr(dec.err, "the rest of the page skipped"))
 			fail_msg("%s: ret %d, %d events, message '%s'", name, dec.ret, dec.n, dec.err);
 		decoded_free(&dec);
 	}
@@ -1353,8 +1358,9 @@ static void test_data_sample_weight(void **state)
 
 /*
  * Times outside the recording's (the info file's 1 s, from a minute before
- * to a minute after twice its length): a page or a record there is corrupt,
- * the events before it kept; a time at the window's edge is good.
+ * to a minute after twice its length): a page or a record there is damage,
+ * skipped with the rest of its page, the events before it kept; a time at
+ * the window's edge is good.
  */
 static void test_data_time_window(void **state)
 {
@@ -1362,14 +1368,14 @@ static void test_data_time_window(void **state)
 		const char *name;
 		uint64_t page_ts;	/* ticks: 3 per ns */
 		uint64_t extend;	/* a TIME_EXTEND of this many ticks after the entry */
-		int events;		/* decoded before the error, or all */
+		int events;		/* decoded before the error and a LOST for the hole, or all */
 		int ret;
 		const char *err;
 	} cases[] = {
-		{ "time-page-2^63", 1ull << 63, 0, 0, -1, "page 0 is corrupt (time 9223372036854775808 outside" },
-		{ "time-page-after", 3ull * 62000001000, 0, 0, -1, "page 0 is corrupt (time" },
-		{ "time-record-2^59", 3000000, 1ull << 59, 1, -1, "corrupt record in page 0 (time" },
-		{ "time-record-late", 3000000, 3ull * 70000000000, 1, -1, "corrupt record in page 0 (time" },
+		{ "time-page-2^63", 1ull << 63, 0, 1, -1, "page 0 (bytes 4096-8191) damaged (time 9223372036854775808 outside" },
+		{ "time-page-after", 3ull * 62000001000, 0, 1, -1, "page 0 (bytes 4096-8191) damaged (time" },
+		{ "time-record-2^59", 3000000, 1ull << 59, 2, -1, "page 0 (bytes 4096-8191): a record damaged (time" },
+		{ "time-record-late", 3000000, 3ull * 70000000000, 2, -1, "page 0 (bytes 4096-8191): a record damaged (time" },
 		{ "time-page-edge", 3ull * 61999999999, 0, 2, 0, "" },
 	};
 	struct page_builder b;
@@ -1444,7 +1450,8 @@ static void test_data_free_type(void **state)
 			    dec.ev[1].type != UT_EV_EXIT || dec.err[0])
 				fail_msg("%s: ret %d, %d events, message '%s'", name, dec.ret, dec.n,
 					 dec.err);
-		} else if (dec.ret != -1 || dec.n != 1 || !strstr(dec.err, "corrupt record in page 0")) {
+		} else if (dec.ret != -1 || dec.n != 2 || dec.ev[1].type != UT_EV_LOST ||
+			   !strstr(dec.err, "page 0 (bytes 4096-8191): a record damaged")) {
 			fail_msg("%s: ret %d, %d events, message '%s'", name, dec.ret, dec.n, dec.err);
 		}
 		decoded_free(&dec);
@@ -1495,7 +1502,8 @@ static void test_data_trace_dir(void **state)
 	pb_rec(&b, UT_REC_TRACE_DIR, 3, p, 2 + 7);
 	decode_dir(&dec, write_dir("trace-dir-bad", &b));
 	assert_int_equal(dec.ret, -1);
-	assert_int_equal(dec.n, 1);
+	assert_int_equal(dec.n, 2);
+	assert_int_equal(dec.ev[1].type, UT_EV_LOST);
 	assert_non_null(strstr(dec.err, "a stack trace of 7 bytes"));
 	decoded_free(&dec);
 }
