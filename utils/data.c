@@ -267,6 +267,22 @@ static const char *header_damage(const struct ut_data *d, unsigned char *page, s
 	return NULL;
 }
 
+/*
+ * ut_thread_info_from - @ti's thread as buffer header @h names it: pid,
+ * tid, image, and its comm, printable (a byte outside ' '..'~' is '?')
+ */
+void ut_thread_info_from(struct ut_thread_info *ti, const struct rb_header *h)
+{
+	ti->pid = h->pid;
+	ti->tid = h->tid;
+	ti->image = h->image;
+	memcpy(ti->comm, h->comm, 16);
+	ti->comm[16] = 0;
+	for (char *c = ti->comm; *c; c++)
+		if (*c < ' ' || *c > '~')
+			*c = '?';
+}
+
 /* read the header page of a .dat file and count its entries */
 static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char *path)
 {
@@ -335,14 +351,7 @@ static int scan_thread(struct ut_data *d, struct ut_thread_info *ti, const char 
 			ti->compress = (int)ext.compress;
 			ti->checked = !!(ext.flags & UT_DAT_CHECKED);
 		}
-		ti->pid = h->pid;
-		ti->tid = h->tid;
-		ti->image = h->image;
-		memcpy(ti->comm, h->comm, 16);
-		ti->comm[16] = 0;
-		for (char *c = ti->comm; *c; c++)
-			if (*c < ' ' || *c > '~')
-				*c = '?';
+		ut_thread_info_from(ti, h);
 		ti->lost = h->lost;
 		ti->overrun = h->overrun;
 	}

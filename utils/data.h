@@ -111,6 +111,9 @@ struct ut_thread_info {
 	char path[4096];
 };
 
+struct rb_header;
+void ut_thread_info_from(struct ut_thread_info *ti, const struct rb_header *h);
+
 struct ut_data {
 	char dir[4096];
 	char tracer[32];	/* tracer used at record time */

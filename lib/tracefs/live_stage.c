@@ -53,32 +53,43 @@ void buf_free(struct live_buf *b)
 }
 
 /*
+ * the next id of pid list @p ("ID" or "!ID", anything else between): its
+ * value in *@v, and *@no 1 for "!ID"; returns where the list goes on
+ * after it, NULL at the list's end
+ */
+static const char *pid_next(const char *p, long *v, int *no)
+{
+	while (*p) {
+		char *end;
+
+		*no = *p == '!';
+		*v = strtol(p + *no, &end, 10);
+		if (end != p + *no)
+			return end;
+		p++;
+	}
+	return NULL;
+}
+
+/*
  * a pid list (live_view.pids) on thread @tid of process @pid: "!ID"
  * never, else a listed id or any if none is; -1: no list
  */
 static int ids_selected(const char *pids, long tid, long pid)
 {
 	const char *p = pids;
-	int any = 0, in = 0;
+	int any = 0, in = 0, no;
+	long v;
 
 	if (!p)
 		return -1;
-	while (*p) {
-		int no = *p == '!';
-		char *end;
-		long v = strtol(p + no, &end, 10);
-
-		if (end == p + no) {
-			p++;
-			continue;
-		}
+	while ((p = pid_next(p, &v, &no))) {
 		if (v == tid || v == pid) {
 			if (no)
 				return 0;
 			in = 1;
 		}
 		any |= !no;
-		p = end;
 	}
 	return in || !any;
 }
@@ -115,14 +126,7 @@ void buf_thread(struct live_buf *b)
 	const struct rb_header *h = b->r.hdr;
 	struct ut_thread_info *ti = &b->ti;
 
-	ti->pid = h->pid;
-	ti->tid = h->tid;
-	ti->image = h->image;
-	memcpy(ti->comm, h->comm, 16);
-	ti->comm[16] = 0;
-	for (char *c = ti->comm; *c; c++)
-		if (*c < ' ' || *c > '~')
-			*c = '?';
+	ut_thread_info_from(ti, h);
 	snprintf(ti->path, sizeof(ti->path), "%s", b->name);
 }
 
@@ -357,19 +361,12 @@ static void stage_sched_slots(struct live_stage *f, const struct live_cache *c)
  */
 static int id_listed(const char *pids, long id, int neg)
 {
-	for (const char *p = pids; *p;) {
-		int no = *p == '!';
-		char *end;
-		long v = strtol(p + no, &end, 10);
+	int no;
+	long v;
 
-		if (end == p + no) {
-			p++;
-			continue;
-		}
+	for (const char *p = pids; (p = pid_next(p, &v, &no));)
 		if (no == neg && (id < 0 || v == id))
 			return 1;
-		p = end;
-	}
 	return 0;
 }
 
