@@ -46,6 +46,31 @@ exact() {
 	ok "$* -> $got"
 }
 
+# dl_sources DIR FUNC: DIR/host.c, a program that dlopens the library
+# named by its argument and calls FUNC(1) in it (status 1 if it cannot),
+# and DIR/plug.c, a library with FUNC
+dl_sources() {
+	cat > "$1/plug.c" <<C
+#define noinline __attribute__((noinline))
+volatile int sink;
+noinline void $2(int x) { sink += x; }
+C
+	cat > "$1/host.c" <<C
+#include <dlfcn.h>
+int main(int argc, char **argv)
+{
+	void *h = dlopen(argv[1], RTLD_NOW);
+	void (*fn)(int) = h ? (void (*)(int))dlsym(h, "$2") : 0;
+
+	(void)argc;
+	if (!fn)
+		return 1;
+	fn(1);
+	return 0;
+}
+C
+}
+
 # start_session STATUS: usertrace mount $W/mnt on a program that calls
 # work() -> leaf() every millisecond until $W/stop exists, then exits with
 # STATUS.  Sets D (the daemon's pid); stops everything at exit.

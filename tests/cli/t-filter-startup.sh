@@ -101,25 +101,7 @@ exact 0 "usertrace: warning: q (pid PID): set_ftrace_filter: 'work': no function
 
 # a function of a library the program dlopens: the error says how to name it
 # (FUNC:mod:LIB), and named so it is traced once the library is loaded
-cat > "$W/plug.c" <<'C'
-#define noinline __attribute__((noinline))
-volatile int sink;
-noinline void plugin_fn(int x) { sink += x; }
-C
-cat > "$W/host.c" <<'C'
-#include <dlfcn.h>
-int main(int argc, char **argv)
-{
-	void *h = dlopen(argv[1], RTLD_NOW);
-	void (*fn)(int) = h ? (void (*)(int))dlsym(h, "plugin_fn") : 0;
-
-	(void)argc;
-	if (!fn)
-		return 1;
-	fn(1);
-	return 0;
-}
-C
+dl_sources "$W" plugin_fn
 gcc -pg -mfentry -O2 -fPIC -shared -o "$W/libplug.so" "$W/plug.c" && gcc -pg -mfentry -O2 -o "$W/host" "$W/host.c" -ldl || exit 1
 exact 2 "usertrace: set_ftrace_filter: 'plugin_fn': no function matches (EINVAL)
 $stopped

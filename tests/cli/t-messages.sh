@@ -72,26 +72,8 @@ exact 0 "" -- "$UT" record -o "$W/d" -t initcall -- "$W/plain"
 exact 0 "" -- "$UT" record -o "$W/d" -t irqsoff -O nofunction-trace -- "$W/plain"
 exact 0 "" -- "$UT" record -o "$W/d" -e 'dl:*' -- "$W/plain"
 # an uninstrumented program that dlopens an instrumented library: its calls are traced
-cat > "$W/lib.c" <<'C'
-#define noinline __attribute__((noinline))
-volatile int sink;
-noinline void in_lib(int x) { sink += x; }
-C
-cat > "$W/host.c" <<'C'
-#include <dlfcn.h>
-int main(int argc, char **argv)
-{
-	void *h = dlopen(argv[1], RTLD_NOW);
-	void (*fn)(int) = h ? (void (*)(int))dlsym(h, "in_lib") : 0;
-
-	(void)argc;
-	if (!fn)
-		return 1;
-	fn(1);
-	return 0;
-}
-C
-gcc -pg -mfentry -O2 -fPIC -shared -o "$W/libin.so" "$W/lib.c" && gcc -O2 -o "$W/host" "$W/host.c" -ldl || exit 1
+dl_sources "$W" in_lib
+gcc -pg -mfentry -O2 -fPIC -shared -o "$W/libin.so" "$W/plug.c" && gcc -O2 -o "$W/host" "$W/host.c" -ldl || exit 1
 exact 0 "" -- "$UT" record -o "$W/d" -- "$W/host" "$W/libin.so"
 
 # 9. a program killed by a signal is said, as a shell says it; the status is the program's
