@@ -68,12 +68,14 @@ else
 	not_ok "wakeup_rt: the latency trace differs"; sed 's/^/# /' "$W/diff"
 fi
 
-"$UT" record -t wakeup -o "$W/all" -- "$W/w" 2 15 5 25 3 1 > /dev/null 2>&1
+# the other's longest 250 ms here: beside two busy loops the waker of rt's
+# 5 ms was once held 77 ms by the scheduler, over the other's 25
+"$UT" record -t wakeup -o "$W/all" -- "$W/w" 2 15 5 250 3 1 > /dev/null 2>&1
 "$UT" replay -i "$W/all" > "$W/all.out" 2>&1
 l=$(lat "$W/all.out")
-if [ "$(task "$W/all.out")" = other ] && [ -n "$l" ] && [ "$l" -ge 25000 ] &&
+if [ "$(task "$W/all.out")" = other ] && [ -n "$l" ] && [ "$l" -ge 250000 ] &&
    grep -q '^# wakeup latency trace v1.1.5' "$W/all.out"; then
-	ok "wakeup: every thread counts: the other thread's $l us (>= 25000)"
+	ok "wakeup: every thread counts: the other thread's $l us (>= 250000)"
 else
 	not_ok "wakeup: task $(task "$W/all.out"), latency '$l'"; sed 's/^/# /' "$W/all.out"
 fi
