@@ -21,12 +21,12 @@
 struct waiter {
 	pthread_mutex_t m;
 	pthread_cond_t cv;
-	int gen, waiting, stop;
+	int gen, seen, waiting, stop;	/* seen: the last gen the thread took */
 	const char *name;
 };
 
-static struct waiter rt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, "rt" };
-static struct waiter other = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, "other" };
+static struct waiter rt = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, "rt" };
+static struct waiter other = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, "other" };
 
 static void __attribute__((noinline)) spin_ms(int ms)
 {
@@ -41,18 +41,17 @@ static void __attribute__((noinline)) spin_ms(int ms)
 static void *rt_thread(void *arg)
 {
 	struct waiter *w = arg;
-	int seen = 0;
 
 	pthread_setname_np(pthread_self(), w->name);
 	pthread_mutex_lock(&w->m);
 	for (;;) {
 		w->waiting = 1;
-		while (w->gen == seen && !w->stop)
+		while (w->gen == w->seen && !w->stop)
 			pthread_cond_wait(&w->cv, &w->m);
 		w->waiting = 0;
 		if (w->stop)
 			break;
-		seen = w->gen;
+		w->seen = w->gen;
 	}
 	pthread_mutex_unlock(&w->m);
 	return NULL;
@@ -60,10 +59,14 @@ static void *rt_thread(void *arg)
 
 static void __attribute__((noinline)) waker(struct waiter *w, int ms)
 {
-	/* until the thread waits */
+	/*
+	 * until the thread waits again, having taken the last wake-up: a
+	 * thread slow to run (a loaded machine) still had waiting set from
+	 * before it, and a second signal then woke nobody
+	 */
 	for (;;) {
 		pthread_mutex_lock(&w->m);
-		if (w->waiting)
+		if (w->waiting && w->seen == w->gen)
 			break;
 		pthread_mutex_unlock(&w->m);
 		sched_yield();
