@@ -40,6 +40,7 @@ int ut_extra;			/* UT_X_*: the hooks' extra work */
 int ut_ret_fast;		/* the return trampoline's fast path may run */
 
 static struct ut_stack_stat *stk;
+static uint32_t stk_frames;	/* the shadow stack's depth when the maximum was stored */
 static struct ut_prof_stat *prof;
 static uint64_t prof_epoch;	/* frames entered before it have no start time */
 static int prof_sync_set;
@@ -130,6 +131,7 @@ void ut_prof_atfork_child(void)
 	ut_self.stk_thr = NULL;
 	if (stk)
 		stk->tid = 0;
+	stk_frames = 0;
 	if (prof)
 		prof_clock_init(prof);
 }
@@ -206,6 +208,7 @@ static void stk_store(struct ut_thread *t, uintptr_t sp, uintptr_t ip, uintptr_t
 		at = below = f->slot;
 	}
 	stk->nr = n;
+	__atomic_store_n(&stk_frames, t->depth, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&stk->seq, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&stk->lock, 0, __ATOMIC_RELEASE);
 }
@@ -235,8 +238,18 @@ static void stk_check(struct ut_thread *t, uintptr_t sp, uintptr_t ip, uintptr_t
 		s->max = used;
 	cur = __atomic_load_n(&stk->max, __ATOMIC_RELAXED);
 	do {
-		if (likely(used <= cur))
+		if (likely(used < cur))
 			return;
+		/*
+		 * The same depth with more of its callers on the shadow stack:
+		 * the chain stored had callers entered before the tracer was
+		 * on (no frame of theirs); this one names them.
+		 */
+		if (used == cur) {
+			if (likely(t->depth <= __atomic_load_n(&stk_frames, __ATOMIC_RELAXED)))
+				return;
+			break;
+		}
 	} while (!__atomic_compare_exchange_n(&stk->max, &cur, used, 0, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	stk_store(t, sp, ip, ret, cyg, used);

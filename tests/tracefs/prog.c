@@ -22,7 +22,9 @@
  * 16 bytes of a page are registered as device memory at 0xfebf0000
  * (usertrace/mmio.h) from the start: while argv[1].mmio exists, each
  * round writes 0x1234abcd to its register 4 (4 bytes) and reads it back
- * (the mmiotrace tracer's W and R lines). */
+ * (the mmiotrace tracer's W and R lines).
+ * While argv[1].hold exists, top() stays in a loop that calls mid() every
+ * millisecond (a caller entered before a tracer was switched on). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -44,7 +46,20 @@ static const char *stop;
 
 noinline int leaf(int x) { sink++; return x + 1; }
 noinline int mid(int x) { return leaf(x) + leaf(x + 1); }
-noinline int top(int x) { return mid(x) * 2; }
+static char holdpath[4096];
+static volatile int hold;
+
+noinline int top(int x)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	while (hold) {
+		sink += mid(x);
+		nanosleep(&ms, NULL);
+		hold = access(holdpath, F_OK) == 0;
+	}
+	return mid(x) * 2;
+}
 noinline int kid_leaf(int x) { sink++; return x + 2; }
 noinline int tid_leaf(int x) { sink++; return x + 3; }
 
@@ -223,7 +238,9 @@ int main(int argc, char **argv)
 	if (regs != MAP_FAILED)
 		ut_mmio_register(regs, 16, 0xfebf0000ull);
 	stop = argc > 1 ? argv[1] : "/nonexistent";
+	snprintf(holdpath, sizeof(holdpath), "%s.hold", stop);
 	while (argc < 2 || access(argv[1], F_OK) != 0) {
+		hold = argc > 1 && access(holdpath, F_OK) == 0;
 		sink += top(1);
 		block = malloc(100);
 		free(block);
