@@ -10,9 +10,12 @@ export LSAN_OPTIONS
 log=$(mktemp /tmp/usertrace-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
 
-# count the "ok" / "not ok" lines of the suite output in $log
+# count the "ok" / "not ok" lines of the suite output in $log; $1 names
+# the suite for its timing line (CI's two passes must stay under 30 minutes)
+t0=$(date +%s)
 tally() {
 	grep -E '^(not )?ok |^#' "$log"
+	[ -z "${1:-}" ] || { now=$(date +%s); echo "# time: $1 $((now - t0)) s"; t0=$now; }
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^not ok ' "$log")
 	pass=$((pass + p))
@@ -29,16 +32,17 @@ for t in "$B"/tests/test_*; do
 	rm -f "$log.raw"
 	tally
 done
+[ -z "$t" ] || { echo "# time: unit $(( $(date +%s) - t0 )) s"; t0=$(date +%s); }
 bash "$T/e2e/runtest.sh" "$B" > "$log" 2>&1
-tally
+tally e2e
 for t in "$T"/cli/*.sh; do
 	[ -f "$t" ] || continue
 	bash "$t" "$B" > "$log" 2>&1
-	tally
+	tally "$(basename "$t" .sh)"
 done
 # the tracing directory, scenario by scenario, through ctl and the mount
 bash "$T/tracefs/ftracetest" "$B" > "$log" 2>&1
-tally
+tally tracefs
 echo "$pass passed, $fail failed"
 if [ "$fail" = 0 ] && [ "$pass" -gt 0 ]; then
 	echo "Result: PASS"
