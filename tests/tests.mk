@@ -103,11 +103,12 @@ check: deps all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
 
 # the tools and unit tests under AddressSanitizer and UBSan; the runtime
 # itself runs inside the traced programs and is built as usual
-# the tracing directory's scenarios against the patched build only: the
-# hooked one runs the same tools' code, and CI's two passes must stay
+# the tracing directory's scenarios against the patched build only, each
+# through one adapter (ctl and fuse in turn): the hooked build and the
+# other adapter run the same tools' code, and CI's two passes must stay
 # under 30 minutes on two cores
 asan:
-	@UT_TRACEFS_KINDS=patched $(MAKE) --no-print-directory SAN=1 check
+	@UT_TRACEFS_KINDS=patched UT_TRACEFS_ALTERNATE=1 $(MAKE) --no-print-directory SAN=1 check
 
 $(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils/data.c utils/symtab.c \
 		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
