@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -355,6 +357,7 @@ struct prof_row {
 };
 
 struct prof_acc {
+	const char *dir;	/* the recording or the session */
 	struct ut_symtab *sym;
 	int cpu;		/* -1: every CPU */
 	int32_t tid;		/* 0: every thread */
@@ -366,13 +369,47 @@ struct prof_acc {
 	int graph_time;
 };
 
-/* ticks per ns of a file: the runtime's pair, else this machine's own measure */
-static long double tick_rate(const struct ut_prof_stat *p)
+/* ticks per ns of the recording in @dir: its info file's calibration, 0 if none */
+static long double info_rate(const char *dir)
+{
+	uint64_t tsc0 = 0, tsc1 = 0, mono0 = 0, mono1 = 0, v;
+	char path[PATH_MAX], line[256], key[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31[^=]=%" SCNu64, key, &v) == 2) {
+			if (!strcmp(key, "tsc0"))
+				tsc0 = v;
+			else if (!strcmp(key, "tsc1"))
+				tsc1 = v;
+			else if (!strcmp(key, "mono0"))
+				mono0 = v;
+			else if (!strcmp(key, "mono1"))
+				mono1 = v;
+		}
+	fclose(f);
+	if (tsc1 <= tsc0 || mono1 <= mono0)
+		return 0;
+	return (long double)(tsc1 - tsc0) / (long double)(mono1 - mono0);
+}
+
+/*
+ * Ticks per ns of a file: a recording's calibration (the whole run's, the
+ * same each time it is read); in a live session the runtime's pair; a
+ * program that ran too short for it, this machine's own measure.
+ */
+static long double tick_rate(const struct ut_prof_stat *p, const char *dir)
 {
 	static long double own;
+	long double r;
 
 	if (p->clock_ns)
 		return 1;
+	if (dir && (r = info_rate(dir)) > 0)
+		return r;
 	if (p->mono1 > p->mono0 + 5000000 && p->tsc1 > p->tsc0)
 		return (long double)(p->tsc1 - p->tsc0) / (long double)(p->mono1 - p->mono0);
 	if (!own) {
@@ -428,7 +465,7 @@ static int prof_acc_fn(const struct ut_stat_hdr *h, const void *payload, void *a
 		return 0;
 	if (a->tid && h->pid != a->pid)
 		return 0;
-	rate = tick_rate(p);
+	rate = tick_rate(p, a->dir);
 	a->graph_time = p->graph_time;
 	a->lost_threads += p->lost_threads;
 	nt = p->ntables < UT_PROF_THREADS ? p->ntables : UT_PROF_THREADS;
@@ -578,7 +615,7 @@ static int thr_list_fn(const struct ut_stat_hdr *h, const void *payload, void *a
 
 int prof_func_report(const char *dir, FILE *out)
 {
-	struct prof_acc a = { .sym = sym_open(dir), .cpu = -1 };
+	struct prof_acc a = { .dir = dir, .sym = sym_open(dir), .cpu = -1 };
 	struct thr_list l = { 0 };
 
 	if (!ut_stat_foreach(dir, UT_PROF_STAT_NAME, UT_PROF_STAT_VERSION, prof_acc_fn, &a)) {
@@ -599,7 +636,8 @@ int prof_func_report(const char *dir, FILE *out)
 	acc_free(&a);
 	ut_stat_foreach(dir, UT_PROF_STAT_NAME, UT_PROF_STAT_VERSION, thr_list_fn, &l);
 	for (size_t i = 0; i < l.n; i++) {
-		struct prof_acc t = { .sym = a.sym, .cpu = -1, .tid = l.v[i].tid, .pid = l.v[i].pid };
+		struct prof_acc t = { .dir = dir, .sym = a.sym, .cpu = -1, .tid = l.v[i].tid,
+				      .pid = l.v[i].pid };
 
 		ut_stat_foreach(dir, UT_PROF_STAT_NAME, UT_PROF_STAT_VERSION, prof_acc_fn, &t);
 		fprintf(out, "\n# thread %d (pid %d, %s)\n", l.v[i].tid, l.v[i].pid, l.v[i].comm);
@@ -616,7 +654,7 @@ int prof_func_report(const char *dir, FILE *out)
 
 static void *fstat_start(struct tracer_stat *trace, const char *dir)
 {
-	struct prof_acc a = { .cpu = (int)(intptr_t)trace->priv };
+	struct prof_acc a = { .dir = dir, .cpu = (int)(intptr_t)trace->priv };
 	struct prof_row **v, *first = NULL;
 	size_t n;
 

@@ -104,6 +104,23 @@ if awk -v m="$m" -v r="$r" -v l="$l" -v f="$f" 'BEGIN { exit !(m != "" && m + 0 
 else
 	not_ok "graph-time: main $m run $r loop $l leaf $f"; sed 's/^/# /' "$W/prof" "$W/err"
 fi
+# the times come from the recording's clock calibration (info): the same
+# output each time it is read, and a calibration twice as fast halves them
+"$UT" report -i "$W/d" --profile > "$W/prof2" 2>> "$W/err"
+if cmp -s "$W/prof" "$W/prof2"; then
+	ok "report --profile twice: the same output"
+else
+	not_ok "report --profile twice: the outputs differ"; diff "$W/prof" "$W/prof2" | sed 's/^/# /'
+fi
+awk -F= '$1 == "tsc0" { t0 = $2 } $1 == "tsc1" { $0 = sprintf("tsc1=%.0f", t0 + 2 * ($2 - t0)) } { print }' \
+	"$W/d/info" > "$W/info" && cp "$W/info" "$W/d/info"
+"$UT" report -i "$W/d" --profile > "$W/prof2" 2>> "$W/err"
+m2=$(tim "$W/prof2" "# all" main)
+if awk -v m="$m" -v h="$m2" 'BEGIN { d = m - 2 * h; exit !(h != "" && d <= 0.004 && d >= -0.004) }'; then
+	ok "report --profile: the recording's calibration, twice as fast: main $m2 us, half of $m"
+else
+	not_ok "report --profile with the calibration doubled: main $m2 us, was $m"; sed 's/^/# /' "$W/prof2" "$W/err"
+fi
 rm -rf "$W/d"
 "$UT" record -o "$W/d" --func-profile -O nograph-time -- "$W/p" > /dev/null 2> "$W/err"
 "$UT" report -i "$W/d" --profile > "$W/prof" 2>> "$W/err"
