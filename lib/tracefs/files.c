@@ -26,6 +26,7 @@
 static const struct tfs_file *const tfs_file_tables[] = {
 	tfs_buffers_files, tfs_errlog_files, tfs_events_files, tfs_funcs_files,
 	tfs_lists_files, tfs_readme_files, tfs_tracer_files, tfs_views_files, tfs_evfilt_files,
+	tfs_evtrig_files,
 	tfs_stat_files, tfs_pids_files, tfs_prof_files,
 };
 #define TFS_NR_TABLES	(sizeof(tfs_file_tables) / sizeof(tfs_file_tables[0]))

@@ -205,7 +205,7 @@ struct tfs_file {
 /* the tables, one per source file (files.c lists them) */
 extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events_files[],
 	tfs_funcs_files[], tfs_lists_files[], tfs_readme_files[], tfs_tracer_files[], tfs_evfilt_files[],
-	tfs_views_files[], tfs_stat_files[], tfs_pids_files[];
+	tfs_evtrig_files[], tfs_views_files[], tfs_stat_files[], tfs_pids_files[];
 extern const struct tfs_file tfs_prof_files[];
 /* prof.c: the top's graph-time option into the control page (UT_CTL_NOGRAPHTIME) */
 void prof_graph_time_update(struct tfs_session *s);
@@ -310,7 +310,7 @@ struct tfs_inst {
 	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
 	struct tfs_sysfilt *sysfilt;
 	/*
-	 * The directory's event triggers, by slot, newest first (evfilt.c),
+	 * The directory's event triggers, by slot, newest first (evtrig.c),
 	 * and how many enable/disable_event triggers (and, in the top,
 	 * function commands) hold each event in soft mode.
 	 */
@@ -435,8 +435,12 @@ void evfilt_free_inst(struct tfs_inst *in);
 int inst_rdir(struct tfs_session *s, struct tfs_inst *in);
 /* @in's stacktrace option into the registry's opt_stack: 0 or -errno */
 int opt_stack_update(struct tfs_session *s, struct tfs_inst *in);
-/* the programs' filter of each event from the directories' (ev_publish()) */
+/* the programs' filter of event @slot from the directories' (evfilt.c) */
+void evfilt_publish(struct tfs_session *s, uint32_t slot);
+/* the programs' filter of each event from the directories' */
 void evfilt_publish_all(struct tfs_session *s);
+/* error_log's entry for a refused filter (or a trigger's), in the kernel's words */
+void evfilt_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err);
 /* the filters of @in for a view: [slot] a copy of its program, or NULL; NULL if none */
 struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr);
 void evfilt_copy_free(struct ut_evfilter **f, uint32_t nr);
@@ -568,7 +572,7 @@ int word_index(struct tfs_session *s, const char *buf, size_t size,
 /* errlog.c: error_log */
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
 void tfs_err_raw(struct tfs_session *s, const char *text);
-/* evfilt.c: soft mode */
+/* evtrig.c: soft mode */
 int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
 void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
 int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta);
