@@ -91,4 +91,4 @@ $(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c f
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
 
-check: $(FUZZ_REPLAY)
+check-build: $(FUZZ_REPLAY)

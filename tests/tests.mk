@@ -7,27 +7,45 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.
 
 HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
 
-$(O)/tests/test_ringbuf: tests/unit/test_ringbuf.c lib/ringbuf/ringbuf.c $(HDRS)
+# The tools' objects (the main build's $(O)/cli/*.o, sanitized under
+# make asan) as one archive per part, in the Makefile's groups; a unit
+# test links against them and takes the members it uses.  The parts call
+# each other both ways, hence the group.  The output side is taken whole:
+# its stat tracers register from constructors (lib/trace/workqueue.c,
+# tracers/branch.c, tracers/kmemtrace.c) that nothing calls by name.
+UT_AR_ringbuf := $(RINGBUF_SRC)
+UT_AR_event   := $(EVENT_SRC) $(TEP_SRC) $(REAP_SRC)
+UT_AR_trace   := $(TRACE_OUT_SRC)
+UT_AR_tracefs := $(TRACEFS_SRC)
+UT_AR_live    := $(LIVE_SRC)
+UT_AR_filter  := lib/filter/list.c
+UT_AR_reader  := $(filter-out $(TRACE_OUT_SRC),$(sort $(wildcard utils/*.c)))
+UT_AR_cmds    := $(sort $(wildcard cmds/*.c))
+UT_AR_PARTS   := ringbuf event trace tracefs live filter reader cmds
+UT_ARCHIVES   := $(foreach p,$(UT_AR_PARTS),$(O)/libut-$(p).a)
+
+$(foreach p,$(UT_AR_PARTS),$(eval $(O)/libut-$(p).a: $(patsubst %.c,$(O)/cli/%.o,$(UT_AR_$(p)))))
+
+$(O)/libut-%.a:
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# A unit test is tests/unit/test_NAME.c, built as $(O)/tests/test_NAME by
+# this rule: the test file, any .c or .o it lists besides, and the
+# archives.  TEST_CFLAGS adds flags for one test.
+UT_WHOLE := $(O)/libut-trace.a
+UT_LINK = -Wl,--start-group -Wl,--whole-archive $(filter $(UT_WHOLE),$^) -Wl,--no-whole-archive \
+	  $(filter-out $(UT_WHOLE),$(filter %.a,$^)) -Wl,--end-group -lcmocka $(LIBS)
+
+$(O)/tests/test_%: tests/unit/test_%.c $(HDRS) $(UT_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
+	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) $(UT_LINK)
 
 # test_maxtr is a latency tracer's runtime part: max.c with the runtime stubbed
-$(O)/tests/test_maxtr: tests/unit/test_maxtr.c runtime/max.c lib/ringbuf/ringbuf.c runtime/runtime.h $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+$(O)/tests/test_maxtr: runtime/max.c runtime/runtime.h
 
 # test_records reads the record table of doc/design/ring-buffer.md
-$(O)/tests/test_records: tests/unit/test_records.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $< -lcmocka
-
-$(O)/tests/test_symtab: tests/unit/test_symtab.c utils/symtab.c utils/utils.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++
-
-$(O)/tests/test_statarea: tests/unit/test_statarea.c utils/statarea.c utils/utils.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+$(O)/tests/test_records: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 
 # test_output stands in for the merge of utils/data.c to script events; it
 # also decodes real record pages with data.c itself, whose merge functions
@@ -39,42 +57,23 @@ $(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: tests/unit/test_output.c $(TRACE_OUT_SRC) utils/utils.c \
-		$(O)/tests/obj/data.o $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread $(TEP_LIBS)
+$(O)/tests/test_output: $(O)/tests/obj/data.o
 
 # test_format compares the ftrace entries' format files with the kernel's
 # (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them
-$(O)/tests/test_format: tests/unit/test_format.c tests/unit/sample_event.h $(EVENT_SRC) tests/unit/ftrace-formats.txt tests/unit/builtin-formats.txt $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -DUT_SRCDIR='"$(CURDIR)"' -o $@ $(filter %.c,$^) -lcmocka
+$(O)/tests/test_format: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
+$(O)/tests/test_format: tests/unit/sample_event.h tests/unit/ftrace-formats.txt tests/unit/builtin-formats.txt
+$(O)/tests/test_tep: tests/unit/sample_event.h
 
-$(O)/tests/test_tep: tests/unit/test_tep.c tests/unit/sample_event.h $(EVENT_SRC) $(HDRS)
+# test_filter includes runtime/filter.c (not a prerequisite to compile),
+# stubbing the rest of the runtime
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c runtime/runtime.h $(HDRS) $(UT_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka $(TEP_LIBS)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $< $(UT_LINK)
 
-# test_tracefs stands in for lib/tracefs/live.c (stubs in the test file);
-# the tracers' hooks are lib/trace's
-TRACE_SRC := $(TRACE_OUT_SRC) utils/data.c utils/symtab.c utils/profile.c utils/utils.c \
-	     $(RINGBUF_SRC) $(TEP_SRC)
-$(O)/tests/test_tracefs: tests/unit/test_tracefs.c $(TRACEFS_SRC) $(TRACE_SRC) $(EVENT_SRC) $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd \
-		-lpthread $(TEP_LIBS)
-
-# test_lost runs replay and report themselves on data directories it writes
-$(O)/tests/test_lost: tests/unit/test_lost.c cmds/report.c cmds/folded.c cmds/replay.c utils/data.c utils/symtab.c utils/profile.c \
-		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) \
-		$(HDRS) cmds/cmds.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
-
-# test_hwbranch: the hw-branch decoder on synthetic perf records, its lines
-$(O)/tests/test_hwbranch: tests/unit/test_hwbranch.c utils/data.c utils/symtab.c utils/utils.c \
-		$(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC) $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
+# The others need no line here.  A test may stand in for a part: its own
+# definitions come first, and an archive's member is only taken for what
+# is still undefined (test_tracefs stubs lib/tracefs/live*.c that way).
 
 # the ring buffer's threaded tests under ThreadSanitizer (gcc's or clang's),
 # in make check as test_ringbuf_tsan (not with SAN=1: TSan excludes ASan).
@@ -97,7 +96,14 @@ $(O)/tests/tracefs_tp: tests/tracefs/tp.c include/usertrace/event.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=gnu11 $(WARN) -Iinclude -o $@ $<
 
-check: deps all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
+# check-build: what the tests run, built in parallel (CHECK_JOBS at once,
+# unless make was given -j), after deps.sh has installed the packages
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+.PHONY: check-build
+check-build: all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
+
+check: deps
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) check-build
 	@sh tests/deps.sh check
 	@sh tests/run-all.sh $(O)
 
@@ -109,24 +115,6 @@ check: deps all $(UNIT_BIN) $(TSAN_BIN) $(O)/tests/tracefs_tp
 # under 30 minutes on two cores
 asan:
 	@UT_TRACEFS_KINDS=patched UT_TRACEFS_ALTERNATE=1 $(MAKE) --no-print-directory SAN=1 check
-
-$(O)/tests/test_live: tests/unit/test_live.c $(LIVE_SRC) lib/filter/list.c utils/data.c utils/symtab.c \
-		utils/utils.c $(TRACE_OUT_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(TEP_SRC)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $^ -lcmocka -lelf -ldl -lstdc++ -lzstd -lpthread $(TEP_LIBS)
-
-# test_filter includes runtime/filter.c, stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c $(HDRS) runtime/runtime.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ tests/unit/test_filter.c lib/filter/list.c lib/event/registry.c lib/event/filter.c -lcmocka -lpthread
-
-$(O)/tests/test_trigger: tests/unit/test_trigger.c lib/event/trigger.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka
-
-$(O)/tests/test_evreg: tests/unit/test_evreg.c lib/event/registry.c lib/event/filter.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
 
 # test_tracepoint: the tracepoint macros, created in C, with a C++ caller
 # (tp_cxx.cc); test_tracepoint_cxx: the same test compiled as C++.  Both
@@ -148,14 +136,5 @@ $(O)/tests/test_tracepoint_cxx: tests/unit/test_tracepoint.c $(O)/tests/obj/tp_c
 	@mkdir -p $(dir $@)
 	$(CXX) $(TP_CXXFLAGS) $(SANFLAGS) -x c++ $< -x none $(O)/tests/obj/tp_cxx.o -o $@ -lcmocka -lpthread
 
-check: $(O)/tests/test_tracepoint_cxx
+check-build: $(O)/tests/test_tracepoint_cxx
 
-$(O)/tests/test_event_filter: tests/unit/test_event_filter.c lib/event/filter.c lib/event/registry.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka -lpthread
-
-# test_branch prints the branch profilers' trace_stat/ files
-$(O)/tests/test_branch: tests/unit/test_branch.c $(TRACE_SRC) $(EVENT_SRC) $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread \
-		-lelf -ldl -lstdc++ $(TEP_LIBS)
