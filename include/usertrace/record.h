@@ -195,6 +195,8 @@ enum ut_need {
 	UT_NEED_FUNC = 1,	/* every call: FUNC records */
 	UT_NEED_GRAPH = 2,	/* calls and returns: ENTRY/EXIT */
 	UT_NEED_ENTRIES = 4,	/* entries of its own (branch, hw-branch): its directory records */
+	/* a recorder source (cmds/source.h): the CPU's branch records (cmds/hwbsrc.c) */
+	UT_NEED_SRC_HWBRANCH = 16,
 };
 
 /* the records for tracers needing @needs together: the most detailed */

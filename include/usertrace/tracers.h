@@ -69,6 +69,14 @@ static inline int ut_tracer_mode(const char *name)
 	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
 }
 
+/* what tracer @name needs (enum ut_need); 0 if unknown */
+static inline uint32_t ut_tracer_needs(const char *name)
+{
+	int i = ut_tracer_index(name);
+
+	return i < 0 ? 0 : ut_tracers[i].needs;
+}
+
 /* what the tracers of @set (a bit per id) need together */
 static inline uint32_t ut_tracers_needs(uint32_t set)
 {
