@@ -1107,7 +1107,7 @@ static void graph_options_check(const struct record_opts *o)
 {
 	char given[64] = "";
 
-	if (!strcmp(o->tracer->name, "function_graph"))
+	if (ut_tracer_mode(o->tracer->name) == UT_MODE_GRAPH)
 		return;
 	if (o->gfunc[0])
 		strcat(given, ", -G");
@@ -1290,7 +1290,7 @@ int record_options(int argc, char **argv, struct record_opts *o, const char *cmd
 	o->argv = argv + optind;
 	/* events alone: no function tracer, as trace-cmd record -e */
 	if (o->events[0] && !tracer_given)
-		o->tracer = tracer_find("nop");
+		o->tracer = tracer_find(UT_TRACER_NONE);
 	graph_options_check(o);
 	return 0;
 }

@@ -899,7 +899,8 @@ int trace_print_all(struct trace_iter *iter)
 
 	if (!d || !t)
 		return -1;
-	if (t == &function_graph_tracer && !strcmp(d->tracer, "function")) {
+	/* calls alone, no returns (the function tracer's): nothing for function_graph to pair */
+	if (t == &function_graph_tracer && (ut_tracer_needs(d->tracer) & UT_NEED_CALLS_FLAT)) {
 		pr_err("trace was recorded with the function tracer; use -t function");
 		return -1;
 	}

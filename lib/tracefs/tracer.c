@@ -41,7 +41,7 @@ static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struc
 int tracer_index(const char *name)
 {
 	if (!strcmp(name, "none"))
-		name = "nop";
+		name = UT_TRACER_NONE;
 	return ut_tracer_index(name);	/* and "ftrace", 2.6.27's name of function */
 }
 
@@ -155,7 +155,7 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	if (!w)
 		return -ENOMEM;
 	/* "none": nop; "ftrace": function (tracer_find()) */
-	t = tracer_find(strcmp(w, "none") ? w : "nop");
+	t = tracer_find(strcmp(w, "none") ? w : UT_TRACER_NONE);
 	if (!t)
 		tfs_err(s, "No such tracer", w);
 	else if (!tracer_available(t, why, sizeof(why))) {
