@@ -92,8 +92,8 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 	/* and function-trace: whether the latency tracers record calls (UT_CTL_NOFUNC) */
 	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION)))
 		return recording_update(s);
-	/* graph-time: the function profiler's (the top's function_graph option) */
-	if (t == &function_graph_tracer && in == &s->top)
+	/* graph-time: the function profiler's (the top's option of the graph tracer) */
+	if (t && ut_tracer_mode(t->name) == UT_MODE_GRAPH && in == &s->top)
 		prof_graph_time_update(s);
 	return 0;
 }

@@ -48,12 +48,15 @@ alt=$(echo $names | sed 's/ /|/g')
 # strcmp(t->name, "x"), strcmp(d->tracer, "x")...
 look='(tracer_find|tracer_index|tracer_bit|tracer_mode|ut_tracer_mode|ut_tracer_needs)[[:space:]]*\([^;]*"('"$alt"')"'
 cmp='str(n)?cmp[[:space:]]*\([^;]*tracer[^;]*"('"$alt"')"|str(n)?cmp[[:space:]]*\("('"$alt"')"[^;]*tracer'
+# or by its output part's struct: t == &function_tracer
+ids=$(echo $names | tr ' ' '\n' | grep -v -- - | paste -sd'|')
+ptr='[!=]=[[:space:]]*&('"$ids"')_tracer\b|&('"$ids"')_tracer[[:space:]]*[!=]='
 # outside the tests, the docs, the registry and each tracer's own two files
 own=$(for t in $names; do printf '%s\n' "runtime/tracers/$t.c" "lib/trace/tracers/$t.c"; done)
-(cd "$SRC" && grep -rnE "$look|$cmp" --include='*.c' --include='*.h' cmds lib runtime utils include arch usertrace.c) |
+(cd "$SRC" && grep -rnE "$look|$cmp|$ptr" --include='*.c' --include='*.h' cmds lib runtime utils include arch usertrace.c) |
 	grep -vE '^include/usertrace/tracers\.(def|h):' | grep -vF "$own" > "$W/hits"
 if [ ! -s "$W/hits" ]; then
-	ok "no tracer name compared or looked up as a literal outside its files and the registry"
+	ok "no tracer compared or looked up by its name or its struct outside its files and the registry"
 else
 	not_ok "tracer names as literals outside their files"; sed 's/^/# /' "$W/hits"
 fi
