@@ -4,6 +4,9 @@
 
 #include "cmds/source.h"
 
+/* each source's file (source.h) */
+extern const struct src_ops power_source, hwb_source, sched_source;
+
 /*
  * The order they are opened in (record's messages) and run by a pass;
  * the info file lists their backends last first.

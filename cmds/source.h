@@ -26,8 +26,9 @@
  *     power events; recording them brings their source.
  *
  * Adding a source: its file with a `const struct src_ops NAME_source`,
- * a line in ut_sources[] (cmds/source.c), and its UT_NEED_SRC_* bit in
- * include/usertrace/record.h if a tracer asks for it.
+ * its lines in cmds/source.c (declared, and in ut_sources[]), and its
+ * UT_NEED_SRC_* bit in include/usertrace/record.h if a tracer asks for it
+ * (doc/design/adding-a-tracer.md).
  */
 #ifndef UT_CMDS_SOURCE_H
 #define UT_CMDS_SOURCE_H
@@ -94,8 +95,6 @@ struct src_ops {
 	/* the key of the backend in a recording's info file ("sched_source"); NULL: none */
 	const char *info_key;
 };
-
-extern const struct src_ops sched_source, power_source, hwb_source;
 
 /* the sources, in the order they are opened and run; NULL ended */
 extern const struct src_ops *const ut_sources[];
