@@ -21,6 +21,7 @@
 #include "cmds/hwbsrc.h"
 #include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
+#include "cmds/source.h"
 #include "lib/trace/hwbranch.h"
 #include "usertrace/ftrace.h"
 #include "usertrace/record.h"
@@ -360,3 +361,62 @@ void hwb_src_close(struct hwb_src *s)
 	kev_outs_close(&s->outs);
 	free(s);
 }
+
+/* ---- the source's ops (cmds/source.h) ---- */
+
+static void *ops_open(const struct src_env *env, pid_t pid)
+{
+	if (pid)
+		return hwb_src_open(env->session, env->clock, pid);
+	return hwb_src_live(env->session, env->clock, env->nr_pages, env->on);
+}
+
+static int ops_follow(void *s, pid_t pid)
+{
+	return hwb_src_follow(s, pid);
+}
+
+static void ops_poll(void *s)
+{
+	hwb_src_poll(s);
+}
+
+static void ops_stop(void *s)
+{
+	hwb_src_stop(s);
+}
+
+static int ops_running(const void *s)
+{
+	return hwb_src_running(s);
+}
+
+static void ops_close(void *s)
+{
+	hwb_src_close(s);
+}
+
+static const char *ops_backend(const void *s)
+{
+	return hwb_src_name(s);
+}
+
+static const char *ops_from(const char *backend)
+{
+	return !strcmp(backend, "file") ? "the perf records of " UT_HWB_RECORDS_ENV :
+					  "perf_event_open branch-stack sampling";
+}
+
+/* the hw-branch tracer's (UT_NEED_SRC_HWBRANCH in its tracers.def row): no event system */
+const struct src_ops hwb_source = {
+	.name		= "hw-branch",
+	.need		= UT_NEED_SRC_HWBRANCH,
+	.open		= ops_open,
+	.follow		= ops_follow,
+	.poll		= ops_poll,
+	.stop		= ops_stop,
+	.running	= ops_running,
+	.close		= ops_close,
+	.backend	= ops_backend,
+	.from		= ops_from,
+};

@@ -1054,7 +1054,7 @@ int command_mount(int argc, char **argv)
 	if (ut_builtin_register(D.sess.events) < 0)
 		pr_warn("the built-in events do not fit in the event registry");
 	D.sess.ctl->flags = UT_CTL_LIVE;
-	D.sess.ctl->active_tracers = 1u << ut_tracer_index("nop");	/* current_tracer */
+	D.sess.ctl->active_tracers = 1u << ut_tracer_index(UT_TRACER_NONE);	/* current_tracer */
 	D.sess.ctl->nr_pages = (uint32_t)(buf_size / RB_PAGE_SIZE);
 	D.sess.ctl->buf_mode = RB_MODE_OVERWRITE;
 	D.sess.ctl->clock = (uint32_t)session_default_clock();

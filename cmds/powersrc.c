@@ -22,6 +22,7 @@
 
 #include "cmds/kevsrc.h"
 #include "cmds/powersrc.h"
+#include "cmds/source.h"
 #include "lib/event/filter.h"
 #include "usertrace/event.h"
 #include "usertrace/record.h"
@@ -529,3 +530,55 @@ void power_src_close(struct power_src *s)
 	free(s->cpu);
 	free(s);
 }
+
+/* ---- the source's ops (cmds/source.h) ---- */
+
+static void *ops_open(const struct src_env *env, pid_t pid)
+{
+	if (pid)
+		return power_src_open(env->session, env->events, env->clock, pid);
+	return power_src_live(env->session, env->events, env->clock, env->nr_pages, env->on);
+}
+
+/* a process followed again is known: nothing to do */
+static int ops_follow(void *s, pid_t pid)
+{
+	power_src_follow(s, pid);
+	return 0;
+}
+
+static void ops_poll(void *s)
+{
+	power_src_poll(s);
+}
+
+static void ops_close(void *s)
+{
+	power_src_close(s);
+}
+
+static const char *ops_backend(const void *s)
+{
+	return power_src_name(s);
+}
+
+static const char *ops_from(const char *backend)
+{
+	return !strcmp(backend, "tracefs") ?
+	       "the kernel's tracefs (an instance with the power events)" :
+	       "sampling /sys/devices/system/cpu (cpufreq, cpuidle)";
+}
+
+/* no stop: it runs while a power event is recorded, and from then on until closed */
+const struct src_ops power_source = {
+	.name		= "power events",
+	.system		= "power",
+	.wanted		= power_src_wanted,
+	.open		= ops_open,
+	.follow		= ops_follow,
+	.poll		= ops_poll,
+	.close		= ops_close,
+	.backend	= ops_backend,
+	.from		= ops_from,
+	.info_key	= "power_source",
+};

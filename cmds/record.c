@@ -37,10 +37,9 @@
 #include "cmds/chunkw.h"
 #include "cmds/cmds.h"
 #include "cmds/record.h"
-#include "cmds/hwbsrc.h"
-#include "cmds/powersrc.h"
-#include "cmds/schedsrc.h"
+#include "cmds/schedsrc.h"	/* UT_SCHED_SOURCE_ENV: can the kernel's wake-ups be read */
 #include "cmds/session.h"
+#include "cmds/source.h"
 #include "lib/trace/hwbranch.h"
 #include "lib/trace/tracer.h"
 #include "usertrace/datfile.h"
@@ -166,6 +165,12 @@ static int prepare_output(const char *dir, int *kept_old)
 	return 0;
 }
 
+/* a recorder source of the run (cmds/source.h) */
+struct rec_src {
+	void *s;		/* NULL: none */
+	const char *backend;	/* for info: its backend, or "none"; NULL: not wanted */
+};
+
 struct recorder {
 	const char *session;
 	struct ut_evreg *events;
@@ -178,14 +183,28 @@ struct recorder {
 	struct cw_pool *cw;	/* compresses and writes the saved pages */
 	int nr_cpus;		/* threads to save with, once the program has ended */
 	int ending;		/* the program has ended */
-	struct sched_src *sched;	/* the sched events' source; NULL: none */
-	const char *sched_source;	/* its name, for info: "tracefs", "perf", "none" */
-	struct power_src *power;	/* the power events' source; NULL: none */
-	const char *power_source;	/* "tracefs", "sysfs", "none"; NULL: not wanted */
-	int want_hwb;			/* the hw-branch tracer: its branches are read (cmds/hwbsrc.c) */
-	struct hwb_src *hwb;		/* their source; NULL: none */
+	struct rec_src srcs[SRC_MAX];	/* the sources of ut_sources[], in its order */
+	uint32_t needs;			/* the tracer's (tracers.def): the sources it names */
 	int sched_clock;
 };
+
+/* write what the sources have now into their buffers */
+static void srcs_poll(struct recorder *rec)
+{
+	for (int i = 0; ut_sources[i]; i++)
+		if (rec->srcs[i].s)
+			ut_sources[i]->poll(rec->srcs[i].s);
+}
+
+/* the sources' last poll, their buffers closed (the names of their backends stay) */
+static void srcs_close(struct recorder *rec)
+{
+	for (int i = 0; ut_sources[i]; i++)
+		if (rec->srcs[i].s) {
+			ut_sources[i]->close(rec->srcs[i].s);
+			rec->srcs[i].s = NULL;
+		}
+}
 
 /* what a thread that saves streams needs of its own */
 struct saver {
@@ -727,10 +746,7 @@ static void drain_dead(struct recorder *rec, struct saver *sv, pid_t pid)
 	 * program may run entirely between two), and its buffer is saved
 	 * with its process's
 	 */
-	if (rec->sched)
-		sched_src_poll(rec->sched);
-	power_src_poll(rec->power);
-	hwb_src_poll(rec->hwb);
+	srcs_poll(rec);
 	/* its last buffers too, and threads that started since the last scan */
 	scan_buffers(rec);
 	for (st = rec->streams; st; st = st->next)
@@ -1091,7 +1107,7 @@ static void graph_options_check(const struct record_opts *o)
 {
 	char given[64] = "";
 
-	if (!strcmp(o->tracer->name, "function_graph"))
+	if (ut_tracer_mode(o->tracer->name) == UT_MODE_GRAPH)
 		return;
 	if (o->gfunc[0])
 		strcat(given, ", -G");
@@ -1274,7 +1290,7 @@ int record_options(int argc, char **argv, struct record_opts *o, const char *cmd
 	o->argv = argv + optind;
 	/* events alone: no function tracer, as trace-cmd record -e */
 	if (o->events[0] && !tracer_given)
-		o->tracer = tracer_find("nop");
+		o->tracer = tracer_find(UT_TRACER_NONE);
 	graph_options_check(o);
 	return 0;
 }
@@ -1409,9 +1425,10 @@ out:
 
 static int write_info(const struct record_opts *o, const char *dir, int clock, uint64_t tsc0,
 		      uint64_t mono0, uint64_t tsc1, uint64_t mono1, int status,
-		      uint64_t grow_limit, uint64_t growths, const char *sched_source,
-		      const char *power_source)
+		      uint64_t grow_limit, uint64_t growths, const struct rec_src *srcs)
 {
+	int nr_srcs = 0;
+
 	char path[PATH_MAX];
 	FILE *f;
 
@@ -1437,10 +1454,12 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 	fprintf(f, "checks=1\n");
 	if (o->thresh_ns > 0)
 		fprintf(f, "tracing_thresh_ns=%lld\n", o->thresh_ns);
-	if (sched_source)
-		fprintf(f, "sched_source=%s\n", sched_source);
-	if (power_source)
-		fprintf(f, "power_source=%s\n", power_source);
+	/* the wanted sources' backends, the last of ut_sources[] first */
+	while (ut_sources[nr_srcs])
+		nr_srcs++;
+	for (int i = nr_srcs - 1; i >= 0; i--)
+		if (ut_sources[i]->info_key && srcs[i].backend)
+			fprintf(f, "%s=%s\n", ut_sources[i]->info_key, srcs[i].backend);
 	fprintf(f, "exit_status=%d\ncmdline=", status);
 	for (char **a = o->argv; *a; a++)
 		fprintf(f, "%s%s", a == o->argv ? "" : " ", *a);
@@ -1449,40 +1468,28 @@ static int write_info(const struct record_opts *o, const char *dir, int clock, u
 }
 
 /*
- * The program is stopped before its exec: the sched events' source
- * watches it from now on (cmds/schedsrc.c), if they are recorded; the
- * power events' and the hw-branch tracer's too (powersrc.c, hwbsrc.c)
+ * The program is stopped before its exec: the sources wanted watch it
+ * from now on (cmds/source.h): those of the events recorded, and those
+ * the tracer names
  */
-static void sched_attach(pid_t pid, void *arg)
+static void srcs_attach(pid_t pid, void *arg)
 {
 	struct recorder *rec = arg;
+	struct src_env env = {
+		.session = rec->session, .events = rec->events, .clock = rec->sched_clock,
+	};
 
-	if (power_src_wanted(rec->events)) {
-		rec->power = power_src_open(rec->session, rec->events, rec->sched_clock, pid);
-		rec->power_source = rec->power ? power_src_name(rec->power) : "none";
-		if (rec->power)
-			fprintf(stderr, "usertrace: power events from %s\n",
-				!strcmp(rec->power_source, "tracefs") ?
-				"the kernel's tracefs (an instance with the power events)" :
-				"sampling /sys/devices/system/cpu (cpufreq, cpuidle)");
+	for (int i = 0; ut_sources[i]; i++) {
+		const struct src_ops *o = ut_sources[i];
+		struct rec_src *r = &rec->srcs[i];
+
+		if (!src_wanted(o, rec->events, rec->needs))
+			continue;
+		r->s = o->open(&env, pid);
+		r->backend = r->s ? o->backend(r->s) : "none";
+		if (r->s)
+			fprintf(stderr, "usertrace: %s from %s\n", o->name, o->from(r->backend));
 	}
-	if (rec->want_hwb) {
-		rec->hwb = hwb_src_open(rec->session, rec->sched_clock, pid);
-		if (rec->hwb)
-			fprintf(stderr, "usertrace: hw-branch from %s\n",
-				!strcmp(hwb_src_name(rec->hwb), "file") ?
-				"the perf records of " UT_HWB_RECORDS_ENV :
-				"perf_event_open branch-stack sampling");
-	}
-	if (!sched_src_wanted(rec->events))
-		return;
-	rec->sched = sched_src_open(rec->session, rec->events, rec->sched_clock, pid);
-	rec->sched_source = rec->sched ? sched_src_name(rec->sched) : "none";
-	if (rec->sched)
-		fprintf(stderr, "usertrace: sched events from %s\n",
-			!strcmp(rec->sched_source, "tracefs") ?
-			"the kernel's tracefs (an instance with the program in set_event_pid)" :
-			"perf_event_open context-switch records");
 }
 
 /* tracing_thresh in the clock's units: the TSC's rate is measured here */
@@ -1804,9 +1811,9 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	rec.cw = cw_create(rec.compress, rec.level, rec.nr_cpus > 1 ? rec.nr_cpus : 0);
 
 	rec.sched_clock = clock;
-	rec.want_hwb = !strcmp(o->tracer->name, "hw-branch");
-	if (sched_src_wanted(sess.events) || power_src_wanted(sess.events) || rec.want_hwb) {
-		sess.before_exec = sched_attach;
+	rec.needs = ut_tracer_needs(o->tracer->name);
+	if (src_any_wanted(sess.events, rec.needs)) {
+		sess.before_exec = srcs_attach;
 		sess.before_exec_arg = &rec;
 	}
 	ut_calibrate(&tsc0, &mono0);
@@ -1828,10 +1835,7 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 		int none_left;
 
 		seen = __atomic_load_n(&ctl->wake, __ATOMIC_ACQUIRE);
-		if (rec.sched)
-			sched_src_poll(rec.sched);
-		power_src_poll(rec.power);
-		hwb_src_poll(rec.hwb);
+		srcs_poll(&rec);
 		scan_buffers(&rec);
 		drain_all(&rec, &sv, 0);
 		while ((w = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -1853,13 +1857,8 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	for (size_t i = 0; i < ARRAY_SIZE(fwd_sigs); i++)
 		sigaction(fwd_sigs[i], &old_sa[i], NULL);
 	child_pid = 0;
-	/* the last sched events, and their buffers closed for the last scan */
-	sched_src_close(rec.sched);
-	rec.sched = NULL;
-	power_src_close(rec.power);
-	rec.power = NULL;
-	hwb_src_close(rec.hwb);
-	rec.hwb = NULL;
+	/* the sources' last events, and their buffers closed for the last scan */
+	srcs_close(&rec);
 	set_ending(&rec);
 	scan_buffers(&rec);
 	/* every process is gone: also those whose pid was taken again meanwhile */
@@ -1908,7 +1907,7 @@ int record_run(const struct record_opts *o, int *status, int *wstatus_out)
 	if (save_events(sess.events, o->outdir, o->events) < 0)
 		rec.error = 1;
 	if (write_info(o, o->outdir, clock, tsc0, mono0, tsc1, mono1, *status, ctl->grow_limit,
-		       ctl->grow_count, rec.sched_source, rec.power_source) < 0) {
+		       ctl->grow_count, rec.srcs) < 0) {
 		pr_err("cannot write %s/info: %s", o->outdir, strerror(errno));
 		rec.error = 1;
 	}
@@ -1929,9 +1928,7 @@ out:
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	return rec.error ? -1 : 0;
 fail:
-	sched_src_close(rec.sched);
-	power_src_close(rec.power);
-	hwb_src_close(rec.hwb);
+	srcs_close(&rec);
 	cw_destroy(rec.cw);
 	saver_fini(&sv);
 	session_destroy(&sess);

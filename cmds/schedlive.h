@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * schedlive.h - the sched events of a tracing directory's session,
- * collected by its daemon (cmds/schedlive.c, on cmds/schedsrc.c).
+ * schedlive.h - the recorder's sources of a tracing directory's
+ * session (the sched events, the power events, hw-branch's branches),
+ * run by its daemon (cmds/schedlive.c, on cmds/source.h).
  */
 #ifndef UT_CMDS_SCHEDLIVE_H
 #define UT_CMDS_SCHEDLIVE_H

@@ -37,6 +37,7 @@
 
 #include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
+#include "cmds/source.h"
 #include "lib/event/filter.h"
 #include "lib/event/reap.h"
 #include "usertrace/event.h"
@@ -951,3 +952,76 @@ void sched_src_close(struct sched_src *s)
 	free(s->skip);
 	free(s);
 }
+
+/* ---- the source's ops (cmds/source.h) ---- */
+
+static void *ops_open(const struct src_env *env, pid_t pid)
+{
+	if (pid)
+		return sched_src_open(env->session, env->events, env->clock, pid);
+	return sched_src_live(env->session, env->events, env->clock, env->nr_pages, env->on);
+}
+
+static int ops_follow(void *s, pid_t pid)
+{
+	return sched_src_follow(s, pid);
+}
+
+static void ops_skip(void *s, pid_t tid)
+{
+	sched_src_skip(s, tid);
+}
+
+static void ops_sync(void *s)
+{
+	sched_src_sync_events(s);
+}
+
+static void ops_poll(void *s)
+{
+	sched_src_poll(s);
+}
+
+static void ops_stop(void *s)
+{
+	sched_src_stop(s);
+}
+
+static int ops_running(const void *s)
+{
+	return sched_src_running(s);
+}
+
+static void ops_close(void *s)
+{
+	sched_src_close(s);
+}
+
+static const char *ops_backend(const void *s)
+{
+	return sched_src_name(s);
+}
+
+static const char *ops_from(const char *backend)
+{
+	return !strcmp(backend, "tracefs") ?
+	       "the kernel's tracefs (an instance with the program in set_event_pid)" :
+	       "perf_event_open context-switch records";
+}
+
+const struct src_ops sched_source = {
+	.name		= "sched events",
+	.system		= "sched",
+	.wanted		= sched_src_wanted,
+	.open		= ops_open,
+	.follow		= ops_follow,
+	.skip		= ops_skip,
+	.sync		= ops_sync,
+	.poll		= ops_poll,
+	.stop		= ops_stop,
+	.running	= ops_running,
+	.close		= ops_close,
+	.backend	= ops_backend,
+	.from		= ops_from,
+	.info_key	= "sched_source",
+};

@@ -195,6 +195,14 @@ enum ut_need {
 	UT_NEED_FUNC = 1,	/* every call: FUNC records */
 	UT_NEED_GRAPH = 2,	/* calls and returns: ENTRY/EXIT */
 	UT_NEED_ENTRIES = 4,	/* entries of its own (branch, hw-branch): its directory records */
+	/*
+	 * its calls shown flat, each with its caller, never their returns
+	 * (function): a directory's ENTRY records print as FUNC events, and
+	 * a recording of it has no returns for function_graph to show
+	 */
+	UT_NEED_CALLS_FLAT = 8,
+	/* a recorder source (cmds/source.h): the CPU's branch records (cmds/hwbsrc.c) */
+	UT_NEED_SRC_HWBRANCH = 16,
 };
 
 /* the records for tracers needing @needs together: the most detailed */

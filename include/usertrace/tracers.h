@@ -30,6 +30,8 @@ _Static_assert(sizeof(ut_tracers) / sizeof(ut_tracers[0]) <= 32, "active_tracers
 
 /* the tracer of a recording that names none, and of `record` without -t */
 #define UT_TRACER_DEFAULT	"function_graph"
+/* the tracer that records nothing: a directory's first, `record -e` without -t */
+#define UT_TRACER_NONE		"nop"
 
 /*
  * every name of tracers.def: "function_graph function nop".  What
@@ -69,6 +71,14 @@ static inline int ut_tracer_mode(const char *name)
 	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
 }
 
+/* what tracer @name needs (enum ut_need); 0 if unknown */
+static inline uint32_t ut_tracer_needs(const char *name)
+{
+	int i = ut_tracer_index(name);
+
+	return i < 0 ? 0 : ut_tracers[i].needs;
+}
+
 /* what the tracers of @set (a bit per id) need together */
 static inline uint32_t ut_tracers_needs(uint32_t set)
 {
@@ -86,7 +96,7 @@ static inline const char *ut_tracers_first(uint32_t set)
 	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
 		if (set & (1u << i))
 			return ut_tracers[i].name;
-	return "nop";
+	return UT_TRACER_NONE;
 }
 
 #endif /* USERTRACE_TRACERS_H */

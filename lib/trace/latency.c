@@ -281,7 +281,7 @@ static int lat_kernel_wake(struct trace_iter *iter, const struct ut_event *ev,
 {
 	struct trace_sched_wakeup wk;
 	struct trace_sched_switch sw;
-	int rt_only = !strcmp(iter->tracer->name, "wakeup_rt"), pid;
+	int rt_only = trace_wakeup_rt_only(iter->tracer), pid;
 
 	if (trace_event_is(iter, ev, "sched", "sched_waking") && trace_sched_wakeup_fields(ev, &wk)) {
 		struct lat_kwake *p;

@@ -184,6 +184,8 @@ const struct trace_array *trace_max_owner(void);
 int trace_lat_tracer_init(struct trace_array *tr);
 void trace_lat_tracer_reset(struct trace_array *tr);
 void trace_lat_tracer_open(struct trace_iter *iter);
+/* does tracer @t measure the wake-ups of real-time threads alone (wakeup_rt; tracers/wakeup.c)? */
+int trace_wakeup_rt_only(const struct tracer *t);
 /*
  * A latency tracer's output part: the sections it reads (struct tracer
  * .lat_sections), the max buffer, the latency format, the function lines

@@ -895,11 +895,14 @@ int trace_print_all(struct trace_iter *iter)
 	struct ut_data *d = iter->data;
 	const struct tracer *t = iter->tracer;
 	struct ut_event ev;
-	int i, r;
+	int i, r, flat;
 
 	if (!d || !t)
 		return -1;
-	if (t == &function_graph_tracer && !strcmp(d->tracer, "function")) {
+	/* calls shown alone (the function tracer): their returns are no entries */
+	flat = !!(ut_tracer_needs(t->name) & UT_NEED_CALLS_FLAT);
+	/* calls alone, no returns (the function tracer's): nothing for function_graph to pair */
+	if (ut_tracer_mode(t->name) == UT_MODE_GRAPH && (ut_tracer_needs(d->tracer) & UT_NEED_CALLS_FLAT)) {
 		pr_err("trace was recorded with the function tracer; use -t function");
 		return -1;
 	}
@@ -946,7 +949,7 @@ int trace_print_all(struct trace_iter *iter)
 		/* markers off: the kernel refuses the writes, so none are shown */
 		else if (ev.type != UT_EV_MARKER || (iter->iter_flags & TRACE_ITER_MARKERS)) {
 			/* the counter clock numbers what the kernel would record */
-			if (t != &function_tracer || ev.type != UT_EV_EXIT)
+			if (!flat || ev.type != UT_EV_EXIT)
 				iter->counter++;
 			print_line(iter, &ev);
 		}

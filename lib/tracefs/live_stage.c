@@ -417,7 +417,7 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	f->nr_hide = v && v->hide ? v->nr_hide : 0;
 	f->ffilter = v && v->ffilter && v->ffilter[0] ? v->ffilter : NULL;
 	f->fnotrace = v && v->fnotrace && v->fnotrace[0] ? v->fnotrace : NULL;
-	f->as_func = v && v->tracer && !strcmp(v->tracer, "function");
+	f->as_func = v && v->tracer && (ut_tracer_needs(v->tracer) & UT_NEED_CALLS_FLAT);
 	/*
 	 * A tracer that records no calls (nop, sched_switch) shows none:
 	 * the calls in the buffers are another directory's, not counted in

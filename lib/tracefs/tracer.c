@@ -41,7 +41,7 @@ static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struc
 int tracer_index(const char *name)
 {
 	if (!strcmp(name, "none"))
-		name = "nop";
+		name = UT_TRACER_NONE;
 	return ut_tracer_index(name);	/* and "ftrace", 2.6.27's name of function */
 }
 
@@ -92,8 +92,8 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 	/* and function-trace: whether the latency tracers record calls (UT_CTL_NOFUNC) */
 	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION)))
 		return recording_update(s);
-	/* graph-time: the function profiler's (the top's function_graph option) */
-	if (t == &function_graph_tracer && in == &s->top)
+	/* graph-time: the function profiler's (the top's option of the graph tracer) */
+	if (t && ut_tracer_mode(t->name) == UT_MODE_GRAPH && in == &s->top)
 		prof_graph_time_update(s);
 	return 0;
 }
@@ -155,7 +155,7 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	if (!w)
 		return -ENOMEM;
 	/* "none": nop; "ftrace": function (tracer_find()) */
-	t = tracer_find(strcmp(w, "none") ? w : "nop");
+	t = tracer_find(strcmp(w, "none") ? w : UT_TRACER_NONE);
 	if (!t)
 		tfs_err(s, "No such tracer", w);
 	else if (!tracer_available(t, why, sizeof(why))) {

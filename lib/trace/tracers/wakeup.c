@@ -155,6 +155,11 @@ static void wakeup_close(struct trace_iter *iter)
 		.close		= wakeup_close,				\
 	}
 
+int trace_wakeup_rt_only(const struct tracer *t)
+{
+	return t == &wakeup_rt_tracer;
+}
+
 /* the section: a wake-up (lib/trace/latency.c lat_cond()) */
 WAKEUP_TRACER(wakeup_rt);
 WAKEUP_TRACER(wakeup);
