@@ -34,6 +34,9 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 	     -mgeneral-regs-only -ftls-model=initial-exec -fno-stack-protector
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
+# the symbols of a recording: ELF files read, the symbol files written and
+# read back, the maps snapshots (utils/symtab_int.h)
+SYM_SRC     := utils/symtab.c utils/symsave.c utils/symmaps.c utils/elfsym.c
 # descriptors, format files and the registry of events (lib/event); and
 # the events' printer, the one file that uses libtraceevent (with lib/trace)
 TEP_SRC     := lib/event/evtab.c
