@@ -73,8 +73,7 @@ UT_OFF(struct rb_page, entries, UT_P_ENTRIES);
 UT_OFF(struct rb_page, data, UT_P_DATA);
 UT_OFF(struct ut_session_ctl, tracing_on, UT_C_TRACING_ON);
 _Static_assert(sizeof(struct ut_frame) == 1 << UT_F_SIZE_SHIFT, "ut_frame size");
-_Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
-	       UT_A_REC_EXIT == UT_REC_EXIT && UT_A_FR_RECORDED == UT_FR_RECORDED &&
+_Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_FR_RECORDED == UT_FR_RECORDED &&
 	       UT_A_SHADOW_MAX == UT_SHADOW_MAX &&
 	       UT_A_DATA_SIZE == RB_DATA_SIZE && UT_A_DELTA_MAX == RB_DELTA_MAX &&
 	       UT_A_TYPE_BITS == RB_TYPE_BITS, "asm-offsets.h constants");
