@@ -77,6 +77,9 @@ enum ut_rec_type {
  * Records are unaligned in the pages: the structs give offsets and
  * lengths (UT_REC_OFF(), UT_REC_LEN()); bytes are moved with memcpy().
  */
+/* the bytes of an address, or a time, in a record (a u48: ut_get48(), ut_put48()) */
+#define UT_ADDR_BYTES	6u
+
 /* what every sized record starts with (entries.h) */
 struct ut_rec_sized {
 	uint32_t hdr;
@@ -86,7 +89,7 @@ struct ut_rec_sized {
 #define UT_U8(f)	uint8_t f;
 #define UT_U16(f)	uint16_t f;
 #define UT_U32(f)	uint32_t f;
-#define UT_U48(f)	unsigned char f[6];
+#define UT_U48(f)	unsigned char f[UT_ADDR_BYTES];
 #define UT_VAR(f)	unsigned char f[];
 #define UT_RECORD(NAME, name, type, counts, fields)		\
 	struct ut_rec_##name {					\
@@ -284,10 +287,11 @@ static inline void ut_rec_write_cpu(struct rb_writer *w, uint64_t ts, uint32_t c
 /*
  * ut_rec_write_bytes - on writer @w, a sized record of @type of unit 1
  * at @ts: n = @len, then the @len bytes at @data (a DATA record's text,
- * an EVENT record's entry).  Returns 1 if written, 0 if dropped.
+ * an EVENT record's entry); @len is at most the type's max (entries.h).
+ * Returns 1 if written, 0 if dropped.
  */
 static inline int ut_rec_write_bytes(struct rb_writer *w, uint32_t type, uint64_t ts,
-				     const void *data, uint16_t len)
+				     const void *data, uint32_t len)
 {
 	uint32_t rlen = UT_REC_SIZED_BASE + len;
 	unsigned char *p;
@@ -296,7 +300,7 @@ static inline int ut_rec_write_bytes(struct rb_writer *w, uint32_t type, uint64_
 	if (!p)
 		return 0;
 	ut_rec_hdr(p, w, type, ts);
-	ut_rec_put_n(p, len);
+	ut_rec_put_n(p, (uint16_t)len);
 	memcpy(p + UT_REC_SIZED_BASE, data, len);
 	rb_commit(w, rlen, ts, ut_rec_counts(type));
 	return 1;
@@ -304,7 +308,7 @@ static inline int ut_rec_write_bytes(struct rb_writer *w, uint32_t type, uint64_
 
 /* an EVENT record of the entry @ent, @size bytes (event.h) */
 static inline int ut_rec_write_event(struct rb_writer *w, uint64_t ts, const void *ent,
-				     uint16_t size)
+				     uint32_t size)
 {
 	return ut_rec_write_bytes(w, UT_REC_EVENT, ts, ent, size);
 }
