@@ -212,28 +212,8 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 /* entry @ent into task buffer @o, on CPU @c at @ts */
 static void write_ent(struct kev_out *o, uint32_t c, uint64_t ts, const void *ent, uint32_t size)
 {
-	unsigned char *p;
-	uint32_t hdr;
-	uint16_t n16 = (uint16_t)size;
-
-	if (c != o->w.cpu) {
-		o->w.cpu = c;
-		p = rb_reserve(&o->w, 8, &ts);
-		if (p) {
-			hdr = RB_HDR(UT_REC_CPU, ts - o->w.last_ts);
-			memcpy(p, &hdr, 4);
-			memcpy(p + 4, &c, 4);
-			rb_commit(&o->w, 8, ts, ut_rec_counts(UT_REC_CPU));
-		}
-	}
-	p = rb_reserve(&o->w, 6 + size, &ts);
-	if (!p)
-		return;
-	hdr = RB_HDR(UT_REC_EVENT, ts - o->w.last_ts);
-	memcpy(p, &hdr, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, ent, size);
-	rb_commit(&o->w, 6 + size, ts, ut_rec_counts(UT_REC_EVENT));
+	ut_rec_write_cpu(&o->w, ts, c);
+	ut_rec_write_event(&o->w, ts, ent, size);
 }
 
 /* the entries, in the kernel's layouts (usertrace/events/sched.h) */
