@@ -774,9 +774,9 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 			cpu = page.p.cpu;
 			rb_iter_init(&it, &page.p, ut_rec_len);
 			while (rb_iter_next(&it, &r, &len, &ts) > 0) {
-				memcpy(&hd, r, 4);
+				memcpy(&hd, r, sizeof(hd));
 				if (RB_HDR_TYPE(hd) == UT_REC_CPU) {
-					memcpy(&cpu, r + 4, 4);
+					memcpy(&cpu, r + UT_REC_OFF(cpu, cpu), sizeof(cpu));
 					fresh = 1;
 					continue;
 				}
