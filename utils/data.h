@@ -42,8 +42,8 @@ struct rb_page;
 	/* a call at least tracing_thresh long, whose entry was not recorded:	\
 	 * ip, depth, ts = its return, duration */					\
 	UT_EV_TYPE(RETURN, return)							\
-	/* a stack trace: ev->count ips, innermost first, in ev->data (6 bytes	\
-	 * each, see ut_event_trace_ip()) */						\
+	/* a stack trace: ev->count ips, innermost first, in ev->data		\
+	 * (UT_ADDR_BYTES each, see ut_event_trace_ip()) */				\
 	UT_EV_TYPE(TRACE, trace)							\
 	/* right after a UT_EV_LOST, the stream restates its open calls (DEPTH,	\
 	 * STACK records) and they are not what the events before left open	\
@@ -173,15 +173,15 @@ struct ut_data {
 /* ip @i of a UT_EV_TRACE event (innermost first); 0 past the stored ips */
 static inline uint64_t ut_event_trace_ip(const struct ut_event *ev, uint64_t i)
 {
-	if (!ev->data || i >= ev->count || i >= ev->data_len / 6)
+	if (!ev->data || i >= ev->count || i >= ev->data_len / UT_ADDR_BYTES)
 		return 0;
-	return ut_get48((const unsigned char *)ev->data + 6 * i);
+	return ut_get48((const unsigned char *)ev->data + UT_ADDR_BYTES * i);
 }
 
 /* the number of ips of a UT_EV_TRACE event that can be read */
 static inline uint64_t ut_event_trace_len(const struct ut_event *ev)
 {
-	uint64_t n = ev->data ? ev->data_len / 6 : 0;
+	uint64_t n = ev->data ? ev->data_len / UT_ADDR_BYTES : 0;
 
 	return ev->count < n ? ev->count : n;
 }
