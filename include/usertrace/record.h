@@ -172,7 +172,7 @@ static const struct ut_rec_info ut_rec_info[RB_TYPE_TIME_EXTEND + 1] = {
 #include "entries.h"
 #undef UT_SIZED
 #undef UT_RECORD
-	[RB_TYPE_TIME_EXTEND] = { "TIME_EXTEND", 8, 0, 0, 0 },
+	[RB_TYPE_TIME_EXTEND] = { "TIME_EXTEND", RB_TIME_EXTEND_LEN, 0, 0, 0 },
 };
 
 /* a free type (entries.h): sized, skipped by the readers */
