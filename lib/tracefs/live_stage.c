@@ -704,7 +704,7 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 	if (s->rec && ev->type != UT_EV_LOST && ev->type != UT_EV_DEPTH) {
 		uint32_t h;
 
-		memcpy(&h, s->rec, 4);
+		memcpy(&h, s->rec, sizeof(h));
 		if (ut_rec_counts(RB_HDR_TYPE(h))) {
 			f->entries++;
 			if (!f->have_first) {

@@ -151,7 +151,7 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {
 		int waker;
 
-		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
+		memcpy(&waker, ev->data + offsetof(struct ut_trace_entry, pid), sizeof(waker));
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
 		trace_sched_ctxwake(&iter->seq, waker, trace_sched_prio_of(st, waker), 'R', "  +",
