@@ -8,7 +8,7 @@
  * is included several times with UT_RECORD and UT_SIZED defined to make
  * different things of the same list (record.h makes the `enum
  * ut_rec_type`, one packed `struct ut_rec_<name>` per type, the
- * length/event table; runtime/rec-offsets.c the offsets the assembly
+ * length/event table; arch/x86_64/rec-offsets.c the values the assembly
  * uses).  Writers and readers take lengths and offsets from those
  * structs (UT_REC_LEN(), UT_REC_OFF()), never as numbers: adding a field
  * is a change of its line here and of the code that fills it.
@@ -38,7 +38,7 @@
  * for corruption by an older reader.  ENTRY and EXIT are also written by
  * the assembly fast path (arch/x86_64/entry.h, trampoline.S), which takes
  * their type, length and the ip's offset from the header made of this
- * list (runtime/rec-offsets.c).
+ * list (arch/x86_64/rec-offsets.c).
  *
  *   type           bytes  payload
  *   ENTRY            10   ip
@@ -91,5 +91,6 @@ UT_SIZED(STACK,         stack,          7,  0,  UT_ADDR_BYTES, UT_STACK_MAX,    
 UT_SIZED(DATA,          data,           8,  1,  1, 65535,                             UT_VAR(text))
 UT_SIZED(TRACE,         trace,         10,  1,  UT_ADDR_BYTES, UT_STACK_MAX,          UT_VAR(ips))
 UT_SIZED(EVENT,         event,         11,  1,  1, UT_EVENT_MAX,                      UT_VAR(entry))
-UT_SIZED(TRACE_DIR,     trace_dir,     12,  1,  1, 2 + UT_ADDR_BYTES * UT_STACK_MAX,  UT_U16(dir) UT_VAR(ips))
+/* TRACE_DIR's n counts its dir and its ips (UT_REC_DIR_IPS_MAX, record.h) */
+UT_SIZED(TRACE_DIR,     trace_dir,     12,  1,  1, UT_REC_DIR_IPS_MAX,                UT_U16(dir) UT_VAR(ips))
 UT_SIZED(CTX,           ctx,           13,  0,  1, 64,                                UT_U8(flags) UT_U8(preempt) UT_VAR(task))

@@ -121,6 +121,8 @@ _Static_assert(sizeof(struct ut_rec_data) == sizeof(struct ut_rec_sized) &&
 #define UT_REC_OFF(name, f)	((uint32_t)__builtin_offsetof(struct ut_rec_##name, f))
 /* what the length of every sized record counts from: the header and its u16 n */
 #define UT_REC_SIZED_BASE	UT_REC_LEN(sized)
+/* the largest n of a TRACE_DIR record: its dir, then UT_STACK_MAX ips */
+#define UT_REC_DIR_IPS_MAX	(UT_REC_OFF(trace_dir, ips) - UT_REC_SIZED_BASE + UT_ADDR_BYTES * UT_STACK_MAX)
 
 /*
  * The context of a thread (a CTX record's flags), the kernel's latency
