@@ -91,9 +91,21 @@ $(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def includ
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
-$(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h
+$(O)/rt/%.o: %.S $(wildcard arch/x86_64/*.h) runtime/asm-offsets.h $(O)/gen/rec-offsets.h
 	@mkdir -p $(dir $@)
-	$(CC) -fPIC -I. -Iarch/x86_64 -c $< -o $@
+	$(CC) -fPIC -I. -Iarch/x86_64 -I$(O)/gen -c $< -o $@
+
+# the record layouts the assembly writes, made from include/usertrace/entries.h:
+# rec-offsets.c compiled to assembly, its "@@asm-const NAME VALUE" lines made #defines
+$(O)/gen/rec-offsets.h: arch/x86_64/rec-offsets.c $(wildcard include/usertrace/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -S -o $@.s $<
+	{ echo '/* made by the build from arch/x86_64/rec-offsets.c (Makefile): do not edit */'; \
+	  echo '#ifndef USERTRACE_REC_OFFSETS_H'; echo '#define USERTRACE_REC_OFFSETS_H'; \
+	  sed -n 's/^@@asm-const \([A-Z0-9_]*\) \(-\{0,1\}[0-9]*\)$$/#define \1\t\2/p' $@.s; \
+	  echo '#endif'; } > $@.tmp
+	rm -f $@.s
+	mv $@.tmp $@
 
 $(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)

@@ -32,13 +32,6 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-static const char *const type_name[] = {
-	[UT_EV_ENTRY] = "entry", [UT_EV_EXIT] = "exit", [UT_EV_FUNC] = "func",
-	[UT_EV_MARKER] = "marker", [UT_EV_LOST] = "lost", [UT_EV_RETURN] = "return",
-	[UT_EV_TRACE] = "trace", [UT_EV_DEPTH] = "depth", [UT_EV_EVENT] = "event",
-	[UT_EV_SAMPLE] = "sample", [UT_EV_INITCALL] = "initcall",
-};
-
 /* an event: "id=ID" and its fields' bytes in hex, after the common fields */
 static void print_event(const struct ut_event *ev)
 {
@@ -199,7 +192,7 @@ int command_dump(int argc, char **argv)
 		if (!t0)
 			t0 = ev.ts;
 		printf("%d.%d %u %" PRIu64 " %s %u ", ev.pid, ev.tid, ev.cpu,
-		       relative ? ev.ts - t0 : ev.ts, type_name[ev.type], ev.depth);
+		       relative ? ev.ts - t0 : ev.ts, ut_ev_name(ev.type), ev.depth);
 		if (ev.type == UT_EV_MARKER)
 			printf("%.*s", (int)ev.data_len, ev.data);
 		else if (ev.type == UT_EV_LOST && !ev.count)

@@ -68,9 +68,7 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	struct ut_ftrace_hw_branch e;
 	int pid = b->pid ? (int)b->pid : (int)s->pid, tid = b->tid ? (int)b->tid : pid;
 	uint64_t ts = kev_clock_time(&s->clk, b->time ? b->time : ut_mono_ns());
-	uint16_t n16 = sizeof(e);
-	uint32_t hdr, c = b->cpu;
-	unsigned char *p;
+	uint32_t c = b->cpu;
 	struct kev_out *o;
 
 	if (s->on && !__atomic_load_n(s->on, __ATOMIC_ACQUIRE))
@@ -82,24 +80,9 @@ static int put_branch(const struct hwb_branch *b, void *arg)
 	e.ent.pid = tid;
 	e.from = b->from;
 	e.to = b->to;
-	if (c != o->w.cpu) {
-		o->w.cpu = c;
-		if ((p = rb_reserve(&o->w, 8, &ts))) {
-			hdr = RB_HDR(UT_REC_CPU, ts - o->w.last_ts);
-			memcpy(p, &hdr, 4);
-			memcpy(p + 4, &c, 4);
-			rb_commit(&o->w, 8, ts, ut_rec_counts(UT_REC_CPU));
-		}
-	}
-	if (!(p = rb_reserve(&o->w, 6 + sizeof(e), &ts))) {
+	ut_rec_write_cpu(&o->w, ts, c);
+	if (!ut_rec_write_event(&o->w, ts, &e, sizeof(e)))
 		s->lost++;
-		return 0;
-	}
-	hdr = RB_HDR(UT_REC_EVENT, ts - o->w.last_ts);
-	memcpy(p, &hdr, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, &e, sizeof(e));
-	rb_commit(&o->w, 6 + sizeof(e), ts, ut_rec_counts(UT_REC_EVENT));
 	return 0;
 }
 

@@ -147,28 +147,8 @@ static void emit(struct power_src *s, int ev, int pid, uint32_t cpu, uint64_t mo
 /* entry @e into the buffer, on CPU @cpu at @ts */
 static void write_ent(struct power_src *s, uint32_t cpu, uint64_t ts, const struct power_ent *e)
 {
-	unsigned char *p;
-	uint32_t hdr;
-	uint16_t n16 = sizeof(*e);
-
-	if (cpu != s->w.cpu) {
-		s->w.cpu = cpu;
-		p = rb_reserve(&s->w, 8, &ts);
-		if (p) {
-			hdr = RB_HDR(UT_REC_CPU, ts - s->w.last_ts);
-			memcpy(p, &hdr, 4);
-			memcpy(p + 4, &cpu, 4);
-			rb_commit(&s->w, 8, ts, ut_rec_counts(UT_REC_CPU));
-		}
-	}
-	p = rb_reserve(&s->w, 6 + sizeof(*e), &ts);
-	if (!p)
-		return;
-	hdr = RB_HDR(UT_REC_EVENT, ts - s->w.last_ts);
-	memcpy(p, &hdr, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, e, sizeof(*e));
-	rb_commit(&s->w, 6 + sizeof(*e), ts, ut_rec_counts(UT_REC_EVENT));
+	ut_rec_write_cpu(&s->w, ts, cpu);
+	ut_rec_write_event(&s->w, ts, e, sizeof(*e));
 }
 
 /*

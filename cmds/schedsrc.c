@@ -46,6 +46,9 @@
 #include "usertrace/session.h"
 #include "utils/utils.h"
 
+#define UT_TRACE_LAYOUTS
+#include "usertrace/events/sched.h"
+
 enum { EV_SWITCH, EV_WAKEUP, EV_WAKING, EV_MIGRATE, NR_EV };
 static const char *const ev_names[NR_EV] = {
 	"sched_switch", "sched_wakeup", "sched_waking", "sched_migrate_task",
@@ -213,61 +216,20 @@ static void emit(struct sched_src *s, int ev, int pid, int tid, int cpu, uint64_
 /* entry @ent into task buffer @o, on CPU @c at @ts */
 static void write_ent(struct kev_out *o, uint32_t c, uint64_t ts, const void *ent, uint32_t size)
 {
-	unsigned char *p;
-	uint32_t hdr;
-	uint16_t n16 = (uint16_t)size;
-
-	if (c != o->w.cpu) {
-		o->w.cpu = c;
-		p = rb_reserve(&o->w, 8, &ts);
-		if (p) {
-			hdr = RB_HDR(UT_REC_CPU, ts - o->w.last_ts);
-			memcpy(p, &hdr, 4);
-			memcpy(p + 4, &c, 4);
-			rb_commit(&o->w, 8, ts, ut_rec_counts(UT_REC_CPU));
-		}
-	}
-	p = rb_reserve(&o->w, 6 + size, &ts);
-	if (!p)
-		return;
-	hdr = RB_HDR(UT_REC_EVENT, ts - o->w.last_ts);
-	memcpy(p, &hdr, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, ent, size);
-	rb_commit(&o->w, 6 + size, ts, ut_rec_counts(UT_REC_EVENT));
+	ut_rec_write_cpu(&o->w, ts, c);
+	ut_rec_write_event(&o->w, ts, ent, size);
 }
 
-/* the entries, in the kernel's layouts (usertrace/events/sched.h) */
-struct switch_ent {
-	struct ut_trace_entry ent;
-	char prev_comm[16];
-	int32_t prev_pid, prev_prio;
-	int64_t prev_state;
-	char next_comm[16];
-	int32_t next_pid, next_prio;
-} __attribute__((packed));
-
-struct wakeup_ent {
-	struct ut_trace_entry ent;
-	char comm[16];
-	int32_t pid, prio, target_cpu;
-} __attribute__((packed));
-
-struct migrate_ent {
-	struct ut_trace_entry ent;
-	uint32_t data_loc_comm;
-	int32_t pid, prio, orig_cpu, dest_cpu;
-	char comm[16];
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct switch_ent) == 64, "sched_switch layout");
-_Static_assert(sizeof(struct wakeup_ent) == 36, "sched_wakeup layout");
-
+/*
+ * The entries, in the kernel's layouts: struct ut_raw_sched_switch,
+ * ut_raw_sched_wakeup_template, ut_raw_sched_migrate_task, made of
+ * usertrace/events/sched.h's fields (UT_TRACE_LAYOUTS, included above)
+ */
 static void emit_switch(struct sched_src *s, int pid, int cpu, uint64_t mono,
 			int prev_pid, const char *prev_comm, int prev_prio, long prev_state,
 			int next_pid, const char *next_comm, int next_prio)
 {
-	struct switch_ent e = { 0 };
+	struct ut_raw_sched_switch e = { 0 };
 
 	memcpy(e.prev_comm, prev_comm, strnlen(prev_comm, 15));
 	e.prev_pid = prev_pid;
@@ -282,17 +244,22 @@ static void emit_switch(struct sched_src *s, int pid, int cpu, uint64_t mono,
 static void emit_migrate(struct sched_src *s, int pid, int tid, int cpu, uint64_t mono,
 			 const char *comm, int prio, int orig, int dest)
 {
-	struct migrate_ent e = { 0 };
+	/* the comm, a dynamic field, after the fixed ones */
+	union {
+		char bytes[sizeof(struct ut_raw_sched_migrate_task) + 16];
+		struct ut_raw_sched_migrate_task r;
+	} e = { { 0 } };
 	size_t len = strnlen(comm, 15) + 1;
 
-	e.data_loc_comm = (uint32_t)(len << 16) | (uint32_t)offsetof(struct migrate_ent, comm);
-	e.pid = tid;
-	e.prio = prio;
-	e.orig_cpu = orig;
-	e.dest_cpu = dest;
-	memcpy(e.comm, comm, len - 1);
+	e.r.__data_loc_comm = (uint32_t)(len << 16) |
+			      (uint32_t)offsetof(struct ut_raw_sched_migrate_task, __data);
+	e.r.pid = tid;
+	e.r.prio = prio;
+	e.r.orig_cpu = orig;
+	e.r.dest_cpu = dest;
+	memcpy(e.r.__data, comm, len - 1);
 	emit(s, EV_MIGRATE, pid, tid, cpu, mono, &e,
-	     (uint32_t)(offsetof(struct migrate_ent, comm) + len), NULL);
+	     (uint32_t)(offsetof(struct ut_raw_sched_migrate_task, __data) + len), NULL);
 }
 
 /* ---- perf ---- */
@@ -589,7 +556,7 @@ static int tracefs_cb(struct tep_event *ev, struct tep_record *r, int cpu, void 
 			    field_int(ev, r, "prev_prio"), (long)st,
 			    field_int(ev, r, "next_pid"), comm2, field_int(ev, r, "next_prio"));
 	} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_waking")) {
-		struct wakeup_ent e = { 0 };
+		struct ut_raw_sched_wakeup_template e = { 0 };
 
 		field_comm(ev, r, "comm", e.comm);
 		e.pid = field_int(ev, r, "pid");

@@ -2,7 +2,9 @@
 /*
  * asm-offsets.h - the layout the assembly fast paths (arch/x86_64/) rely
  * on: field offsets of struct ut_thread, struct ut_frame, struct rb_page
- * and struct ut_session_ctl, and the constants they test.
+ * and struct ut_session_ctl, and the constants they test.  The records
+ * they write (types, lengths, offsets) come from entries.h through
+ * rec-offsets.h, which the build makes (arch/x86_64/rec-offsets.c).
  *
  * Plain #defines, so that both the assembler and C can read this file.
  * graph.c checks every value against the C definitions at compile time
@@ -41,8 +43,6 @@
 #define UT_C_TRACING_ON		0x1c
 
 #define UT_A_TS_READY		1	/* UT_TS_READY */
-#define UT_A_REC_ENTRY		1	/* UT_REC_ENTRY */
-#define UT_A_REC_EXIT		2	/* UT_REC_EXIT */
 #define UT_A_FR_RECORDED	1	/* UT_FR_RECORDED */
 #define UT_A_SHADOW_MAX		4096	/* UT_SHADOW_MAX */
 #define UT_A_DATA_SIZE		4056	/* RB_DATA_SIZE */

@@ -73,35 +73,40 @@ UT_OFF(struct rb_page, entries, UT_P_ENTRIES);
 UT_OFF(struct rb_page, data, UT_P_DATA);
 UT_OFF(struct ut_session_ctl, tracing_on, UT_C_TRACING_ON);
 _Static_assert(sizeof(struct ut_frame) == 1 << UT_F_SIZE_SHIFT, "ut_frame size");
-_Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_REC_ENTRY == UT_REC_ENTRY &&
-	       UT_A_REC_EXIT == UT_REC_EXIT && UT_A_FR_RECORDED == UT_FR_RECORDED &&
+_Static_assert(UT_A_TS_READY == UT_TS_READY && UT_A_FR_RECORDED == UT_FR_RECORDED &&
 	       UT_A_SHADOW_MAX == UT_SHADOW_MAX &&
 	       UT_A_DATA_SIZE == RB_DATA_SIZE && UT_A_DELTA_MAX == RB_DELTA_MAX &&
 	       UT_A_TYPE_BITS == RB_TYPE_BITS, "asm-offsets.h constants");
 
 __thread struct ut_thread ut_self __attribute__((tls_model("initial-exec")));
 
+/* __ut_put() writes FUNC and ENTRY_PARENT alike, DEPTH and CPU alike */
+_Static_assert(UT_REC_LEN(func) == UT_REC_LEN(entry_parent) &&
+	       UT_REC_OFF(func, ip) == UT_REC_OFF(entry_parent, ip) &&
+	       UT_REC_OFF(func, parent) == UT_REC_OFF(entry_parent, parent), "FUNC, ENTRY_PARENT");
+_Static_assert(UT_REC_LEN(depth) == UT_REC_LEN(cpu) &&
+	       UT_REC_OFF(depth, depth) == UT_REC_OFF(cpu, cpu), "DEPTH, CPU");
+
 static __attribute__((always_inline)) inline int __ut_put(struct ut_thread *t, uint32_t type,
 							  uint64_t ts, uint64_t ip,
 			   uint64_t parent)
 {
 	struct rb_writer *w = &t->w;
-	uint32_t len = ut_rec_info[type].base, h;
+	uint32_t len = ut_rec_info[type].base;
 	unsigned char *p;
 
 	p = rb_reserve(w, len, &ts);
 	if (unlikely(!p))
 		return 0;
-	h = RB_HDR(type, ts - w->last_ts);
-	memcpy(p, &h, 4);
+	ut_rec_hdr(p, w, type, ts);
 	switch (type) {
 	case UT_REC_ENTRY:
-		ut_put48(p + 4, ip);
+		ut_put48(p + UT_REC_OFF(entry, ip), ip);
 		break;
 	case UT_REC_FUNC:
 	case UT_REC_ENTRY_PARENT:
-		ut_put48(p + 4, ip);
-		ut_put48(p + 10, parent);
+		ut_put48(p + UT_REC_OFF(func, ip), ip);
+		ut_put48(p + UT_REC_OFF(func, parent), parent);
 		break;
 	case UT_REC_DEPTH:
 	case UT_REC_CPU: {
@@ -111,7 +116,7 @@ static __attribute__((always_inline)) inline int __ut_put(struct ut_thread *t, u
 		 */
 		uint32_t v = type == UT_REC_DEPTH ? t->rec_depth : (uint32_t)ip;
 
-		memcpy(p + 4, &v, 4);
+		memcpy(p + UT_REC_OFF(depth, depth), &v, sizeof(v));
 		break;
 	}
 	default:
@@ -292,7 +297,13 @@ ut_take(struct ut_thread *t, uint32_t len, uint64_t ts, uint32_t *off, uint64_t 
 	return p;
 }
 
-/* ut_store - write an ENTRY (10 bytes) or EXIT (4) at @off and commit it */
+/*
+ * ut_store - write an ENTRY or EXIT at @off and commit it: the header
+ * and the ip, in two stores (as arch/x86_64/entry.h does), or the header
+ */
+_Static_assert(UT_REC_OFF(entry, ip) == sizeof(uint32_t) &&
+	       UT_REC_LEN(entry) == UT_REC_OFF(entry, ip) + UT_ADDR_BYTES &&
+	       UT_REC_LEN(exit) == sizeof(uint32_t), "ut_store() writes ENTRY and EXIT as entries.h has them");
 static __attribute__((always_inline)) inline void
 ut_store(struct ut_thread *t, struct rb_page *p, uint32_t off, uint32_t type, uint32_t len,
 	 uint64_t delta, uint64_t ts, uint64_t ip)
@@ -300,16 +311,16 @@ ut_store(struct ut_thread *t, struct rb_page *p, uint32_t off, uint32_t type, ui
 	/* header and the low half of the address in one store */
 	uint64_t v = RB_HDR(type, delta) | (ip << 32);
 
-	if (len == 10) {
+	if (len == UT_REC_LEN(entry)) {
 		uint16_t hi = (uint16_t)(ip >> 32);
 
-		memcpy(p->data + off, &v, 8);
-		memcpy(p->data + off + 8, &hi, 2);
+		memcpy(p->data + off, &v, sizeof(v));
+		memcpy(p->data + off + UT_REC_OFF(entry, ip) + 4, &hi, sizeof(hi));
 		t->rec_depth++;
 	} else {
 		uint32_t h = (uint32_t)v;
 
-		memcpy(p->data + off, &h, 4);
+		memcpy(p->data + off, &h, sizeof(h));
 		t->rec_depth -= !!t->rec_depth;
 	}
 	t->w.last_ts = ts;
@@ -417,20 +428,18 @@ static void ut_restate(struct ut_thread *t, uint64_t ts)
 static int ut_put_ctx_task(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt,
 			   const struct ut_ctx_task *task)
 {
-	uint16_t n = task ? 2 + sizeof(*task) : 2;
-	unsigned char *p = rb_reserve(&t->w, 6u + n, &ts);
-	uint32_t h;
+	uint16_t n = UT_REC_OFF(ctx, task) - UT_REC_SIZED_BASE + (task ? sizeof(*task) : 0);
+	unsigned char *p = rb_reserve(&t->w, UT_REC_SIZED_BASE + n, &ts);
 
 	if (!p)
 		return 0;
-	h = RB_HDR(UT_REC_CTX, ts - t->w.last_ts);
-	memcpy(p, &h, 4);
-	memcpy(p + 4, &n, 2);
-	p[6] = ctx;
-	p[7] = preempt;
+	ut_rec_hdr(p, &t->w, UT_REC_CTX, ts);
+	ut_rec_put_n(p, n);
+	p[UT_REC_OFF(ctx, flags)] = ctx;
+	p[UT_REC_OFF(ctx, preempt)] = preempt;
 	if (task)
-		memcpy(p + 8, task, sizeof(*task));
-	rb_commit(&t->w, 6u + n, ts, 0);
+		memcpy(p + UT_REC_OFF(ctx, task), task, sizeof(*task));
+	rb_commit(&t->w, UT_REC_SIZED_BASE + n, ts, ut_rec_counts(UT_REC_CTX));
 	return 1;
 }
 
@@ -494,26 +503,26 @@ int ut_write_task(struct ut_thread *t, uint64_t ts, uint8_t ctx, uint8_t preempt
 	return ret;
 }
 
-/* a variable-length record: header, u16 n, n addresses */
 /* a STACK, TRACE or TRACE_DIR (@dir) record of @n addresses */
+_Static_assert(UT_REC_OFF(stack, ips) == UT_REC_OFF(trace, ips), "STACK, TRACE");
 static int ut_write_ips_dir(struct ut_thread *t, uint32_t type, const uintptr_t *ips, uint32_t n,
 			    uint64_t ts, uint16_t dir)
 {
 	/* TRACE_DIR: its u16 counts bytes, the dir's two included (entries.h) */
-	uint32_t base = type == UT_REC_TRACE_DIR ? 8 : 6, len = base + 6 * n, h;
-	uint16_t n16 = (uint16_t)(type == UT_REC_TRACE_DIR ? len - 6 : n);
+	uint32_t base = type == UT_REC_TRACE_DIR ? UT_REC_OFF(trace_dir, ips) : UT_REC_OFF(stack, ips);
+	uint32_t len = base + UT_ADDR_BYTES * n;
+	uint16_t n16 = (uint16_t)(type == UT_REC_TRACE_DIR ? len - UT_REC_SIZED_BASE : n);
 	unsigned char *p;
 
 	p = rb_reserve(&t->w, len, &ts);
 	if (!p)
 		return 0;
-	h = RB_HDR(type, ts - t->w.last_ts);
-	memcpy(p, &h, 4);
-	memcpy(p + 4, &n16, 2);
+	ut_rec_hdr(p, &t->w, type, ts);
+	ut_rec_put_n(p, n16);
 	if (type == UT_REC_TRACE_DIR)
-		memcpy(p + 6, &dir, 2);
+		memcpy(p + UT_REC_OFF(trace_dir, dir), &dir, sizeof(dir));
 	for (uint32_t i = 0; i < n; i++)
-		ut_put48(p + base + 6 * i, ips[i]);
+		ut_put48(p + base + UT_ADDR_BYTES * i, ips[i]);
 	rb_commit(&t->w, len, ts, ut_rec_counts(type));
 	return 1;
 }
@@ -597,7 +606,7 @@ void ut_write_trace_dir(struct ut_thread *t, const uintptr_t *ips, uint32_t n, u
 static inline int ut_put_event(struct ut_thread *t, const struct ut_trace_entry *ent, uint32_t size,
 			       uint64_t ts)
 {
-	uint32_t len = 6 + size, h;
+	uint32_t len = UT_REC_SIZED_BASE + size;
 	uint16_t n16 = (uint16_t)size;
 	unsigned char *p;
 
@@ -605,10 +614,9 @@ static inline int ut_put_event(struct ut_thread *t, const struct ut_trace_entry 
 	p = rb_reserve(&t->w, len, &ts);
 	if (!p)
 		return 0;
-	h = RB_HDR(UT_REC_EVENT, ts - t->w.last_ts);
-	memcpy(p, &h, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, ent, size);
+	ut_rec_hdr(p, &t->w, UT_REC_EVENT, ts);
+	ut_rec_put_n(p, n16);
+	memcpy(p + UT_REC_OFF(event, entry), ent, size);
 	rb_commit(&t->w, len, ts, ut_rec_counts(UT_REC_EVENT));
 	return 1;
 }
@@ -684,7 +692,6 @@ static void ut_write_return(struct ut_thread *t, uintptr_t ip, uint32_t depth, u
 {
 	unsigned char *p;
 	uint16_t d16 = depth > 0xffff ? 0xffff : (uint16_t)depth;
-	uint32_t h;
 
 	if (t->busy) {
 		ut_lost_exit(t);
@@ -692,14 +699,13 @@ static void ut_write_return(struct ut_thread *t, uintptr_t ip, uint32_t depth, u
 	}
 	t->busy = UT_BUSY();
 	barrier();
-	p = rb_reserve(&t->w, 18, &ts);
+	p = rb_reserve(&t->w, UT_REC_LEN(return), &ts);
 	if (p) {
-		h = RB_HDR(UT_REC_RETURN, ts - t->w.last_ts);
-		memcpy(p, &h, 4);
-		ut_put48(p + 4, ip);
-		memcpy(p + 10, &d16, 2);
-		ut_put48(p + 12, dur);
-		rb_commit(&t->w, 18, ts, ut_rec_counts(UT_REC_RETURN));
+		ut_rec_hdr(p, &t->w, UT_REC_RETURN, ts);
+		ut_put48(p + UT_REC_OFF(return, ip), ip);
+		memcpy(p + UT_REC_OFF(return, depth), &d16, sizeof(d16));
+		ut_put48(p + UT_REC_OFF(return, duration), dur);
+		rb_commit(&t->w, UT_REC_LEN(return), ts, ut_rec_counts(UT_REC_RETURN));
 	}
 	ut_release(t);
 }
@@ -745,7 +751,7 @@ void ut_frame_end(struct ut_thread *t, uint32_t d, uint64_t ts)
 		ut_prof_exit(t, d, ts);
 	switch (f->recorded) {
 	case UT_FR_RECORDED:
-		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, 4, ts, 0)))
+		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, UT_REC_LEN(exit), ts, 0)))
 			ut_exit_dropped(t);
 		break;
 	case UT_FR_LOST:
@@ -899,7 +905,7 @@ static void ut_push(struct ut_thread *t, uintptr_t slot, uintptr_t orig, uintptr
 		f->recorded = kind == UT_FE_NOTRACE || kind == UT_FE_HIDDEN ? UT_FR_NOTRACE :
 			      kind == UT_FE_THRESH ? UT_FR_THRESH : UT_FR_SKIP;
 	} else if (likely(d)) {
-		f->recorded = ut_write_fast(t, UT_REC_ENTRY, 10, ts, ip);
+		f->recorded = ut_write_fast(t, UT_REC_ENTRY, UT_REC_LEN(entry), ts, ip);
 	} else {
 		f->recorded = ut_write(t, UT_REC_ENTRY_PARENT, ts, ip, parent);
 	}
@@ -1104,7 +1110,7 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		   t->frames[d - 1].recorded == UT_FR_RECORDED)) {
 		t->depth = d - 1;
 		barrier();
-		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, 4, ts, 0)))
+		if (unlikely(!ut_write_fast(t, UT_REC_EXIT, UT_REC_LEN(exit), ts, 0)))
 			ut_exit_dropped(t);
 		return;
 	}

@@ -598,6 +598,9 @@ static void cursor_set_depth(struct cursor *c, uint32_t depth)
 	c->st.depth = depth;
 }
 
+/* cursor_next() reads the ip of ENTRY and ENTRY_PARENT alike */
+_Static_assert(UT_REC_OFF(entry, ip) == UT_REC_OFF(entry_parent, ip), "ENTRY, ENTRY_PARENT");
+
 /*
  * The part of the file read more than DROP_BEHIND ago goes back to the
  * kernel: a reader's memory stays the same however long the file (the
@@ -1071,7 +1074,7 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			c->st.rec_len = len;
 			c->st.raw = ts;
 		}
-		memcpy(&h, r, 4);
+		memcpy(&h, r, sizeof(h));
 		/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
 		if (ut_rec_counts(RB_HDR_TYPE(h)))
 			c->st.after_lost = 0;
@@ -1079,9 +1082,10 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 		case UT_REC_ENTRY:
 		case UT_REC_ENTRY_PARENT:
 			cursor_ev(c, ev, UT_EV_ENTRY, ts);
-			ev->ip = ut_get48(r + 4);
+			/* both have the ip at the same place (entries.h) */
+			ev->ip = ut_get48(r + UT_REC_OFF(entry, ip));
 			if (RB_HDR_TYPE(h) == UT_REC_ENTRY_PARENT)
-				ev->parent = ut_get48(r + 10);
+				ev->parent = ut_get48(r + UT_REC_OFF(entry_parent, parent));
 			else if (c->st.depth)
 				ev->parent = c->st.stack[c->st.depth - 1];
 			ev->depth = c->st.depth;
@@ -1101,11 +1105,11 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			return 1;
 		case UT_REC_FUNC:
 			cursor_ev(c, ev, UT_EV_FUNC, ts);
-			ev->ip = ut_get48(r + 4);
-			ev->parent = ut_get48(r + 10);
+			ev->ip = ut_get48(r + UT_REC_OFF(func, ip));
+			ev->parent = ut_get48(r + UT_REC_OFF(func, parent));
 			return 1;
 		case UT_REC_DEPTH:
-			memcpy(&v, r + 4, 4);
+			memcpy(&v, r + UT_REC_OFF(depth, depth), sizeof(v));
 			if (c->st.after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->st.depth) {
 				/* the loss ended or began calls unseen: say so */
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
@@ -1118,17 +1122,17 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			cursor_set_depth(c, v);
 			break;
 		case UT_REC_CPU:
-			memcpy(&v, r + 4, 4);
+			memcpy(&v, r + UT_REC_OFF(cpu, cpu), sizeof(v));
 			c->st.cpu = v;
 			break;
 		case UT_REC_STACK: {
 			uint16_t n;
 
-			memcpy(&n, r + 4, 2);
+			n = ut_rec_get_n(r);
 			v = c->st.depth;
 			cursor_set_depth(c, n);
 			for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
-				c->st.stack[i] = ut_get48(r + 6 + 6 * i);
+				c->st.stack[i] = ut_get48(r + UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * i);
 			if (c->st.after_lost && n != v) {
 				cursor_ev(c, ev, UT_EV_DEPTH, ts);
 				ev->depth = n;
@@ -1140,9 +1144,9 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 		case UT_REC_DATA: {
 			uint16_t n;
 
-			memcpy(&n, r + 4, 2);
+			n = ut_rec_get_n(r);
 			cursor_ev(c, ev, UT_EV_MARKER, ts);
-			ev->data = cursor_keep(c, r + 6, n, 0);
+			ev->data = cursor_keep(c, r + UT_REC_OFF(data, text), n, 0);
 			ev->data_len = n;
 			ev->depth = c->st.depth;
 			return 1;
@@ -1152,7 +1156,7 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			 * A whole call, written at its return: the open calls
 			 * the ENTRY/EXIT records pair up are not touched.
 			 */
-			uint64_t dur = ut_get48(r + 12), entry;
+			uint64_t dur = ut_get48(r + UT_REC_OFF(return, duration)), entry;
 			uint16_t depth;
 
 			if (dur > ts) {
@@ -1160,9 +1164,9 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 					 "returning at %" PRIu64, dur, ts);
 				goto bad;
 			}
-			memcpy(&depth, r + 10, 2);
+			memcpy(&depth, r + UT_REC_OFF(return, depth), sizeof(depth));
 			cursor_ev(c, ev, UT_EV_RETURN, ts);
-			ev->ip = ut_get48(r + 4);
+			ev->ip = ut_get48(r + UT_REC_OFF(return, ip));
 			ev->depth = depth;
 			/* the entry time converted as any timestamp: durations agree with ENTRY/EXIT pairs */
 			entry = ut_data_ns(c->d, ts - dur);
@@ -1173,55 +1177,58 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			uint16_t n;
 
 			/* rec_len() checked n and that the n ips are in the page */
-			memcpy(&n, r + 4, 2);
+			n = ut_rec_get_n(r);
 			cursor_ev(c, ev, UT_EV_TRACE, ts);
-			ev->data = cursor_keep(c, r + 6, 6u * n, 0);
-			ev->data_len = 6u * n;
+			ev->data = cursor_keep(c, r + UT_REC_OFF(trace, ips), UT_ADDR_BYTES * n, 0);
+			ev->data_len = UT_ADDR_BYTES * n;
 			ev->count = n;
 			ev->depth = c->st.depth;
 			return 1;
 		}
 		case UT_REC_CTX: {
-			uint16_t n;
+			/* the thread's context from here on (entries.h): n counts from its end */
+			uint32_t n = UT_REC_SIZED_BASE + ut_rec_get_n(r);
 
-			/* the thread's context from here on (entries.h) */
-			memcpy(&n, r + 4, 2);
-			if (n >= 2) {
-				c->st.ctx = r[6];
-				c->st.preempt = r[7];
-				if (!(r[6] & UT_CTX_IRQS_OFF))
+			if (n >= UT_REC_OFF(ctx, task)) {
+				uint8_t flags = r[UT_REC_OFF(ctx, flags)], preempt = r[UT_REC_OFF(ctx, preempt)];
+
+				c->st.ctx = flags;
+				c->st.preempt = preempt;
+				if (!(flags & UT_CTX_IRQS_OFF))
 					c->st.ctx_gap |= UT_GAP_IRQS_ON;
-				if (!r[7])
+				if (!preempt)
 					c->st.ctx_gap |= UT_GAP_PREEMPT_ON;
-				if (!(r[6] & UT_CTX_IRQS_OFF) && !r[7])
+				if (!(flags & UT_CTX_IRQS_OFF) && !preempt)
 					c->st.ctx_gap |= UT_GAP_PLAIN;
-				if (!(r[6] & UT_CTX_WAKING))
+				if (!(flags & UT_CTX_WAKING))
 					c->st.ctx_gap |= UT_GAP_RUNNING;
 			}
-			if (n >= 2 + sizeof(struct ut_ctx_task)) {
-				memcpy(&c->st.task, r + 8, sizeof(c->st.task));
+			if (n >= UT_REC_OFF(ctx, task) + sizeof(struct ut_ctx_task)) {
+				memcpy(&c->st.task, r + UT_REC_OFF(ctx, task), sizeof(c->st.task));
 				c->st.has_task = 1;
 			}
 			break;
 		}
 		case UT_REC_TRACE_DIR: {
+			/* n counts the dir's bytes too */
+			const uint32_t fixed = UT_REC_LEN(trace_dir) - UT_REC_SIZED_BASE;
 			uint16_t n, dir;
 			uint32_t w;
 
 			/* a stacktrace trigger's, for one directory (entries.h) */
-			memcpy(&n, r + 4, 2);
-			if (n < 2 || (n - 2) % 6) {
+			n = ut_rec_get_n(r);
+			if (n < fixed || (n - fixed) % UT_ADDR_BYTES) {
 				snprintf(why, sizeof(why), "a stack trace of %u bytes", n);
 				goto bad;
 			}
-			memcpy(&dir, r + 6, 2);
+			memcpy(&dir, r + UT_REC_OFF(trace_dir, dir), sizeof(dir));
 			w = ut_sample_weight(dir);
 			cursor_ev(c, ev, w ? UT_EV_SAMPLE :
 					 dir == UT_TRACE_DIR_ICALL || dir == UT_TRACE_DIR_ICRET ?
 					 UT_EV_INITCALL : UT_EV_TRACE, ts);
-			ev->data = cursor_keep(c, r + 8, n - 2u, 0);
-			ev->data_len = n - 2u;
-			ev->count = (n - 2u) / 6;
+			ev->data = cursor_keep(c, r + UT_REC_OFF(trace_dir, ips), n - fixed, 0);
+			ev->data_len = n - fixed;
+			ev->count = (n - fixed) / UT_ADDR_BYTES;
 			/* a sample's sentinel is not a directory, but its weight; initcall's say call or return */
 			ev->dir = w ? 0 : dir;
 			ev->weight = w;
@@ -1231,17 +1238,18 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 		case UT_REC_EVENT: {
 			uint16_t n, id;
 
-			memcpy(&n, r + 4, 2);
+			n = ut_rec_get_n(r);
 			if (n < sizeof(struct ut_trace_entry)) {
 				snprintf(why, sizeof(why), "an event of %u bytes, shorter than its "
 					 "common fields", n);
 				goto bad;
 			}
-			memcpy(&id, r + 6, 2);
+			memcpy(&id, r + UT_REC_OFF(event, entry) + offsetof(struct ut_trace_entry, type),
+			       sizeof(id));
 			cursor_ev(c, ev, UT_EV_EVENT, ts);
 			ev->id = id;
 			/* an entry is read field by field: hand out an aligned copy */
-			ev->data = cursor_keep(c, r + 6, n, 1);
+			ev->data = cursor_keep(c, r + UT_REC_OFF(event, entry), n, 1);
 			ev->data_len = n;
 			ev->depth = c->st.depth;
 			return 1;

@@ -23,37 +23,73 @@
 struct ut_symtab;
 struct rb_page;
 
-enum ut_ev_type {
-	UT_EV_ENTRY = 1,	/* function_graph entry */
-	UT_EV_EXIT,		/* function_graph return: ip = the function it closes (0 if unknown) */
-	UT_EV_FUNC,		/* function tracer: ip, parent */
-	UT_EV_MARKER,		/* text in ev->data */
-	UT_EV_LOST,		/* ev->count records lost here; 0: an unknown number
-				 * (damaged data skipped, said on stderr) */
-	UT_EV_RETURN,		/* a call at least tracing_thresh long, whose entry was not
-				 * recorded: ip, depth, ts = its return, duration */
-	UT_EV_TRACE,		/* a stack trace: ev->count ips, innermost first, in
-				 * ev->data (6 bytes each, see ut_event_trace_ip()) */
-	UT_EV_DEPTH,		/* right after a UT_EV_LOST, the stream restates its
-				 * open calls (DEPTH, STACK records) and they are not
-				 * what the events before left open (ev->count of them):
-				 * ev->depth calls are open now.  Fewer: the innermost
-				 * ended unseen, their returns lost.  More: calls began
-				 * unseen, their entries lost; the EXIT that closes one
-				 * names it if a STACK did.  (Other restatements, at a
-				 * fork, a context switch, the start of a flight
-				 * recording, only set the depth of the next events.) */
-	UT_EV_EVENT,		/* an event (tracepoint): ev->id, and its entry (common
-				 * fields first, see usertrace/event.h) in ev->data,
-				 * ev->data_len bytes, at least 8, aligned */
-	UT_EV_SAMPLE,		/* a sysprof sample: the user stack, as UT_EV_TRACE
-				 * (ev->count ips, innermost first, in ev->data);
-				 * ev->weight the periods of CPU time it stands for */
-	UT_EV_INITCALL,		/* the initcall tracer: ev->dir UT_TRACE_DIR_ICALL, a
-				 * constructor or destructor is called (ip 0 of
-				 * ev->data), or UT_TRACE_DIR_ICRET, it returned (ip
-				 * 0, then its return value as ip 1) */
+/*
+ * The events the decoder hands out, each with the name `usertrace dump`
+ * prints (ut_ev_name()): UT_EV_TYPE(NAME, name)
+ */
+#define UT_EV_TYPES(UT_EV_TYPE)								\
+	/* function_graph entry */							\
+	UT_EV_TYPE(ENTRY, entry)							\
+	/* function_graph return: ip = the function it closes (0 if unknown) */	\
+	UT_EV_TYPE(EXIT, exit)								\
+	/* function tracer: ip, parent */						\
+	UT_EV_TYPE(FUNC, func)								\
+	/* text in ev->data */								\
+	UT_EV_TYPE(MARKER, marker)							\
+	/* ev->count records lost here; 0: an unknown number (damaged data	\
+	 * skipped, said on stderr) */							\
+	UT_EV_TYPE(LOST, lost)								\
+	/* a call at least tracing_thresh long, whose entry was not recorded:	\
+	 * ip, depth, ts = its return, duration */					\
+	UT_EV_TYPE(RETURN, return)							\
+	/* a stack trace: ev->count ips, innermost first, in ev->data		\
+	 * (UT_ADDR_BYTES each, see ut_event_trace_ip()) */				\
+	UT_EV_TYPE(TRACE, trace)							\
+	/* right after a UT_EV_LOST, the stream restates its open calls (DEPTH,	\
+	 * STACK records) and they are not what the events before left open	\
+	 * (ev->count of them): ev->depth calls are open now.  Fewer: the	\
+	 * innermost ended unseen, their returns lost.  More: calls began	\
+	 * unseen, their entries lost; the EXIT that closes one names it if a	\
+	 * STACK did.  (Other restatements, at a fork, a context switch, the	\
+	 * start of a flight recording, only set the depth of the next events.) */ \
+	UT_EV_TYPE(DEPTH, depth)							\
+	/* an event (tracepoint): ev->id, and its entry (common fields first,	\
+	 * see usertrace/event.h) in ev->data, ev->data_len bytes, at least 8,	\
+	 * aligned */									\
+	UT_EV_TYPE(EVENT, event)							\
+	/* a sysprof sample: the user stack, as UT_EV_TRACE (ev->count ips,	\
+	 * innermost first, in ev->data); ev->weight the periods of CPU time	\
+	 * it stands for */								\
+	UT_EV_TYPE(SAMPLE, sample)							\
+	/* the initcall tracer: ev->dir UT_TRACE_DIR_ICALL, a constructor or	\
+	 * destructor is called (ip 0 of ev->data), or UT_TRACE_DIR_ICRET, it	\
+	 * returned (ip 0, then its return value as ip 1) */			\
+	UT_EV_TYPE(INITCALL, initcall)
+
+/* the types count from 1 (0: no event) */
+enum {
+#define UT_EV_INDEX(NAME, name)	UT_EV_INDEX_##NAME,
+	UT_EV_TYPES(UT_EV_INDEX)
+#undef UT_EV_INDEX
 };
+
+enum ut_ev_type {
+#define UT_EV_ENUM(NAME, name)	UT_EV_##NAME = UT_EV_INDEX_##NAME + 1,
+	UT_EV_TYPES(UT_EV_ENUM)
+#undef UT_EV_ENUM
+};
+
+/* the name of @type (`usertrace dump`'s), NULL for none */
+static inline const char *ut_ev_name(enum ut_ev_type type)
+{
+	static const char *const names[] = {
+#define UT_EV_NAME(NAME, name)	[UT_EV_##NAME] = #name,
+		UT_EV_TYPES(UT_EV_NAME)
+#undef UT_EV_NAME
+	};
+
+	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
+}
 
 struct ut_event {
 	enum ut_ev_type type;
@@ -137,15 +173,15 @@ struct ut_data {
 /* ip @i of a UT_EV_TRACE event (innermost first); 0 past the stored ips */
 static inline uint64_t ut_event_trace_ip(const struct ut_event *ev, uint64_t i)
 {
-	if (!ev->data || i >= ev->count || i >= ev->data_len / 6)
+	if (!ev->data || i >= ev->count || i >= ev->data_len / UT_ADDR_BYTES)
 		return 0;
-	return ut_get48((const unsigned char *)ev->data + 6 * i);
+	return ut_get48((const unsigned char *)ev->data + UT_ADDR_BYTES * i);
 }
 
 /* the number of ips of a UT_EV_TRACE event that can be read */
 static inline uint64_t ut_event_trace_len(const struct ut_event *ev)
 {
-	uint64_t n = ev->data ? ev->data_len / 6 : 0;
+	uint64_t n = ev->data ? ev->data_len / UT_ADDR_BYTES : 0;
 
 	return ev->count < n ? ev->count : n;
 }

@@ -13,8 +13,8 @@
  * caller's frame on the shadow stack whose slot lies above this one (so no
  * frame needs closing and this is no tail call), room in the page, a time
  * delta that fits, no migration.  It hooks the return address, pushes the
- * shadow frame and writes the 10-byte ENTRY exactly as the C path does,
- * store for store, in the order the signal-handler rules of graph.c and
+ * shadow frame and writes the ENTRY (its layout from rec-offsets.h)
+ * exactly as the C path does, store for store, in the order the signal-handler rules of graph.c and
  * doc/design/ring-buffer.md ask for (x86 keeps stores in program order, and
  * a handler on this thread sees them in that order).  Anything else goes to
  * ut_graph_entry() in C.
@@ -25,6 +25,12 @@
  */
 #include "regs.h"
 #include "runtime/asm-offsets.h"
+#include "rec-offsets.h"		/* made from entries.h by the build */
+
+/* the ENTRY written below: the header, then the 48-bit ip, nothing else */
+.if UT_A_ENTRY_IP != 4 || UT_A_ENTRY_LEN != UT_A_ENTRY_IP + 6
+.error "ENTRY is no longer header + ip (entries.h): write its new fields here too"
+.endif
 
 	.hidden	ut_ctl
 	.hidden	ut_fast
@@ -70,7 +76,7 @@
 	cmp	$UT_A_DELTA_MAX, %r9
 	ja	.Lheld\@
 	mov	UT_P_COMMIT(%rax), %r10d	/* offset in the page */
-	cmp	$UT_A_DATA_SIZE - 10, %r10d
+	cmp	$UT_A_DATA_SIZE - UT_A_ENTRY_LEN, %r10d
 	ja	.Lheld\@
 	cmpl	$0, %fs:UT_T_FULL(%r11)
 	jne	.Lheld\@
@@ -100,10 +106,10 @@
 	or	%rdx, %r9			/* header, low half of ip */
 	mov	%r9, UT_P_DATA(%rax,%r10)
 	shr	$32, %rsi
-	mov	%si, UT_P_DATA+8(%rax,%r10)	/* high half (48-bit ip) */
+	mov	%si, UT_P_DATA+UT_A_ENTRY_IP+4(%rax,%r10) /* high half (48-bit ip) */
 	addl	$1, %fs:UT_T_REC_DEPTH(%r11)
 	addl	$1, UT_P_ENTRIES(%rax)
-	add	$10, %r10d
+	add	$UT_A_ENTRY_LEN, %r10d
 	mov	%r10d, UT_P_COMMIT(%rax)	/* commit: the record is visible */
 	movabs	$0x100000001, %rdx
 	mov	%rdx, UT_F_VALID(%rcx)		/* recorded, valid */

@@ -23,6 +23,12 @@
  * second `ret` would unbalance the predictor for every return after it.
  */
 #include "runtime/asm-offsets.h"
+#include "rec-offsets.h"		/* made from entries.h by the build */
+
+/* the EXIT written below: the header alone */
+.if UT_A_EXIT_LEN != 4
+.error "EXIT is no longer a header alone (entries.h): write its new fields here too"
+.endif
 
 	.hidden	ut_ret_fast
 	.hidden	ut_cpu_off
@@ -66,7 +72,7 @@ ut_return_trampoline:
 	cmp	$UT_A_DELTA_MAX, %rsi
 	ja	.Lheld
 	mov	UT_P_COMMIT(%rax), %r9d		/* offset in the page */
-	cmp	$UT_A_DATA_SIZE - 4, %r9d
+	cmp	$UT_A_DATA_SIZE - UT_A_EXIT_LEN, %r9d
 	ja	.Lheld
 	cmpl	$0, %fs:UT_T_FULL(%r11)
 	jne	.Lheld
@@ -85,7 +91,7 @@ ut_return_trampoline:
 	je	1f
 	subl	$1, %fs:UT_T_REC_DEPTH(%r11)
 1:	addl	$1, UT_P_ENTRIES(%rax)
-	add	$4, %r9d
+	add	$UT_A_EXIT_LEN, %r9d
 	mov	%r9d, UT_P_COMMIT(%rax)		/* commit */
 	movq	$0, %fs:UT_T_BUSY(%r11)		/* release */
 	cmpl	$0, %fs:UT_T_NPENDING(%r11)

@@ -4,7 +4,9 @@
  * (installed; C and C++; see tracepoint.h).
  *
  * Included at the end of every trace header; does something only in the
- * one file that defines CREATE_TRACE_POINTS before including it.  It
+ * one file that defines CREATE_TRACE_POINTS before including it (and,
+ * reading 1 alone, in usertrace's files that define UT_TRACE_LAYOUTS:
+ * below).  It
  * reads the header again (TRACE_HEADER_MULTI_READ), found as
  * TRACE_INCLUDE_PATH/TRACE_INCLUDE_FILE.h (the file defaults to
  * TRACE_SYSTEM; without a path, the compiler's include path is searched
@@ -478,4 +480,81 @@ __UT_NOT_FOUND(__UT_INCLUDE(TRACE_INCLUDE_FILE))
 /* the file may include more trace headers */
 #define CREATE_TRACE_POINTS
 
-#endif /* CREATE_TRACE_POINTS */
+#elif defined(UT_TRACE_LAYOUTS) && !defined(TRACE_HEADER_MULTI_READ)
+
+/*
+ * UT_TRACE_LAYOUTS (usertrace's own code, not the programs'): reading 1
+ * alone, struct ut_raw_<class> of each class of the header, for a file
+ * that writes or reads entries of events another file defines (the
+ * recorder's sched source writes sched_switch entries; the sched_switch
+ * tracer prints them): the fields stay written once, in the header.
+ */
+#include "tracepoint.h"
+
+#ifndef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE	TRACE_SYSTEM
+#endif
+#ifdef TRACE_INCLUDE_PATH
+#define __UT_LAYOUT_INCLUDE_(file)	__UT_STR(TRACE_INCLUDE_PATH/file.h)
+#else
+#define __UT_LAYOUT_INCLUDE_(file)	<file.h>
+#endif
+#define __UT_LAYOUT_INCLUDE(file)	__UT_LAYOUT_INCLUDE_(file)
+
+#define TRACE_HEADER_MULTI_READ
+
+#undef TRACE_EVENT
+#undef TRACE_EVENT_CONDITION
+#undef DECLARE_EVENT_CLASS
+#undef DEFINE_EVENT
+#undef DEFINE_EVENT_PRINT
+#undef DEFINE_EVENT_CONDITION
+#undef DECLARE_TRACE
+#undef DECLARE_TRACE_CONDITION
+#define TRACE_EVENT(name, proto, args, tstruct, assign, print)				\
+	DECLARE_EVENT_CLASS(name, __UT_ID(proto), __UT_ID(args),			\
+			    __UT_ID(tstruct), __UT_ID(assign), __UT_ID(print))
+#define TRACE_EVENT_CONDITION(name, proto, args, cond, tstruct, assign, print)		\
+	DECLARE_EVENT_CLASS(name, __UT_ID(proto), __UT_ID(args),			\
+			    __UT_ID(tstruct), __UT_ID(assign), __UT_ID(print))
+#define __field(type, item)		type item;
+#define __field_struct(type, item)	type item;
+#define __array(type, item, len)	type item[len];
+#define __dynamic_array(type, item, len) uint32_t __data_loc_##item;
+#define __string(item, src)		uint32_t __data_loc_##item;
+#define __string_len(item, src, len)	uint32_t __data_loc_##item;
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)			\
+	struct ut_raw_##call {								\
+		struct ut_trace_entry ent;						\
+		tstruct									\
+		char __data[];								\
+	};
+#define DEFINE_EVENT(template, name, proto, args)
+#define DEFINE_EVENT_PRINT(template, name, proto, args, print)
+#define DEFINE_EVENT_CONDITION(template, name, proto, args, cond)
+#define DECLARE_TRACE(name, proto, args)
+#define DECLARE_TRACE_CONDITION(name, proto, args, cond)
+
+#include __UT_LAYOUT_INCLUDE(TRACE_INCLUDE_FILE)
+
+#undef __field
+#undef __field_struct
+#undef __array
+#undef __dynamic_array
+#undef __string
+#undef __string_len
+#undef TRACE_EVENT
+#undef TRACE_EVENT_CONDITION
+#undef DECLARE_EVENT_CLASS
+#undef DEFINE_EVENT
+#undef DEFINE_EVENT_PRINT
+#undef DEFINE_EVENT_CONDITION
+#undef DECLARE_TRACE
+#undef DECLARE_TRACE_CONDITION
+#undef __UT_LAYOUT_INCLUDE
+#undef __UT_LAYOUT_INCLUDE_
+#undef TRACE_INCLUDE_FILE
+#undef TRACE_INCLUDE_PATH
+#undef TRACE_HEADER_MULTI_READ
+
+#endif /* CREATE_TRACE_POINTS, UT_TRACE_LAYOUTS */

@@ -63,10 +63,66 @@ static inline uint32_t ut_sample_weight(uint32_t dir)
 #define UT_TRACE_DIR_ICRET	0xfffdu
 
 enum ut_rec_type {
-#define UT_RECORD(name, type, base, unit, max, counts)	UT_REC_##name = type,
+#define UT_RECORD(NAME, name, type, counts, fields)	UT_REC_##NAME = type,
+#define UT_SIZED(NAME, name, type, counts, unit, max, fields)	UT_REC_##NAME = type,
 #include "entries.h"
+#undef UT_SIZED
 #undef UT_RECORD
 };
+
+/*
+ * One packed struct per type, the header included: struct ut_rec_entry,
+ * struct ut_rec_return, ...  A u48 is 6 bytes (ut_get48()/ut_put48()); a
+ * sized record's n and the variable part (entries.h) are members too.
+ * Records are unaligned in the pages: the structs give offsets and
+ * lengths (UT_REC_OFF(), UT_REC_LEN()); bytes are moved with memcpy().
+ */
+/* the bytes of an address, or a time, in a record (a u48: ut_get48(), ut_put48()) */
+#define UT_ADDR_BYTES	6u
+
+/* what every sized record starts with (entries.h) */
+struct ut_rec_sized {
+	uint32_t hdr;
+	uint16_t n;
+} __attribute__((packed));
+
+#define UT_U8(f)	uint8_t f;
+#define UT_U16(f)	uint16_t f;
+#define UT_U32(f)	uint32_t f;
+#define UT_U48(f)	unsigned char f[UT_ADDR_BYTES];
+#define UT_VAR(f)	unsigned char f[];
+#define UT_RECORD(NAME, name, type, counts, fields)		\
+	struct ut_rec_##name {					\
+		uint32_t hdr;					\
+		fields						\
+	} __attribute__((packed));
+#define UT_SIZED(NAME, name, type, counts, unit, max, fields)	\
+	struct ut_rec_##name {					\
+		uint32_t hdr;					\
+		uint16_t n;					\
+		fields						\
+	} __attribute__((packed));
+#include "entries.h"
+#undef UT_SIZED
+#undef UT_RECORD
+#undef UT_VAR
+#undef UT_U48
+#undef UT_U32
+#undef UT_U16
+#undef UT_U8
+
+/* ut_rec_write_bytes() writes these: n, then the bytes */
+_Static_assert(sizeof(struct ut_rec_data) == sizeof(struct ut_rec_sized) &&
+	       sizeof(struct ut_rec_event) == sizeof(struct ut_rec_sized), "DATA and EVENT layout");
+
+/* the length of a record of type ut_rec_@name (of a sized one: of its fixed part) */
+#define UT_REC_LEN(name)	((uint32_t)sizeof(struct ut_rec_##name))
+/* the offset of its field @f */
+#define UT_REC_OFF(name, f)	((uint32_t)__builtin_offsetof(struct ut_rec_##name, f))
+/* what the length of every sized record counts from: the header and its u16 n */
+#define UT_REC_SIZED_BASE	UT_REC_LEN(sized)
+/* the largest n of a TRACE_DIR record: its dir, then UT_STACK_MAX ips */
+#define UT_REC_DIR_IPS_MAX	(UT_REC_OFF(trace_dir, ips) - UT_REC_SIZED_BASE + UT_ADDR_BYTES * UT_STACK_MAX)
 
 /*
  * The context of a thread (a CTX record's flags), the kernel's latency
@@ -111,15 +167,18 @@ struct ut_rec_info {
 
 /* by type; an unlisted type has base 0 */
 static const struct ut_rec_info ut_rec_info[RB_TYPE_TIME_EXTEND + 1] = {
-#define UT_RECORD(name, type, base, unit, max, counts)	\
-	[type] = { #name, base, unit, max, counts },
+#define UT_RECORD(NAME, name, type, counts, fields)	\
+	[type] = { #NAME, UT_REC_LEN(name), 0, 0, counts },
+#define UT_SIZED(NAME, name, type, counts, unit, max, fields)	\
+	[type] = { #NAME, UT_REC_SIZED_BASE, unit, max, counts },
 #include "entries.h"
+#undef UT_SIZED
 #undef UT_RECORD
-	[RB_TYPE_TIME_EXTEND] = { "TIME_EXTEND", 8, 0, 0, 0 },
+	[RB_TYPE_TIME_EXTEND] = { "TIME_EXTEND", RB_TIME_EXTEND_LEN, 0, 0, 0 },
 };
 
 /* a free type (entries.h): sized, skipped by the readers */
-static const struct ut_rec_info ut_rec_free = { NULL, 6, 1, 65535, 0 };
+static const struct ut_rec_info ut_rec_free = { NULL, UT_REC_SIZED_BASE, 1, 65535, 0 };
 
 /* 1 if records of @type are events (counted), 0 if not */
 static inline int ut_rec_counts(uint32_t type)
@@ -163,7 +222,7 @@ static inline uint32_t ut_rec_len(const unsigned char *rec, uint32_t avail)
 
 	if (avail < 4)
 		return 0;
-	memcpy(&h, rec, 4);
+	memcpy(&h, rec, sizeof(h));
 	type = RB_HDR_TYPE(h);
 	ri = &ut_rec_info[type];
 	if (!ri->base) {
@@ -173,14 +232,87 @@ static inline uint32_t ut_rec_len(const unsigned char *rec, uint32_t avail)
 	}
 	len = ri->base;
 	if (ri->unit) {
-		if (avail < 6)
+		if (avail < UT_REC_SIZED_BASE)
 			return 0;
-		memcpy(&n, rec + 4, 2);
+		memcpy(&n, rec + UT_REC_OFF(sized, n), sizeof(n));
 		if (n > ri->max)
 			return 0;
 		len += (uint32_t)ri->unit * n;
 	}
 	return len <= avail ? len : 0;
+}
+
+/* the header of a record of @type at @ts, on writer @w: the delta from its last record */
+static inline void ut_rec_hdr(unsigned char *p, const struct rb_writer *w, uint32_t type, uint64_t ts)
+{
+	uint32_t h = RB_HDR(type, ts - w->last_ts);
+
+	memcpy(p, &h, sizeof(h));
+}
+
+/* the n of a sized record */
+static inline void ut_rec_put_n(unsigned char *p, uint16_t n)
+{
+	memcpy(p + UT_REC_OFF(sized, n), &n, sizeof(n));
+}
+
+static inline uint16_t ut_rec_get_n(const unsigned char *p)
+{
+	uint16_t n;
+
+	memcpy(&n, p + UT_REC_OFF(sized, n), sizeof(n));
+	return n;
+}
+
+/*
+ * ut_rec_write_cpu - on writer @w, a CPU record at @ts if @cpu is not the
+ * CPU of its last record (w->cpu, set to @cpu).  A dropped one is not
+ * retried: the next page's header names the CPU.  The writers that are
+ * not a traced thread use it (the recorder's sources, the tracing
+ * directory's marker); the runtime's counts its loss (graph.c).
+ */
+static inline void ut_rec_write_cpu(struct rb_writer *w, uint64_t ts, uint32_t cpu)
+{
+	unsigned char *p;
+
+	if (cpu == w->cpu)
+		return;
+	w->cpu = cpu;
+	p = rb_reserve(w, UT_REC_LEN(cpu), &ts);
+	if (!p)
+		return;
+	ut_rec_hdr(p, w, UT_REC_CPU, ts);
+	memcpy(p + UT_REC_OFF(cpu, cpu), &cpu, sizeof(cpu));
+	rb_commit(w, UT_REC_LEN(cpu), ts, ut_rec_counts(UT_REC_CPU));
+}
+
+/*
+ * ut_rec_write_bytes - on writer @w, a sized record of @type of unit 1
+ * at @ts: n = @len, then the @len bytes at @data (a DATA record's text,
+ * an EVENT record's entry); @len is at most the type's max (entries.h).
+ * Returns 1 if written, 0 if dropped.
+ */
+static inline int ut_rec_write_bytes(struct rb_writer *w, uint32_t type, uint64_t ts,
+				     const void *data, uint32_t len)
+{
+	uint32_t rlen = UT_REC_SIZED_BASE + len;
+	unsigned char *p;
+
+	p = rb_reserve(w, rlen, &ts);
+	if (!p)
+		return 0;
+	ut_rec_hdr(p, w, type, ts);
+	ut_rec_put_n(p, (uint16_t)len);
+	memcpy(p + UT_REC_SIZED_BASE, data, len);
+	rb_commit(w, rlen, ts, ut_rec_counts(type));
+	return 1;
+}
+
+/* an EVENT record of the entry @ent, @size bytes (event.h) */
+static inline int ut_rec_write_event(struct rb_writer *w, uint64_t ts, const void *ent,
+				     uint32_t size)
+{
+	return ut_rec_write_bytes(w, UT_REC_EVENT, ts, ent, size);
 }
 
 /* what the hooks record, derived from the active tracers' needs */

@@ -57,7 +57,14 @@
 #define RB_TYPE_MASK		0xfu
 #define RB_DELTA_BITS		28
 #define RB_DELTA_MAX		((1u << RB_DELTA_BITS) - 1)
-#define RB_TYPE_TIME_EXTEND	15	/* header + u32 high bits of the delta */
+#define RB_TYPE_TIME_EXTEND	15	/* struct rb_time_extend */
+
+/* the ring buffer's own record: a delta too large for a header */
+struct rb_time_extend {
+	uint32_t hdr;		/* RB_TYPE_TIME_EXTEND, the delta's low RB_DELTA_BITS */
+	uint32_t hi;		/* the delta's bits above them */
+} __attribute__((packed));
+#define RB_TIME_EXTEND_LEN	((uint32_t)sizeof(struct rb_time_extend))
 
 #define RB_HDR(type, delta)	((uint32_t)(type) | ((uint32_t)(delta) << RB_TYPE_BITS))
 #define RB_HDR_TYPE(h)		((h) & RB_TYPE_MASK)

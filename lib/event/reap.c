@@ -89,21 +89,10 @@ static void no_fill(struct ut_evf_ctx *ctx, unsigned needs)
 static int append(struct rb_header *h, struct ut_trace_entry *ent, uint32_t size, uint64_t ts)
 {
 	struct rb_writer w;
-	uint32_t len = 6 + size, hdr;
-	uint16_t n16 = (uint16_t)size;
-	unsigned char *p;
 
 	if (rb_writer_adopt(&w, h, ut_rec_len) < 0)
 		return 0;
-	p = rb_reserve(&w, len, &ts);
-	if (!p)
-		return 0;
-	hdr = RB_HDR(UT_REC_EVENT, ts - w.last_ts);
-	memcpy(p, &hdr, 4);
-	memcpy(p + 4, &n16, 2);
-	memcpy(p + 6, ent, size);
-	rb_commit(&w, len, ts, 1);
-	return 1;
+	return ut_rec_write_event(&w, ts, ent, size);
 }
 
 int ut_reap_exit(const struct ut_evreg *reg, int tracing_on, struct ut_reap_thread *t, int n,

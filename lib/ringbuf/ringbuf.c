@@ -235,7 +235,7 @@ unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts)
 	if (delta > RB_DELTA_MAX) {
 		uint32_t h, hi;
 
-		if (p->commit + 8 + len > RB_DATA_SIZE) {
+		if (p->commit + RB_TIME_EXTEND_LEN + len > RB_DATA_SIZE) {
 			if (rb_next_page(w, *ts) < 0)
 				goto drop;
 			p = w->page;
@@ -245,9 +245,9 @@ unsigned char *rb_reserve_slow(struct rb_writer *w, uint32_t len, uint64_t *ts)
 		}
 		h = RB_HDR(RB_TYPE_TIME_EXTEND, delta & RB_DELTA_MAX);
 		hi = (uint32_t)(delta >> RB_DELTA_BITS);
-		memcpy(p->data + p->commit, &h, 4);
-		memcpy(p->data + p->commit + 4, &hi, 4);
-		rb_commit(w, 8, *ts, 0);
+		memcpy(p->data + p->commit + offsetof(struct rb_time_extend, hdr), &h, sizeof(h));
+		memcpy(p->data + p->commit + offsetof(struct rb_time_extend, hi), &hi, sizeof(hi));
+		rb_commit(w, RB_TIME_EXTEND_LEN, *ts, 0);
 	}
 	return p->data + p->commit;
 drop:
@@ -475,15 +475,15 @@ int rb_iter_next(struct rb_iter *it, const unsigned char **rec, uint32_t *len, u
 		if (commit > RB_DATA_SIZE || commit - it->off < 4)
 			return -1;
 		r = it->page->data + it->off;
-		memcpy(&h, r, 4);
+		memcpy(&h, r, sizeof(h));
 		if (RB_HDR_TYPE(h) == RB_TYPE_TIME_EXTEND) {
 			uint32_t hi;
 
-			if (commit - it->off < 8)
+			if (commit - it->off < RB_TIME_EXTEND_LEN)
 				return -1;
-			memcpy(&hi, r + 4, 4);
+			memcpy(&hi, r + offsetof(struct rb_time_extend, hi), sizeof(hi));
 			it->ts += RB_HDR_DELTA(h) | ((uint64_t)hi << RB_DELTA_BITS);
-			it->off += 8;
+			it->off += RB_TIME_EXTEND_LEN;
 			continue;
 		}
 		l = it->len(r, commit - it->off);

@@ -80,10 +80,8 @@ static int marker_ring_open(struct live_marker *m, uint64_t now)
 
 int live_marker_write(struct live_marker *m, const void *text, size_t len)
 {
-	unsigned char *p;
 	uint64_t ts;
-	uint32_t h, cpu;
-	uint16_t l16;
+	uint32_t cpu;
 	int ret, c;
 
 	if (len > LIVE_MARKER_MAX)
@@ -94,25 +92,9 @@ int live_marker_write(struct live_marker *m, const void *text, size_t len)
 		return ret;
 	c = sched_getcpu();
 	cpu = c < 0 ? 0 : (uint32_t)c;
-	if (cpu != m->w.cpu) {
-		m->w.cpu = cpu;
-		p = rb_reserve(&m->w, 8, &ts);
-		if (p) {
-			h = RB_HDR(UT_REC_CPU, ts - m->w.last_ts);
-			memcpy(p, &h, 4);
-			memcpy(p + 4, &cpu, 4);
-			rb_commit(&m->w, 8, ts, ut_rec_counts(UT_REC_CPU));
-		}
-	}
-	p = rb_reserve(&m->w, 6 + (uint32_t)len, &ts);
-	if (!p)
+	ut_rec_write_cpu(&m->w, ts, cpu);
+	if (!ut_rec_write_bytes(&m->w, UT_REC_DATA, ts, text, (uint32_t)len))
 		return -EBADF;	/* as a ring buffer that takes nothing */
-	h = RB_HDR(UT_REC_DATA, ts - m->w.last_ts);
-	l16 = (uint16_t)len;
-	memcpy(p, &h, 4);
-	memcpy(p + 4, &l16, 2);
-	memcpy(p + 6, text, len);
-	rb_commit(&m->w, 6 + (uint32_t)len, ts, ut_rec_counts(UT_REC_DATA));
 	return 0;
 }
 

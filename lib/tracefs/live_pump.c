@@ -42,54 +42,58 @@ struct pump_sink {
 	const struct live_stage *f;
 };
 
-/* one record into the ring; the ring keeps time running forward */
-static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const void *payload,
-		     uint32_t n)
+/*
+ * One record into the ring: the @len bytes of @rec (entries.h's layout)
+ * under a header of @type at @ts (@rec's own header is not read); the
+ * ring keeps time running forward
+ */
+static void ring_put(struct rb_writer *w, uint32_t type, uint64_t ts, const unsigned char *rec,
+		     uint32_t len)
 {
-	unsigned char *p = rb_reserve(w, 4 + n, &ts);
+	unsigned char *p = rb_reserve(w, len, &ts);
 	uint32_t h;
 
 	if (!p)
 		return;
-	h = RB_HDR(type, ts - w->last_ts);
-	memcpy(p, &h, 4);
-	memcpy(p + 4, payload, n);
-	rb_commit(w, 4 + n, ts, ut_rec_counts(type));
+	ut_rec_hdr(p, w, type, ts);
+	memcpy(p + sizeof(h), rec + sizeof(h), len - sizeof(h));
+	rb_commit(w, len, ts, ut_rec_counts(type));
 }
 
 /* the thread's context from @ts on (the latency tracers' flag columns) */
 static void ring_ctx(struct rb_writer *w, uint64_t ts, uint8_t ctx, uint8_t preempt)
 {
-	unsigned char c[4];
-	uint16_t n = 2;
+	unsigned char c[UT_REC_LEN(ctx)];
 
-	memcpy(c, &n, 2);
-	c[2] = ctx;
-	c[3] = preempt;
-	ring_put(w, UT_REC_CTX, ts, c, 4);
+	ut_rec_put_n(c, UT_REC_LEN(ctx) - UT_REC_SIZED_BASE);
+	c[UT_REC_OFF(ctx, flags)] = ctx;
+	c[UT_REC_OFF(ctx, preempt)] = preempt;
+	ring_put(w, UT_REC_CTX, ts, c, sizeof(c));
 }
 
 /* the first @d open calls shown, as a STACK (DEPTH beyond UT_STACK_MAX) */
 static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
 {
-	unsigned char buf[2 + 6 * UT_STACK_MAX];
+	unsigned char buf[UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * UT_STACK_MAX];
+	unsigned char *ips = buf + UT_REC_OFF(stack, ips);
 	const struct ut_stream *s = k->s;
 	const struct live_fsel *sel = k->f ? k->f->fsel : NULL;
 	uint16_t n = (uint16_t)d;
 	uint32_t got = 0;
 
 	if (d > UT_STACK_MAX || !s) {
-		ring_put(&k->w, UT_REC_DEPTH, ts, &d, 4);
+		memcpy(buf + UT_REC_OFF(depth, depth), &d, sizeof(d));
+		ring_put(&k->w, UT_REC_DEPTH, ts, buf, UT_REC_LEN(depth));
 		return;
 	}
-	memcpy(buf, &n, 2);
+	ut_rec_put_n(buf, n);
 	/* with a selection, the calls it kept */
 	for (uint32_t i = 0; got < d && i < UT_STREAM_MAX_OPEN; i++)
 		if (!sel || (i < KEPT_MAX && sel->kept[i]))
-			ut_put48(buf + 2 + 6 * got++, s->stack[i]);
+			ut_put48(ips + UT_ADDR_BYTES * got++, s->stack[i]);
 	for (; got < d; got++)
-		ut_put48(buf + 2 + 6 * got, 0);
-	ring_put(&k->w, UT_REC_STACK, ts, buf, 2 + 6u * n);
+		ut_put48(ips + UT_ADDR_BYTES * got, 0);
+	ring_put(&k->w, UT_REC_STACK, ts, buf, UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * n);
 }
 
 /* rb_writer's page_start: every page states the open calls first */
@@ -180,10 +184,7 @@ int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_st
 		k->wdepth = (uint32_t)need;
 		k->sync = 0;
 	}
-	if (w->cpu != ev->cpu) {
-		w->cpu = ev->cpu;
-		ring_put(w, UT_REC_CPU, ts, &ev->cpu, 4);
-	}
+	ut_rec_write_cpu(w, ts, ev->cpu);
 	/*
 	 * The context the event was written in; a section that ended and
 	 * began again between two events shows as a plain context between
@@ -198,25 +199,25 @@ int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_st
 		k->wctx = ev->ctx;
 		k->wpreempt = ev->preempt;
 	}
-	memcpy(&h, s->rec, 4);
+	memcpy(&h, s->rec, sizeof(h));
 	type = RB_HDR_TYPE(h);
 	if (ev->type == UT_EV_FUNC && type != UT_REC_FUNC) {
 		/* a call of the function tracer under a selection */
-		unsigned char fr[12];
+		unsigned char fr[UT_REC_LEN(func)];
 
-		ut_put48(fr, ev->ip);
-		ut_put48(fr + 6, ev->parent);
-		ring_put(w, UT_REC_FUNC, ts, fr, 12);
+		ut_put48(fr + UT_REC_OFF(func, ip), ev->ip);
+		ut_put48(fr + UT_REC_OFF(func, parent), ev->parent);
+		ring_put(w, UT_REC_FUNC, ts, fr, sizeof(fr));
 	} else if (type == UT_REC_TRACE_DIR && ev->type == UT_EV_TRACE) {
 		/* the directory's own stacktrace trigger: a TRACE in its ring */
-		unsigned char tr[2 + 6 * UT_STACK_MAX];
+		unsigned char tr[UT_REC_OFF(trace, ips) + UT_ADDR_BYTES * UT_STACK_MAX];
 		uint16_t n = (uint16_t)ev->count;
 
-		memcpy(tr, &n, 2);
-		memcpy(tr + 2, ev->data, 6u * n);
-		ring_put(w, UT_REC_TRACE, ts, tr, 2 + 6u * n);
+		ut_rec_put_n(tr, n);
+		memcpy(tr + UT_REC_OFF(trace, ips), ev->data, UT_ADDR_BYTES * n);
+		ring_put(w, UT_REC_TRACE, ts, tr, UT_REC_OFF(trace, ips) + UT_ADDR_BYTES * n);
 	} else {
-		ring_put(w, type, ts, s->rec + 4, s->rec_len - 4);
+		ring_put(w, type, ts, s->rec, s->rec_len);
 	}
 	if (ev->type == UT_EV_ENTRY)
 		k->wdepth++;

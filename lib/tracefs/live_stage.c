@@ -704,7 +704,7 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 	if (s->rec && ev->type != UT_EV_LOST && ev->type != UT_EV_DEPTH) {
 		uint32_t h;
 
-		memcpy(&h, s->rec, 4);
+		memcpy(&h, s->rec, sizeof(h));
 		if (ut_rec_counts(RB_HDR_TYPE(h))) {
 			f->entries++;
 			if (!f->have_first) {
@@ -774,9 +774,9 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 			cpu = page.p.cpu;
 			rb_iter_init(&it, &page.p, ut_rec_len);
 			while (rb_iter_next(&it, &r, &len, &ts) > 0) {
-				memcpy(&hd, r, 4);
+				memcpy(&hd, r, sizeof(hd));
 				if (RB_HDR_TYPE(hd) == UT_REC_CPU) {
-					memcpy(&cpu, r + 4, 4);
+					memcpy(&cpu, r + UT_REC_OFF(cpu, cpu), sizeof(cpu));
 					fresh = 1;
 					continue;
 				}

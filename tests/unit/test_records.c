@@ -3,10 +3,11 @@
  * test_records.c - the wire records of include/usertrace/entries.h.
  *
  * The list in entries.h is the one definition; record.h derives the enum,
- * the lengths and the "counts as an event" rule from it.  These tests
+ * the structs, the lengths and the "counts as an event" rule from it.  These tests
  * check what it derives against the exact layout the data format
  * documents (the table of doc/design/ring-buffer.md, read from the file),
- * and that ut_rec_len() refuses what does not fit.
+ * the payload offsets of the structs it generates, and that ut_rec_len()
+ * refuses what does not fit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +129,52 @@ static void test_bounds(void **state)
 }
 
 /*
+ * The payload fields entries.h defines, at the offsets of the data
+ * format (the files on disk; arch/x86_64's fast paths): the generated
+ * structs must give exactly these, whatever the list's order or macros.
+ */
+static void test_layout(void **state)
+{
+	(void)state;
+	assert_int_equal(UT_REC_LEN(entry), 10);
+	assert_int_equal(UT_REC_OFF(entry, ip), 4);
+	assert_int_equal(UT_REC_LEN(exit), 4);
+	assert_int_equal(UT_REC_LEN(func), 16);
+	assert_int_equal(UT_REC_OFF(func, ip), 4);
+	assert_int_equal(UT_REC_OFF(func, parent), 10);
+	assert_int_equal(UT_REC_LEN(entry_parent), 16);
+	assert_int_equal(UT_REC_OFF(entry_parent, ip), 4);
+	assert_int_equal(UT_REC_OFF(entry_parent, parent), 10);
+	assert_int_equal(UT_REC_LEN(depth), 8);
+	assert_int_equal(UT_REC_OFF(depth, depth), 4);
+	assert_int_equal(UT_REC_LEN(cpu), 8);
+	assert_int_equal(UT_REC_OFF(cpu, cpu), 4);
+	assert_int_equal(UT_REC_LEN(return), 18);
+	assert_int_equal(UT_REC_OFF(return, ip), 4);
+	assert_int_equal(UT_REC_OFF(return, depth), 10);
+	assert_int_equal(UT_REC_OFF(return, duration), 12);
+	/* sized: n at 4, the variable part after the fixed fields */
+	assert_int_equal(UT_REC_SIZED_BASE, 6);
+	assert_int_equal(UT_REC_OFF(sized, n), 4);
+	assert_int_equal(UT_REC_OFF(stack, n), 4);
+	assert_int_equal(UT_REC_OFF(stack, ips), 6);
+	assert_int_equal(UT_REC_OFF(data, text), 6);
+	assert_int_equal(UT_REC_OFF(trace, ips), 6);
+	assert_int_equal(UT_REC_OFF(event, entry), 6);
+	assert_int_equal(UT_REC_OFF(trace_dir, dir), 6);
+	assert_int_equal(UT_REC_OFF(trace_dir, ips), 8);
+	assert_int_equal(UT_REC_LEN(trace_dir), 8);
+	assert_int_equal(UT_REC_OFF(ctx, flags), 6);
+	assert_int_equal(UT_REC_OFF(ctx, preempt), 7);
+	assert_int_equal(UT_REC_OFF(ctx, task), 8);
+	assert_int_equal(UT_REC_LEN(ctx), 8);
+	/* a sized record's length counts from n's end, whatever its fixed fields */
+	for (uint32_t t = 1; t < RB_TYPE_TIME_EXTEND; t++)
+		if (ut_rec_info[t].unit)
+			assert_int_equal(ut_rec_info[t].base, 6);
+}
+
+/*
  * The table of doc/design/ring-buffer.md, "Records": each row's type,
  * name, bytes ("10", "6 + 6n", "6 + n") and "counted" column must say
  * what entries.h says, and every listed type must have its row.
@@ -181,6 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_doc_table),
 	};
 

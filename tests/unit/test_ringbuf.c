@@ -314,6 +314,45 @@ static void test_create(void **state)
 	tbuf_free(&b);
 }
 
+/*
+ * The writers that are not a traced thread (the recorder's sources, the
+ * tracing directory's marker, the reaper) write their CPU, EVENT and DATA
+ * records with record.h's helpers: the bytes of entries.h's layout, a CPU
+ * record only when the CPU changes.
+ */
+static void test_rec_helpers(void **state)
+{
+	static const unsigned char ent[8] = { 7, 0, 1, 2, 0x10, 0x20, 0, 0 };
+	static const unsigned char want[] = {
+		/* CPU 3 at 1006 */
+		0x66, 0x00, 0x00, 0x00, 3, 0, 0, 0,
+		/* EVENT of 8 bytes at 1007 */
+		0x1b, 0x00, 0x00, 0x00, 8, 0, 7, 0, 1, 2, 0x10, 0x20, 0, 0,
+		/* DATA "hi" at 1007 */
+		0x08, 0x00, 0x00, 0x00, 2, 0, 'h', 'i',
+	};
+	struct rb_writer w = { 0 };
+	struct rb_page *p;
+	struct tbuf b;
+
+	(void)state;
+	tbuf_new(&b, 4, RB_MODE_CONSUMER);
+	rb_writer_init(&w, b.h, 1000);
+	p = rb_page_slot(b.h, 0);
+	ut_rec_write_cpu(&w, 1005, w.cpu);		/* the same CPU: nothing */
+	assert_int_equal(p->commit, 0);
+	ut_rec_write_cpu(&w, 1006, 3);
+	assert_int_equal(w.cpu, 3);
+	ut_rec_write_cpu(&w, 1007, 3);
+	assert_int_equal(ut_rec_write_event(&w, 1007, ent, sizeof(ent)), 1);
+	assert_int_equal(ut_rec_write_bytes(&w, UT_REC_DATA, 1007, "hi", 2), 1);
+	assert_int_equal(p->commit, sizeof(want));
+	assert_memory_equal(p->data, want, sizeof(want));
+	assert_int_equal(p->entries, 2);	/* EVENT and DATA: CPU is not an event */
+	rb_writer_close(&w);
+	tbuf_free(&b);
+}
+
 static void test_write_read(void **state)
 {
 	struct rb_writer w = { 0 };
@@ -1459,6 +1498,7 @@ int main(void)
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_create),
 		cmocka_unit_test(test_write_read),
+		cmocka_unit_test(test_rec_helpers),
 		cmocka_unit_test(test_time_extend),
 		cmocka_unit_test(test_time_backwards),
 		cmocka_unit_test(test_page_crossing),

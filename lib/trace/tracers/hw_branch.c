@@ -14,14 +14,14 @@
  *   #  |           |                     |             |
  *      1  0x00005555555551a9 -> 0x0000555555555139 main
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "lib/trace/hwbranch.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
+#include "usertrace/ftrace.h"
 #include "utils/data.h"
-
-enum { HWB_FROM = 8, HWB_TO = 16, HWB_SIZE = 24 };
 
 static int hw_branch_available(char *why, size_t len)
 {
@@ -37,11 +37,12 @@ static enum print_line_t hw_branch_print_line(struct trace_iter *iter, struct ut
 {
 	uint64_t from, to;
 
-	if (ev->type != UT_EV_EVENT || !ev->data || ev->data_len < HWB_SIZE ||
+	if (ev->type != UT_EV_EVENT || !ev->data || ev->data_len < sizeof(struct ut_ftrace_hw_branch) ||
 	    !trace_event_is(iter, ev, "ftrace", "hw_branch"))
 		return TRACE_TYPE_UNHANDLED;
-	memcpy(&from, ev->data + HWB_FROM, 8);
-	memcpy(&to, ev->data + HWB_TO, 8);
+	/* the entry, as ftrace.def has it */
+	memcpy(&from, ev->data + offsetof(struct ut_ftrace_hw_branch, from), sizeof(from));
+	memcpy(&to, ev->data + offsetof(struct ut_ftrace_hw_branch, to), sizeof(to));
 	hwb_print_branch(iter, ev, (int)ev->cpu, from, to);
 	return TRACE_TYPE_HANDLED;
 }

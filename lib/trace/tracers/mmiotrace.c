@@ -20,6 +20,7 @@
  * Other events print as nop prints them.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "lib/trace/output.h"
@@ -27,12 +28,18 @@
 #include "usertrace/event.h"
 #include "utils/data.h"
 
+/* both events' layouts (the kernel's): usertrace/events/mmiotrace.h's fields */
+#define UT_TRACE_LAYOUTS
+#include "usertrace/events/mmiotrace.h"
+
+#define RW_OFF(f)	offsetof(struct ut_raw_mmiotrace_rw, f)
+#define MAP_OFF(f)	offsetof(struct ut_raw_mmiotrace_map, f)
+/* the bytes up to the last field (the struct's size adds padding) */
+#define RW_SIZE		(RW_OFF(width) + 1)
+#define MAP_SIZE	(MAP_OFF(opcode) + 1)
+
 /* the kernel's enum mm_io_opcode (usertrace/events/mmiotrace.h) */
 enum { MMIO_READ = 1, MMIO_WRITE = 2, MMIO_PROBE = 3, MMIO_UNPROBE = 4, MMIO_UNKNOWN_OP = 5 };
-
-/* both events' layouts (the kernel's): phys, value|virt, pc|len, map_id, opcode, width */
-enum { F_PHYS = 8, F_VAL = 16, F_PC = 24, F_ID = 32, F_OP = 36, F_WIDTH = 37, RW_SIZE = 38,
-       MAP_SIZE = 37 };
 
 static const char *const mmiotrace_events[] = {
 	"mmiotrace:mmiotrace_rw", "mmiotrace:mmiotrace_map", NULL
@@ -42,7 +49,7 @@ static uint64_t u64_at(const struct ut_event *ev, unsigned off)
 {
 	uint64_t v;
 
-	memcpy(&v, ev->data + off, 8);
+	memcpy(&v, ev->data + off, sizeof(v));
 	return v;
 }
 
@@ -50,7 +57,7 @@ static int i32_at(const struct ut_event *ev, unsigned off)
 {
 	int32_t v;
 
-	memcpy(&v, ev->data + off, 4);
+	memcpy(&v, ev->data + off, sizeof(v));
 	return v;
 }
 
@@ -91,11 +98,12 @@ static enum print_line_t mmiotrace_print_line(struct trace_iter *iter, struct ut
 		return TRACE_TYPE_HANDLED;
 	}
 	if (ev->data_len >= RW_SIZE && trace_event_is(iter, ev, "mmiotrace", "mmiotrace_rw")) {
-		uint64_t val = u64_at(ev, F_VAL), pc = u64_at(ev, F_PC);
-		unsigned op = (unsigned char)ev->data[F_OP], width = (unsigned char)ev->data[F_WIDTH];
+		uint64_t val = u64_at(ev, RW_OFF(value)), pc = u64_at(ev, RW_OFF(pc));
+		unsigned op = (unsigned char)ev->data[RW_OFF(opcode)];
+		unsigned width = (unsigned char)ev->data[RW_OFF(width)];
 
-		phys = u64_at(ev, F_PHYS);
-		id = i32_at(ev, F_ID);
+		phys = u64_at(ev, RW_OFF(phys));
+		id = i32_at(ev, RW_OFF(map_id));
 		if (op == MMIO_READ || op == MMIO_WRITE)
 			ut_seq_printf(s, "%c %u %u.%06u %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " 0\n",
 				      op == MMIO_READ ? 'R' : 'W', width, secs, usec, id, phys, val, pc);
@@ -108,14 +116,14 @@ static enum print_line_t mmiotrace_print_line(struct trace_iter *iter, struct ut
 		return TRACE_TYPE_HANDLED;
 	}
 	if (ev->data_len >= MAP_SIZE && trace_event_is(iter, ev, "mmiotrace", "mmiotrace_map")) {
-		unsigned op = (unsigned char)ev->data[F_OP];
+		unsigned op = (unsigned char)ev->data[MAP_OFF(opcode)];
 
-		phys = u64_at(ev, F_PHYS);
-		id = i32_at(ev, F_ID);
+		phys = u64_at(ev, MAP_OFF(phys));
+		id = i32_at(ev, MAP_OFF(map_id));
 		if (op == MMIO_PROBE)
 			ut_seq_printf(s, "MAP %u.%06u %d 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64
-				      " 0x0 0\n", secs, usec, id, phys, u64_at(ev, F_VAL),
-				      u64_at(ev, F_PC));
+				      " 0x0 0\n", secs, usec, id, phys, u64_at(ev, MAP_OFF(virt)),
+				      u64_at(ev, MAP_OFF(len)));
 		else if (op == MMIO_UNPROBE)
 			ut_seq_printf(s, "UNMAP %u.%06u %d 0x0 0\n", secs, usec, id);
 		else

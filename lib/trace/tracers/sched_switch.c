@@ -15,6 +15,7 @@
  * sched:sched_wakeup events, which the recorder writes for the traced
  * threads (cmds/schedsrc.c); any other event prints as nop prints it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,18 +24,18 @@
 #include "usertrace/event.h"
 #include "usertrace/record.h"
 
-/* the kernel's layouts (events/sched/NAME/format), as usertrace/events/sched.h has them */
-enum {
-	SW_PREV_COMM = 8, SW_PREV_PID = 24, SW_PREV_PRIO = 28, SW_PREV_STATE = 32,
-	SW_NEXT_COMM = 40, SW_NEXT_PID = 56, SW_NEXT_PRIO = 60, SW_SIZE = 64,
-	WK_COMM = 8, WK_PID = 24, WK_PRIO = 28, WK_TARGET_CPU = 32, WK_SIZE = 36,
-};
+/* the kernel's layouts (events/sched/NAME/format): usertrace/events/sched.h's fields */
+#define UT_TRACE_LAYOUTS
+#include "usertrace/events/sched.h"
+
+#define SW_OFF(f)	offsetof(struct ut_raw_sched_switch, f)
+#define WK_OFF(f)	offsetof(struct ut_raw_sched_wakeup_template, f)
 
 static int get_int(const struct ut_event *ev, unsigned off)
 {
 	int32_t v;
 
-	memcpy(&v, ev->data + off, 4);
+	memcpy(&v, ev->data + off, sizeof(v));
 	return v;
 }
 
@@ -42,27 +43,27 @@ int trace_sched_switch_fields(const struct ut_event *ev, struct trace_sched_swit
 {
 	int64_t st;
 
-	if (!ev->data || ev->data_len < SW_SIZE)
+	if (!ev->data || ev->data_len < sizeof(struct ut_raw_sched_switch))
 		return 0;
-	sw->prev_comm = ev->data + SW_PREV_COMM;
-	sw->prev_pid = get_int(ev, SW_PREV_PID);
-	sw->prev_prio = get_int(ev, SW_PREV_PRIO);
-	memcpy(&st, ev->data + SW_PREV_STATE, 8);
+	sw->prev_comm = ev->data + SW_OFF(prev_comm);
+	sw->prev_pid = get_int(ev, SW_OFF(prev_pid));
+	sw->prev_prio = get_int(ev, SW_OFF(prev_prio));
+	memcpy(&st, ev->data + SW_OFF(prev_state), sizeof(st));
 	sw->prev_state = (long)st;
-	sw->next_comm = ev->data + SW_NEXT_COMM;
-	sw->next_pid = get_int(ev, SW_NEXT_PID);
-	sw->next_prio = get_int(ev, SW_NEXT_PRIO);
+	sw->next_comm = ev->data + SW_OFF(next_comm);
+	sw->next_pid = get_int(ev, SW_OFF(next_pid));
+	sw->next_prio = get_int(ev, SW_OFF(next_prio));
 	return 1;
 }
 
 int trace_sched_wakeup_fields(const struct ut_event *ev, struct trace_sched_wakeup *wk)
 {
-	if (!ev->data || ev->data_len < WK_SIZE)
+	if (!ev->data || ev->data_len < sizeof(struct ut_raw_sched_wakeup_template))
 		return 0;
-	wk->comm = ev->data + WK_COMM;
-	wk->pid = get_int(ev, WK_PID);
-	wk->prio = get_int(ev, WK_PRIO);
-	wk->target_cpu = get_int(ev, WK_TARGET_CPU);
+	wk->comm = ev->data + WK_OFF(comm);
+	wk->pid = get_int(ev, WK_OFF(pid));
+	wk->prio = get_int(ev, WK_OFF(prio));
+	wk->target_cpu = get_int(ev, WK_OFF(target_cpu));
 	return 1;
 }
 
@@ -150,7 +151,7 @@ static enum print_line_t sched_switch_print_line(struct trace_iter *iter, struct
 	if (trace_event_is(iter, ev, "sched", "sched_wakeup") && trace_sched_wakeup_fields(ev, &wk)) {
 		int waker;
 
-		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
+		memcpy(&waker, ev->data + offsetof(struct ut_trace_entry, pid), sizeof(waker));
 		if (iter->iter_flags & TRACE_ITER_CONTEXT_INFO)
 			trace_print_context(iter, ev);
 		trace_sched_ctxwake(&iter->seq, waker, trace_sched_prio_of(st, waker), 'R', "  +",

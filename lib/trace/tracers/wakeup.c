@@ -26,6 +26,7 @@
  * kernel's: the wake on the waker's line, and the switch ("==>").
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static enum print_line_t wakeup_print_line(struct trace_iter *iter, struct ut_ev
 		struct ut_event w = *ev;
 		int waker;
 
-		memcpy(&waker, ev->data + 4, 4);	/* common_pid */
+		memcpy(&waker, ev->data + offsetof(struct ut_trace_entry, pid), sizeof(waker));
 		if (waker != ev->tid) {
 			w.thread = thread_of(iter, st, waker);
 			w.tid = waker;
