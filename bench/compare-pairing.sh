@@ -57,8 +57,16 @@ C
 	"$ut" record -t sysprof -o "$w/rec/sysprof" -- "$w/bin/lost-fentry" > /dev/null 2>&1
 	gcc -pg -mfentry -O0 -g -o "$w/bin/hello" "$HERE/examples/hello.c" &&
 		"$ut" record -o "$w/rec/hello" -- "$w/bin/hello" > /dev/null 2>&1
-	# a program whose functions nest and thread a lot: bench's own if present
-	true
+	# latency tracers: their windows print calls with trace_fn_print_line
+	gcc -pg -mfentry -O2 -g -I"$HERE/include" -o "$w/bin/s-irqsoff" "$E2E/s-irqsoff.c" -lpthread &&
+	for t in irqsoff preemptoff preemptirqsoff; do
+		"$ut" record -t $t -o "$w/rec/$t" -- "$w/bin/s-irqsoff" > /dev/null 2>&1
+	done
+	gcc -pg -O2 -g -I"$HERE/include" -o "$w/bin/s-wakeup" "$E2E/s-wakeup.c" -lpthread &&
+		"$ut" record -t wakeup -o "$w/rec/wakeup" -- "$w/bin/s-wakeup" 2 8 5 12 3 1 > /dev/null 2>&1
+	# depth limit, triggers (calls cut by traceoff/traceon)
+	"$ut" record -D 2 -G top -G main -N slow -o "$w/rec/maxdepth" -- "$w/bin/s-filters" > /dev/null 2>&1
+	"$ut" record -T off:traceoff -T on:traceon -o "$w/rec/trigger" -- "$w/bin/s-filters" > /dev/null 2>&1
 }
 
 outputs() {
@@ -69,6 +77,7 @@ outputs() {
 		"$ut" replay -i "$r" > "$o/$n.replay" 2>&1
 		"$ut" replay -i "$r" -O funcgraph-tail -O funcgraph-proc -O funcgraph-abstime > "$o/$n.replay-opts" 2>&1
 		"$ut" replay -i "$r" -t function > "$o/$n.replay-function" 2>&1
+		"$ut" replay -i "$r" -t function_graph > "$o/$n.replay-graph" 2>&1
 		"$ut" report -i "$r" > "$o/$n.report" 2>&1
 		for k in self calls name untimed; do
 			"$ut" report -i "$r" -s $k > "$o/$n.report-s-$k" 2>&1
