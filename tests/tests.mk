@@ -158,3 +158,8 @@ $(O)/tests/test_branch: tests/unit/test_branch.c $(TRACE_SRC) $(EVENT_SRC) $(HDR
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(TEP_CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka -lzstd -lpthread \
 		-lelf -ldl -lstdc++ $(TEP_LIBS)
+
+# test_callstack: the one per-thread call stack (utils/callstack.c) on scripted events
+$(O)/tests/test_callstack: tests/unit/test_callstack.c utils/callstack.c utils/utils.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(filter %.c,$^) -lcmocka

@@ -151,6 +151,9 @@ void ut_callstack_exit(struct ut_callstack *cs, uint32_t depth, uint64_t ts, str
 	c->added = depth;
 	cs->sp = depth;
 	f = &cs->f[depth];
+	/* how long those ran is not known, but it was not this call's own time */
+	if (c->nended > 1 && ts > f[1].ts)
+		f->child += ts - f[1].ts;
 	c->dur = ts > f->ts ? ts - f->ts : 0;
 	c->self = c->dur > f->child ? c->dur - f->child : 0;
 	if (depth)
