@@ -15,8 +15,8 @@
  *
  * Each thread is walked on its own, in record order: time-merging threads
  * would cost a heap operation per event and tells nothing per function.
- * A stack of open calls gives every matched exit its duration and the time
- * spent in its callees.  Statistics are kept per (pid, image, ip) in an
+ * The thread's call stack (utils/callstack.h) gives every matched exit its
+ * duration and the time spent in its callees.  Statistics are kept per (pid, image, ip) in an
  * open-addressing hash, and only at the end are ips named and merged by
  * symbol: a trace of hundreds of millions of calls has a few thousand
  * distinct ips.
