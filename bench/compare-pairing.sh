@@ -53,6 +53,10 @@ C
 		"$ut" record --drop -b 8K -o "$w/rec/lost-fentry-$i" -- "$w/bin/lost-fentry" > /dev/null 2>&1
 		"$ut" record --drop -b 8K -o "$w/rec/lost-cyg-$i" -- "$w/bin/lost-cyg" > /dev/null 2>&1
 	done
+	# whole calls (RETURN) and lost records together
+	for i in 1 2 3; do
+		"$ut" record --thresh 200ns --drop -b 8K -o "$w/rec/thresh-lost-$i" -- "$w/bin/lost-fentry" > /dev/null 2>&1
+	done
 	# samples, for report --folded and the sample flame graph
 	"$ut" record -t sysprof -o "$w/rec/sysprof" -- "$w/bin/lost-fentry" > /dev/null 2>&1
 	gcc -pg -mfentry -O0 -g -o "$w/bin/hello" "$HERE/examples/hello.c" &&

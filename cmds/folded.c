@@ -36,7 +36,7 @@
 struct fret {
 	uint32_t depth, name;
 	uint64_t start, dur;
-	uint64_t self;		/* its time less that of its callees recorded (callstack.h) */
+	uint64_t self;		/* its time less that of its callees recorded */
 };
 
 /* a thread's open calls (function_graph): a frame's user field is its node */
@@ -274,20 +274,31 @@ static void place_returns(struct folded *f, struct fthread *t)
 	t->nret = 0;
 }
 
-/* a call recorded at its return: kept; placed when it is an outermost one */
-static void ret_event(struct folded *f, struct fthread *t, const struct ut_event *ev, uint64_t self)
+/*
+ * A call recorded at its return: kept; placed when it is an outermost
+ * one.  Its self time leaves out its callees recorded whole, each one
+ * level deeper that began after it: all of them, those before a loss too
+ * (the call stack's RETURN self time, report's, forgets the callees
+ * recorded before a loss; the two differ only then, and tell apart the
+ * same calls otherwise).
+ */
+static void ret_event(struct folded *f, struct fthread *t, const struct ut_event *ev)
 {
-	uint64_t start = ev->ts > ev->duration ? ev->ts - ev->duration : 0;
+	uint64_t start = ev->ts > ev->duration ? ev->ts - ev->duration : 0, child = 0;
 	size_t i = t->nret;
 
 	/* its callees: the returns before it that began after it, deeper */
-	while (i > 0 && t->ret[i - 1].start >= start && t->ret[i - 1].depth > ev->depth)
+	while (i > 0 && t->ret[i - 1].start >= start && t->ret[i - 1].depth > ev->depth) {
 		i--;
+		if (t->ret[i].depth == ev->depth + 1)
+			child += t->ret[i].dur;
+	}
 	if (t->nret == t->retcap)
 		t->ret = xrealloc(t->ret, (t->retcap = t->retcap ? 2 * t->retcap : 64) *
 					  sizeof(*t->ret));
 	t->ret[t->nret++] = (struct fret){ .depth = ev->depth, .name = frame_name(f, ev, ev->ip),
-					   .start = start, .dur = ev->duration, .self = self };
+					   .start = start, .dur = ev->duration,
+					   .self = ev->duration > child ? ev->duration - child : 0 };
 	/* nothing recorded before it is its caller: all of them are placed */
 	if (i == 0 && ev->depth <= t->cs.sp)
 		place_returns(f, t);
@@ -328,7 +339,7 @@ void folded_event(struct folded *f, const struct ut_event *ev)
 	case UT_EV_RETURN:
 		if (counts(f, FOLDED_CALLS)) {
 			ut_callstack_return(&t->cs, ev, &c);
-			ret_event(f, t, ev, c.self);
+			ret_event(f, t, ev);
 		}
 		break;
 	case UT_EV_LOST:
