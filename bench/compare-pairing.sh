@@ -5,6 +5,7 @@
 # change a byte.
 #
 #   bash bench/compare-pairing.sh record OLD_BUILD WORK   # once, with the old build
+#                                     (LUA_SRC=/path/to/lua/src: a Lua run too)
 #   bash bench/compare-pairing.sh outputs BUILD WORK/NAME # outputs of BUILD
 #   bash bench/compare-pairing.sh compare OLD NEW WORK    # both, then diff
 set -u
@@ -61,6 +62,14 @@ C
 	"$ut" record -t sysprof -o "$w/rec/sysprof" -- "$w/bin/lost-fentry" > /dev/null 2>&1
 	gcc -pg -mfentry -O0 -g -o "$w/bin/hello" "$HERE/examples/hello.c" &&
 		"$ut" record -o "$w/rec/hello" -- "$w/bin/hello" > /dev/null 2>&1
+	# a real program: Lua (bench/lua.mk) if LUA_SRC names its sources
+	if [ -n "${LUA_SRC:-}" ] && make -s -f "$HERE/bench/lua.mk" SRC="$LUA_SRC" OUT="$w/lua" \
+		FLAGS='-pg -mfentry' > /dev/null 2>&1; then
+		local prog='local t = {} for i = 1, 3000 do t[#t + 1] = string.format("%d", i) end
+			table.sort(t) local ok = pcall(error, "x") print(#t, ok)'
+		"$ut" record -o "$w/rec/lua" -- "$w/lua/lua" -e "$prog" > /dev/null 2>&1
+		"$ut" record --drop -b 16K -o "$w/rec/lua-lost" -- "$w/lua/lua" -e "$prog" > /dev/null 2>&1
+	fi
 	# latency tracers: their windows print calls with trace_fn_print_line
 	gcc -pg -mfentry -O2 -g -I"$HERE/include" -o "$w/bin/s-irqsoff" "$E2E/s-irqsoff.c" -lpthread &&
 	for t in irqsoff preemptoff preemptirqsoff; do
