@@ -6,7 +6,7 @@
 #
 #   bash bench/compare-pairing.sh record OLD_BUILD WORK   # once, with the old build
 #                                     (LUA_SRC=/path/to/lua/src: a Lua run too)
-#   bash bench/compare-pairing.sh outputs BUILD WORK/NAME # outputs of BUILD
+#   bash bench/compare-pairing.sh outputs BUILD WORK OUT  # outputs of BUILD in OUT
 #   bash bench/compare-pairing.sh compare OLD NEW WORK    # both, then diff
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
