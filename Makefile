@@ -52,7 +52,8 @@ TFS_LIBS    := $(shell pkg-config --libs libtracefs 2>/dev/null || echo -ltracef
 TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
 # the output side, for the tests and fuzz targets that link it: lib/trace,
 # every tracer's output part, the statistics files the stat tracers read
-TRACE_OUT_SRC := $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) utils/statarea.c utils/progress.c
+TRACE_OUT_SRC := $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) utils/statarea.c utils/progress.c \
+		 utils/callstack.c
 # the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
 # the reader of the live buffers it stands on
 LIVE_SRC    := $(sort $(wildcard lib/tracefs/live*.c))

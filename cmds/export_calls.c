@@ -15,84 +15,83 @@ int export_calls_init(struct export_calls *c, struct export_ctx *x)
 
 	c->nr = n > 0 ? n : 1;
 	c->st = xcalloc((size_t)c->nr, sizeof(*c->st));
+	for (int i = 0; i < c->nr; i++)
+		ut_callstack_init(&c->st[i].cs, 0, 0);
 	for (int i = 0; i < n; i++) {
 		c->st[i].pid = x->d->threads[i].pid;
 		c->st[i].tid = x->d->threads[i].tid;
 	}
 	c->dropped = 0;
+	c->ends = NULL;
+	c->capends = 0;
 	return 0;
 }
 
 void export_calls_free(struct export_calls *c)
 {
 	for (int i = 0; i < c->nr; i++)
-		free(c->st[i].open);
+		ut_callstack_free(&c->st[i].cs);
 	free(c->st);
+	free(c->ends);
 	c->st = NULL;
+	c->ends = NULL;
 	c->nr = 0;
+	c->capends = 0;
 }
 
-struct export_calls_stream *export_calls_of(struct export_calls *c, struct export_ctx *x,
+/* the stream of @ev (an event of an unknown file gets the last) */
+static struct export_calls_stream *calls_of(struct export_calls *c, struct export_ctx *x,
 					    const struct ut_event *ev)
 {
-	struct export_calls_stream *s = &c->st[c->nr - 1];
 	int i = export_thread_index(x, ev);
 
-	if (i >= 0) {
-		s = &c->st[i];
-	} else {
-		/* not a file of the directory (cannot happen with ut_merge_new): by tid */
-		for (i = 0; i < c->nr; i++)
-			if (c->st[i].tid == ev->tid) {
-				s = &c->st[i];
-				break;
-			}
-	}
-	s->last_ts = ev->ts;
-	return s;
+	if (i >= 0)
+		return &c->st[i];
+	/* not a file of the directory (cannot happen with ut_merge_new): by tid */
+	for (i = 0; i < c->nr; i++)
+		if (c->st[i].tid == ev->tid)
+			return &c->st[i];
+	return &c->st[c->nr - 1];
 }
 
-int export_calls_push(struct export_calls_stream *s, const struct ut_event *ev)
+/* the ended frames whose ENTRY was written: the slices to end */
+static uint32_t slices(struct export_calls *c, const struct ut_cs_change *ch,
+		       const struct ut_cs_frame **calls)
 {
-	if (s->nr == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->open = xrealloc(s->open, s->cap * sizeof(*s->open));
+	uint32_t n = 0;
+
+	if (ch->nended > c->capends) {
+		c->capends = ch->nended < 16 ? 16 : ch->nended;
+		c->ends = xrealloc(c->ends, c->capends * sizeof(*c->ends));
 	}
-	s->open[s->nr++] = (struct export_call){ .depth = ev->depth, .ip = ev->ip,
-						 .image = ev->image };
-	return 0;
+	for (uint32_t i = 0; i < ch->nended; i++)
+		if (ch->ended[i].seen)
+			c->ends[n++] = ch->ended[i];
+	*calls = c->ends;
+	return n;
 }
 
-uint32_t export_calls_pop(struct export_calls *c, struct export_calls_stream *s, uint32_t depth,
-			  const struct export_call **calls)
+uint32_t export_calls_event(struct export_calls *c, struct export_ctx *x, const struct ut_event *ev,
+			    const struct ut_cs_frame **calls)
 {
-	uint32_t i = s->nr, n;
+	struct export_calls_stream *s = calls_of(c, x, ev);
+	struct ut_cs_change ch;
 
-	/* the innermost open call not deeper than the exit */
-	while (i > 0 && s->open[i - 1].depth > depth)
-		i--;
-	if (i == 0 || s->open[i - 1].depth != depth) {
+	ut_callstack_event(&s->cs, ev, &ch);
+	/* an EXIT of a call whose slice was not begun: not written */
+	if (ev->type == UT_EV_EXIT && (ch.orphan || (ch.matched && !ch.ended[0].seen)))
 		c->dropped++;
-		return 0;
-	}
-	i--;
-	n = s->nr - i;
-	s->nr = i;
-	*calls = s->open ? &s->open[i] : NULL;	/* none opened yet: no array */
-	return n;
+	return slices(c, &ch, calls);
 }
 
-uint32_t export_calls_cut(struct export_calls_stream *s, uint32_t depth,
-			  const struct export_call **calls)
+uint32_t export_calls_end(struct export_calls *c, int i, const struct ut_cs_frame **calls,
+			  uint64_t *ts)
 {
-	uint32_t i = s->nr, n;
+	struct ut_cs_change ch;
 
-	while (i > 0 && s->open[i - 1].depth >= depth)
-		i--;
-	n = s->nr - i;
-	s->nr = i;
-	*calls = s->open ? &s->open[i] : NULL;	/* none opened yet: no array */
-	return n;
+	ut_callstack_end(&c->st[i].cs, &ch);
+	*ts = ch.ended_at;
+	return slices(c, &ch, calls);
 }
 
 const unsigned char *export_field_array(const struct ut_evfield *f, const void *entry,

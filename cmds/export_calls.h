@@ -8,10 +8,11 @@
  * open slice of the thread, whatever its name.  So an EXIT whose ENTRY
  * is not in the trace (the recording began inside the call, or the
  * entry was lost) must not be written, or it would close the caller's
- * slice.  Each opened call keeps its graph depth: an EXIT at depth d
- * closes the open call of depth d, after the deeper ones (their exits
- * were lost: they end here too); with no open call of depth d it is
- * dropped.  Memory: the deepest nesting of each stream, not the calls.
+ * slice.  The pairing is utils/callstack.h's, by depth: an EXIT at depth
+ * d closes the open call of depth d, after the deeper ones (their exits
+ * were lost: they end here too); with no call of depth d whose ENTRY was
+ * written it is dropped.  Memory: the deepest nesting of each stream,
+ * not the calls.
  */
 #ifndef UT_CMDS_EXPORT_CALLS_H
 #define UT_CMDS_EXPORT_CALLS_H
@@ -19,50 +20,40 @@
 #include <stdint.h>
 
 #include "cmds/export.h"
-
-struct export_call {
-	uint32_t depth;
-	uint64_t ip;		/* for the end's name (0: unknown) */
-	uint64_t image;
-};
+#include "utils/callstack.h"
 
 struct export_calls_stream {
-	struct export_call *open;
-	uint32_t nr, cap;
+	struct ut_callstack cs;
 	int pid, tid;
-	uint64_t last_ts;	/* of the thread's last event: the calls still open end there */
 };
 
 struct export_calls {
 	struct export_calls_stream *st;	/* one per x->d->threads entry */
 	int nr;
 	uint64_t dropped;	/* EXITs without their ENTRY, not written */
+	struct ut_cs_frame *ends;	/* the slices the last event ended */
+	uint32_t capends;
 };
 
 /* one stream per thread file of @x->d; 0, -1 (said) */
 int export_calls_init(struct export_calls *c, struct export_ctx *x);
 void export_calls_free(struct export_calls *c);
-/* the stream of @ev (never NULL: an event of an unknown file gets the last) */
-struct export_calls_stream *export_calls_of(struct export_calls *c, struct export_ctx *x,
-					    const struct ut_event *ev);
-/* an ENTRY (or an initcall) opens a call at @ev->depth: 0, -1 (said) */
-int export_calls_push(struct export_calls_stream *s, const struct ut_event *ev);
 /*
- * export_calls_pop - the calls an EXIT at @depth closes: returns how
- * many, *@calls the outermost (the innermost is (*@calls)[n - 1]); they
- * are removed, and stay readable until the next push.  0: nothing to
- * close (its entry is not in the trace; counted in c->dropped).
+ * export_calls_event - @ev (any event, in its stream's order) through the
+ * call stack of its stream: returns how many slices it ends, *@calls the
+ * outermost (the innermost is (*@calls)[n - 1]), readable until the next
+ * call.  An ENTRY opens one; an EXIT ends its call and the deeper ones
+ * still open, a DEPTH restatement after lost records those that it says
+ * ended unseen.
  */
-uint32_t export_calls_pop(struct export_calls *c, struct export_calls_stream *s, uint32_t depth,
-			  const struct export_call **calls);
+uint32_t export_calls_event(struct export_calls *c, struct export_ctx *x, const struct ut_event *ev,
+			    const struct ut_cs_frame **calls);
 /*
- * export_calls_cut - remove the open calls of depth @depth or deeper,
- * as export_calls_pop() gives them: after lost records the stream says
- * (UT_EV_DEPTH) that they ended unseen; at the end (@depth 0) the calls
- * the trace stopped in.
+ * export_calls_end - the calls stream @i stopped in, as export_calls_event()
+ * gives them, ended at its last event (*@ts)
  */
-uint32_t export_calls_cut(struct export_calls_stream *s, uint32_t depth,
-			  const struct export_call **calls);
+uint32_t export_calls_end(struct export_calls *c, int i, const struct ut_cs_frame **calls,
+			  uint64_t *ts);
 
 /*
  * export_field_array - the elements of array field @f (not a string) of

@@ -169,7 +169,7 @@ static int chrome_begin(struct export_ctx *x)
 }
 
 /* "E" of @call at @ts on @ev's thread */
-static void slice_end(struct export_ctx *x, const struct export_call *call, uint64_t ts,
+static void slice_end(struct export_ctx *x, const struct ut_cs_frame *call, uint64_t ts,
 		      const struct ut_event *ev)
 {
 	struct ut_event e = *ev;
@@ -182,7 +182,7 @@ static void slice_end(struct export_ctx *x, const struct export_call *call, uint
 	fputs("}", x->out);
 }
 
-static void slice_ends(struct export_ctx *x, const struct export_call *calls, uint32_t n,
+static void slice_ends(struct export_ctx *x, const struct ut_cs_frame *calls, uint32_t n,
 		       uint64_t ts, const struct ut_event *ev)
 {
 	while (n-- > 0)
@@ -275,27 +275,22 @@ static void stack_args(struct export_ctx *x, const struct ut_event *ev)
 static int chrome_event(struct export_ctx *x, const struct ut_event *ev)
 {
 	struct chrome *c = x->priv;
-	struct export_calls_stream *s = export_calls_of(&c->calls, x, ev);
-	const struct export_call *calls;
+	const struct ut_cs_frame *calls;
 	const char *name, *sys;
 	FILE *f = x->out;
 	char buf[64];
-	uint32_t n;
+	/* the calls an EXIT or a DEPTH restatement ends */
+	uint32_t n = export_calls_event(&c->calls, x, ev, &calls);
 
+	slice_ends(x, calls, n, ev->ts, ev);
 	switch (ev->type) {
 	case UT_EV_ENTRY:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
-		export_calls_push(s, ev);
 		ev_head(x, name, strlen(name), "function", "B", ev->ts, ev);
 		fputs("}", f);
 		break;
 	case UT_EV_EXIT:
-		n = export_calls_pop(&c->calls, s, ev->depth, &calls);
-		slice_ends(x, calls, n, ev->ts, ev);
-		break;
 	case UT_EV_DEPTH:
-		n = export_calls_cut(s, ev->depth, &calls);
-		slice_ends(x, calls, n, ev->ts, ev);
 		break;
 	case UT_EV_RETURN:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
@@ -373,7 +368,7 @@ static int chrome_event(struct export_ctx *x, const struct ut_event *ev)
 static int chrome_end(struct export_ctx *x, int failed)
 {
 	struct chrome *c = x->priv;
-	const struct export_call *calls;
+	const struct ut_cs_frame *calls;
 	FILE *f = x->out;
 
 	if (!c)
@@ -381,8 +376,8 @@ static int chrome_end(struct export_ctx *x, int failed)
 	/* the calls the trace stopped in end with it */
 	for (int i = 0; i < c->calls.nr; i++) {
 		struct export_calls_stream *s = &c->calls.st[i];
-		struct ut_event ev = { .pid = s->pid, .tid = s->tid, .ts = s->last_ts };
-		uint32_t n = export_calls_cut(s, 0, &calls);
+		struct ut_event ev = { .pid = s->pid, .tid = s->tid };
+		uint32_t n = export_calls_end(&c->calls, i, &calls, &ev.ts);
 
 		slice_ends(x, calls, n, ev.ts, &ev);
 	}

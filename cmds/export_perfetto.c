@@ -483,27 +483,22 @@ static void stack_ann(struct export_ctx *x, struct perfetto *p, const struct ut_
 static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 {
 	struct perfetto *p = x->priv;
-	struct export_calls_stream *s = export_calls_of(&p->calls, x, ev);
-	const struct export_call *calls;
+	const struct ut_cs_frame *calls;
 	const char *name, *sys;
 	uint64_t track = thread_uuid(ev->pid, ev->tid);
 	char buf[64];
-	uint32_t n;
+	/* the calls an EXIT or a DEPTH restatement ends */
+	uint32_t n = export_calls_event(&p->calls, x, ev, &calls);
 
+	slice_ends(x, p, n, ev->ts, track);
 	switch (ev->type) {
 	case UT_EV_ENTRY:
-		export_calls_push(s, ev);
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
 		ev_start(p, TYPE_SLICE_BEGIN, ev->ts, track, name, 1, NULL);
 		ev_done(x, p);
 		break;
 	case UT_EV_EXIT:
-		n = export_calls_pop(&p->calls, s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, track);
-		break;
 	case UT_EV_DEPTH:
-		n = export_calls_cut(s, ev->depth, &calls);
-		slice_ends(x, p, n, ev->ts, track);
 		break;
 	case UT_EV_RETURN:
 		name = export_sym_or_addr(x, ev, ev->ip, buf, sizeof(buf));
@@ -580,16 +575,17 @@ static int perfetto_event(struct export_ctx *x, const struct ut_event *ev)
 static int perfetto_end(struct export_ctx *x, int failed)
 {
 	struct perfetto *p = x->priv;
-	const struct export_call *calls;
+	const struct ut_cs_frame *calls;
 
 	(void)failed;	/* a cut trace ends as any: its open slices end */
 	if (!p)
 		return 0;	/* begin was not called: the driver said why */
 	for (int i = 0; i < p->calls.nr; i++) {
 		struct export_calls_stream *s = &p->calls.st[i];
+		uint64_t ts;
+		uint32_t n = export_calls_end(&p->calls, i, &calls, &ts);
 
-		slice_ends(x, p, export_calls_cut(s, 0, &calls), s->last_ts,
-			   thread_uuid(s->pid, s->tid));
+		slice_ends(x, p, n, ts, thread_uuid(s->pid, s->tid));
 	}
 	for (size_t i = 0; i < p->names.cap; i++)
 		free(p->names.name[i]);

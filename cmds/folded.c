@@ -23,16 +23,10 @@
 
 #include "cmds/cmds.h"
 #include "cmds/folded.h"
+#include "utils/callstack.h"
 #include "utils/data.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
-
-/* an open call of a thread (function_graph) */
-struct ffr {
-	uint32_t node;
-	uint64_t ts;		/* entry, or when it was first known to run */
-	uint64_t child;		/* time in callees (and in lost ranges below it) */
-};
 
 /*
  * a call recorded whole at its return (tracing_thresh: UT_EV_RETURN),
@@ -42,13 +36,12 @@ struct ffr {
 struct fret {
 	uint32_t depth, name;
 	uint64_t start, dur;
-	uint64_t child;		/* the time of its callees recorded */
+	uint64_t self;		/* its time less that of its callees recorded */
 };
 
+/* a thread's open calls (function_graph): a frame's user field is its node */
 struct fthread {
-	struct ffr *stack;
-	size_t sp, cap;
-	uint64_t last_ts;
+	struct ut_callstack cs;
 	struct fret *ret;	/* the returns not placed yet, in the order they came */
 	size_t nret, retcap;
 };
@@ -170,6 +163,8 @@ struct folded *folded_new(struct ut_data *d, unsigned kinds)
 	f->nodes = xcalloc(f->nodes_alloc, sizeof(*f->nodes));
 	f->nr_nodes = 1;	/* the root */
 	f->threads = xcalloc(d->nr_threads ? (size_t)d->nr_threads : 1, sizeof(*f->threads));
+	for (int i = 0; i < d->nr_threads; i++)
+		ut_callstack_init(&f->threads[i].cs, 0, 0);
 	return f;
 }
 
@@ -180,7 +175,7 @@ void folded_free(struct folded *f)
 	for (uint32_t i = 0; i < f->nr_names; i++)
 		free(f->names[i]);
 	for (int i = 0; i < f->d->nr_threads; i++) {
-		free(f->threads[i].stack);
+		ut_callstack_free(&f->threads[i].cs);
 		free(f->threads[i].ret);
 	}
 	free(f->threads);
@@ -204,41 +199,29 @@ static int counts(struct folded *f, unsigned kind)
 	return 0;
 }
 
-static void push(struct fthread *t, uint32_t node, uint64_t ts)
+/* the innermost open call ended: its own time to its node */
+static void pop(struct folded *f, const struct ut_cs_change *c)
 {
-	if (t->sp == t->cap)
-		t->stack = xrealloc(t->stack, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*t->stack));
-	t->stack[t->sp++] = (struct ffr){ .node = node, .ts = ts };
-}
-
-/* the innermost open call ends at @ts: its own time to its node, its whole time to its caller */
-static void pop(struct folded *f, struct fthread *t, uint64_t ts)
-{
-	struct ffr *c = &t->stack[--t->sp];
-	uint64_t dur = ts > c->ts ? ts - c->ts : 0;
-
-	f->nodes[c->node].self += dur > c->child ? dur - c->child : 0;
-	if (t->sp)
-		t->stack[t->sp - 1].child += dur;
+	if (c->matched)
+		f->nodes[c->ended[0].user].self += c->self;
 }
 
 /*
- * @depth calls are open (an ENTRY's depth, or a DEPTH restatement after
- * lost records): calls above ended unseen, and their time is neither
- * theirs (unknown how long) nor the caller's own; calls below that were
- * entered unseen are [unknown] frames running since @ts.
+ * The frames an event added (callstack.h): the calls entered unseen are
+ * [unknown] frames (running since it: their time is theirs), then the
+ * ENTRY's own.  Calls that ended unseen are not drawn: how long they ran
+ * is not known, and that time is not their caller's own either.
  */
-static void set_depth(struct folded *f, struct fthread *t, uint64_t depth, uint64_t ts)
+static void name_frames(struct folded *f, struct fthread *t, const struct ut_cs_change *c,
+			const struct ut_event *entry)
 {
-	if (t->sp > depth) {
-		uint64_t from = t->stack[depth].ts;
+	for (uint32_t i = c->added; i < t->cs.sp; i++) {
+		struct ut_cs_frame *fr = &t->cs.f[i];
+		uint32_t name = entry && fr->seen ? frame_name(f, entry, entry->ip) :
+				name_id(f, "[unknown]");
 
-		t->sp = depth;
-		if (t->sp && ts > from)
-			t->stack[t->sp - 1].child += ts - from;
+		fr->user = child_of(f, i ? (uint32_t)t->cs.f[i - 1].user : 0, name);
 	}
-	while (t->sp < depth)
-		push(t, child_of(f, t->sp ? t->stack[t->sp - 1].node : 0, name_id(f, "[unknown]")), ts);
 }
 
 static void sample(struct folded *f, const struct ut_event *ev)
@@ -267,8 +250,8 @@ static void sample(struct folded *f, const struct ut_event *ev)
 static void place_returns(struct folded *f, struct fthread *t)
 {
 	uint32_t path[UT_STREAM_MAX_OPEN], pdepth[UT_STREAM_MAX_OPEN];
-	uint32_t base = t->sp ? t->stack[t->sp - 1].node : 0, n = 0;
-	uint64_t top = t->sp;	/* the depth of the calls right below base */
+	uint32_t base = t->cs.sp ? (uint32_t)t->cs.f[t->cs.sp - 1].user : 0, n = 0;
+	uint64_t top = t->cs.sp;	/* the depth of the calls right below base */
 
 	for (size_t i = t->nret; i-- > 0;) {
 		const struct fret *r = &t->ret[i];
@@ -282,7 +265,7 @@ static void place_returns(struct folded *f, struct fthread *t)
 			pdepth[n++] = (uint32_t)d;
 		}
 		node = child_of(f, n ? path[n - 1] : base, r->name);
-		f->nodes[node].self += r->dur > r->child ? r->dur - r->child : 0;
+		f->nodes[node].self += r->self;
 		if (n < UT_STREAM_MAX_OPEN) {
 			path[n] = node;
 			pdepth[n++] = r->depth;
@@ -291,7 +274,14 @@ static void place_returns(struct folded *f, struct fthread *t)
 	t->nret = 0;
 }
 
-/* a call recorded at its return: kept; placed when it is an outermost one */
+/*
+ * A call recorded at its return: kept; placed when it is an outermost
+ * one.  Its self time leaves out its callees recorded whole, each one
+ * level deeper that began after it: all of them, those before a loss too
+ * (the call stack's RETURN self time, report's, forgets the callees
+ * recorded before a loss; the two differ only then, and tell apart the
+ * same calls otherwise).
+ */
 static void ret_event(struct folded *f, struct fthread *t, const struct ut_event *ev)
 {
 	uint64_t start = ev->ts > ev->duration ? ev->ts - ev->duration : 0, child = 0;
@@ -307,14 +297,16 @@ static void ret_event(struct folded *f, struct fthread *t, const struct ut_event
 		t->ret = xrealloc(t->ret, (t->retcap = t->retcap ? 2 * t->retcap : 64) *
 					  sizeof(*t->ret));
 	t->ret[t->nret++] = (struct fret){ .depth = ev->depth, .name = frame_name(f, ev, ev->ip),
-					   .start = start, .dur = ev->duration, .child = child };
+					   .start = start, .dur = ev->duration,
+					   .self = ev->duration > child ? ev->duration - child : 0 };
 	/* nothing recorded before it is its caller: all of them are placed */
-	if (i == 0 && ev->depth <= (t->sp ? t->sp : 0))
+	if (i == 0 && ev->depth <= t->cs.sp)
 		place_returns(f, t);
 }
 
 void folded_event(struct folded *f, const struct ut_event *ev)
 {
+	struct ut_cs_change c;
 	struct fthread *t;
 
 	if (ev->type == UT_EV_SAMPLE) {
@@ -328,27 +320,35 @@ void folded_event(struct folded *f, const struct ut_event *ev)
 	case UT_EV_ENTRY:
 		if (!counts(f, FOLDED_CALLS))
 			return;
-		set_depth(f, t, ev->depth, ev->ts);
-		push(t, child_of(f, t->sp ? t->stack[t->sp - 1].node : 0, frame_name(f, ev, ev->ip)),
-		     ev->ts);
+		ut_callstack_entry(&t->cs, ev, &c);
+		name_frames(f, t, &c, ev);
 		break;
 	case UT_EV_EXIT:
-		/* a call entered before the trace began (no stack for it) is not drawn */
-		if (t->sp && f->kind == FOLDED_CALLS)
-			pop(f, t, ev->ts);
+		/* a call entered before the trace began (no frame for it) is not drawn */
+		if (f->kind == FOLDED_CALLS) {
+			ut_callstack_exit(&t->cs, ev->depth, ev->ts, &c);
+			pop(f, &c);
+		}
 		break;
 	case UT_EV_DEPTH:
-		if (f->kind == FOLDED_CALLS)
-			set_depth(f, t, ev->depth, ev->ts);
+		if (f->kind == FOLDED_CALLS) {
+			ut_callstack_restate(&t->cs, ev->depth, ev->ts, &c);
+			name_frames(f, t, &c, NULL);
+		}
 		break;
 	case UT_EV_RETURN:
-		if (counts(f, FOLDED_CALLS))
+		if (counts(f, FOLDED_CALLS)) {
+			ut_callstack_return(&t->cs, ev, &c);
 			ret_event(f, t, ev);
+		}
+		break;
+	case UT_EV_LOST:
+		ut_callstack_lost(&t->cs, ev);
 		break;
 	default:
 		break;
 	}
-	t->last_ts = ev->ts;
+	t->cs.last_ts = ev->ts;
 }
 
 /* children linked by name order: a node's frames are laid out alphabetically */
@@ -373,8 +373,14 @@ void folded_finish(struct folded *f)
 		/* the returns whose callers never returned (exit() in main) */
 		if (f->threads[i].nret)
 			place_returns(f, &f->threads[i]);
-		while (f->threads[i].sp)
-			pop(f, &f->threads[i], f->threads[i].last_ts);
+		/* the calls still open end at the thread's last event */
+		while (f->threads[i].cs.sp) {
+			struct ut_callstack *cs = &f->threads[i].cs;
+			struct ut_cs_change c;
+
+			ut_callstack_exit(cs, cs->sp - 1, cs->last_ts, &c);
+			pop(f, &c);
+		}
 	}
 	/* children are made after their parent: a backward pass adds each total to its parent */
 	for (uint32_t i = f->nr_nodes; i-- > 0;) {

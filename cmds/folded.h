@@ -8,8 +8,8 @@
  * with the number of calls or samples.  Each node counts its self value:
  *
  *  - function_graph calls (FOLDED_CALLS): the ns spent in the function
- *    and not in its callees, from each thread's ENTRY/EXIT pairs (a stack
- *    of open calls per thread; every thread into the same tree);
+ *    and not in its callees, from each thread's ENTRY/EXIT pairs
+ *    (utils/callstack.h pairs them; every thread into the same tree);
  *  - sysprof samples (FOLDED_SAMPLES): the samples whose innermost frame
  *    it is.
  *

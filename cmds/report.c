@@ -15,8 +15,8 @@
  *
  * Each thread is walked on its own, in record order: time-merging threads
  * would cost a heap operation per event and tells nothing per function.
- * A stack of open calls gives every matched exit its duration and the time
- * spent in its callees.  Statistics are kept per (pid, image, ip) in an
+ * The thread's call stack (utils/callstack.h) gives every matched exit its
+ * duration and the time spent in its callees.  Statistics are kept per (pid, image, ip) in an
  * open-addressing hash, and only at the end are ips named and merged by
  * symbol: a trace of hundreds of millions of calls has a few thousand
  * distinct ips.
@@ -65,6 +65,7 @@
 #include "cmds/cmds.h"
 #include "lib/trace/stat.h"
 #include "usertrace/branchstat.h"
+#include "utils/callstack.h"
 #include "utils/statarea.h"
 #include "utils/data.h"
 #include "utils/profile.h"
@@ -211,21 +212,6 @@ static void stat_merge(struct fstat *to, const struct fstat *from)
 	to->sumsq += from->sumsq;
 }
 
-struct frame {
-	uint64_t ip;		/* 0: not known */
-	uint64_t ts;		/* entry; if not seen, since when it is known to run */
-	uint64_t child;		/* time that is not the call's own: callees, lost ranges */
-	uint64_t inner;		/* durations of the calls of the same function within it */
-	int seen;		/* its entry is in the trace: it has a start time */
-};
-
-/* the RETURNs of callees of a call at @depth whose RETURN has not come yet */
-struct pending {
-	uint32_t depth;
-	uint64_t first;		/* entry time of the first of them */
-	uint64_t sum;		/* their durations */
-};
-
 /* what could not be known, over all threads */
 struct losses {
 	uint64_t events, ranges;	/* lost records, and the LOST marks */
@@ -234,19 +220,19 @@ struct losses {
 	uint64_t unknown;		/* returns of calls whose entry and name are unknown */
 };
 
+/*
+ * A thread's open calls are utils/callstack.h's; a frame's user field
+ * holds the durations of the calls of the same function within it
+ * (recursion: only the outermost adds to the total).
+ */
 struct walker {
 	struct iptab *tab;
 	struct losses *loss;
 	struct ut_symtab *symtab;
-	struct frame *stack;
-	size_t sp, cap;
-	struct pending *pend;	/* by increasing depth */
-	size_t npend, cappend;
+	struct ut_callstack cs;
+	int graph;		/* calls are paired (else: counted) */
 	int pid;
 	uint64_t image;
-	uint64_t last_ts;	/* of the thread's previous event; 0: none yet */
-	int hole;		/* records were lost right before this event */
-	uint64_t hole_from, hole_to;
 };
 
 /* the statistics of @ip called at @ts */
@@ -254,13 +240,6 @@ static struct ipent *walk_ip(struct walker *w, uint64_t ip, uint64_t ts)
 {
 	return ip_get(w->tab, ip, w->image, w->pid,
 		      ut_symtab_since(w->symtab, w->pid, w->image, ip, ts));
-}
-
-static void push(struct walker *w, uint64_t ip, uint64_t ts, int seen)
-{
-	if (w->sp == w->cap)
-		w->stack = xrealloc(w->stack, (w->cap = w->cap ? w->cap * 2 : 256) * sizeof(*w->stack));
-	w->stack[w->sp++] = (struct frame){ .ip = ip, .ts = ts, .seen = seen };
 }
 
 /* a call of @ip, running at @ts, whose duration is not known */
@@ -272,195 +251,112 @@ static void untimed(struct walker *w, uint64_t ip, uint64_t ts)
 		w->loss->unknown++;
 }
 
-/* the innermost open call of @ip (recursion), or -1 */
-static ssize_t enclosing(const struct walker *w, uint64_t ip)
+/*
+ * the innermost call of @ip open around the frames that ended (@ended,
+ * @n of them, outermost first: the first @n of them are still around
+ * the one being counted), or NULL
+ */
+static struct ut_cs_frame *enclosing(struct walker *w, const struct ut_cs_frame *ended, uint32_t n,
+				     uint64_t ip)
 {
-	for (size_t i = w->sp; i-- > 0;)
-		if (w->stack[i].ip == ip)
-			return (ssize_t)i;
-	return -1;
+	while (n-- > 0)
+		if (ended[n].ip == ip)
+			return (struct ut_cs_frame *)&ended[n];
+	for (uint32_t i = w->cs.sp; i-- > 0;)
+		if (w->cs.f[i].ip == ip)
+			return &w->cs.f[i];
+	return NULL;
 }
 
 /*
- * The seen call @f (off the stack) has no return in the trace.  The calls
- * of its function within it were timed, and that much of the time the
- * function ran is known: it goes to the call of the same function around
- * it, or to the total if there is none (recursion whose outermost return
- * was lost does not leave a total of 0).
+ * The frames that ended unseen (@ended[@lo] to @ended[@n - 1]): the seen
+ * ones have no return in the trace.  The calls of their function within them were timed, and that
+ * much of the time the function ran is known: it goes to the call of the
+ * same function around it, or to the total if there is none (recursion
+ * whose outermost return was lost does not leave a total of 0).
  */
-static void untimed_frame(struct walker *w, const struct frame *f)
+static void untimed_frames(struct walker *w, const struct ut_cs_frame *ended, uint32_t n,
+			   uint32_t lo)
 {
-	ssize_t g = enclosing(w, f->ip);
+	while (w->graph && n-- > lo) {
+		const struct ut_cs_frame *f = &ended[n];
+		struct ut_cs_frame *g;
 
-	untimed(w, f->ip, f->ts);
-	if (g >= 0)
-		w->stack[g].inner += f->inner;
-	else if (f->inner)
-		walk_ip(w, f->ip, f->ts)->st.total += f->inner;
-}
-
-/*
- * The time from @from to @to is not the own time of the innermost open
- * call: lost records, or a callee with no duration.
- */
-static void not_own(struct walker *w, uint64_t from, uint64_t to)
-{
-	if (w->sp && w->stack[w->sp - 1].seen && to > from)
-		w->stack[w->sp - 1].child += to - from;
-}
-
-/* the lost range before this event: not the own time of the call it fell in */
-static void close_hole(struct walker *w)
-{
-	if (w->hole)
-		not_own(w, w->hole_from, w->hole_to);
-	w->hole = 0;
-}
-
-/*
- * The stream says @depth calls are open at @ts (UT_EV_DEPTH): the calls
- * above ended unseen, their returns lost; or calls were entered unseen.
- */
-static void restate(struct walker *w, uint64_t depth, uint64_t ts)
-{
-	uint64_t from;
-
-	if (w->sp > depth) {
-		/*
-		 * The outermost of the closed calls ran from its entry on, up
-		 * to some time in the lost range (or to here, if nothing tells
-		 * where it ended): not the own time of the call below it.
-		 */
-		from = w->stack[depth].ts;
-		if (!w->hole || from < w->hole_from)
-			w->hole_from = from;
-		w->hole_to = ts;
-		w->hole = 1;
-		while (w->sp > depth) {
-			struct frame *f = &w->stack[--w->sp];
-
-			if (f->seen)
-				untimed_frame(w, f);
-		}
+		if (!f->seen)
+			continue;
+		g = enclosing(w, ended, n, f->ip);
+		untimed(w, f->ip, f->ts);
+		if (g)
+			g->user += f->user;
+		else if (f->user)
+			walk_ip(w, f->ip, f->ts)->st.total += f->user;
 	}
-	close_hole(w);
-	/* calls entered unseen: running since this point at least */
-	while (w->sp < depth)
-		push(w, 0, ts, 0);
 }
 
-static void call_entry(struct walker *w, const struct ut_event *ev)
+static void call_exit(struct walker *w, const struct ut_event *ev, const struct ut_cs_change *c)
 {
-	/* the first events of a forked child or of a flight recording: calls began unseen */
-	if (!w->sp)
-		while (w->sp < ev->depth)
-			push(w, 0, ev->ts, 0);
-	push(w, ev->ip, ev->ts, 1);
-}
+	const struct ut_cs_frame *f;
+	struct ut_cs_frame *g;
 
-static void call_exit(struct walker *w, const struct ut_event *ev)
-{
-	struct frame *f;
-	uint64_t dur, self;
-	ssize_t g;
-
-	if (!w->sp) {
+	if (c->orphan) {
 		/* of a call begun before the trace: data.c named it if it could */
 		untimed(w, ev->ip, ev->ts);
 		return;
 	}
-	f = &w->stack[--w->sp];
+	if (!c->matched)
+		return;
+	untimed_frames(w, c->ended, c->nended, 1);
+	f = &c->ended[0];
 	if (!f->seen) {
 		/* entered unseen: a STACK record named it, or nothing did */
 		untimed(w, f->ip ? f->ip : ev->ip, f->ip ? f->ts : ev->ts);
-		not_own(w, f->ts, ev->ts);
 		return;
 	}
-	dur = ev->ts > f->ts ? ev->ts - f->ts : 0;
-	self = dur > f->child ? dur - f->child : 0;
-	g = enclosing(w, f->ip);
-	stat_add(&walk_ip(w, f->ip, f->ts)->st, dur, self, g < 0);
-	if (g >= 0)
-		w->stack[g].inner += dur;
-	if (w->sp)
-		w->stack[w->sp - 1].child += dur;
+	g = enclosing(w, NULL, 0, f->ip);
+	stat_add(&walk_ip(w, f->ip, f->ts)->st, c->dur, c->self, !g);
+	if (g)
+		g->user += c->dur;
 }
 
-/* a call recorded whole at its return (tracing_thresh) */
-static void call_return(struct walker *w, const struct ut_event *ev)
-{
-	uint64_t dur = ev->duration, self = dur;
-	uint64_t entry = ev->ts > dur ? ev->ts - dur : 0;
-	uint32_t d = ev->depth;
-	struct pending *p;
-
-	/* callees of calls deeper than this one: those calls are over, their RETURNs missing */
-	while (w->npend && w->pend[w->npend - 1].depth > d)
-		w->npend--;
-	if (w->npend && w->pend[w->npend - 1].depth == d) {
-		p = &w->pend[--w->npend];
-		if (p->first >= entry)
-			self = dur > p->sum ? dur - p->sum : 0;
-	}
-	stat_add(&walk_ip(w, ev->ip, ev->ts)->st, dur, self, enclosing(w, ev->ip) < 0);
-	/* a callee of the open entry below it, if the stream has ENTRY/EXIT pairs too */
-	if (w->sp && w->sp == d)
-		w->stack[w->sp - 1].child += dur;
-	if (!d)
-		return;
-	if (w->npend && w->pend[w->npend - 1].depth == d - 1) {
-		w->pend[w->npend - 1].sum += dur;
-		return;
-	}
-	if (w->npend == w->cappend)
-		w->pend = xrealloc(w->pend, (w->cappend = w->cappend ? w->cappend * 2 : 64) * sizeof(*w->pend));
-	w->pend[w->npend++] = (struct pending){ .depth = d - 1, .first = entry, .sum = dur };
-}
-
-/* the calls still open when the thread's trace ends have no return in it */
+/* a new process image, or the end of the thread's trace: the calls still open have no return in it */
 static void walk_end(struct walker *w)
 {
-	while (w->sp) {
-		struct frame *f = &w->stack[--w->sp];
+	struct ut_cs_change c;
 
-		if (f->seen)
-			untimed_frame(w, f);
-	}
-	w->npend = 0;
-	w->hole = 0;
+	ut_callstack_end(&w->cs, &c);
+	untimed_frames(w, c.ended, c.nended, 0);
 }
 
 /* returns 0, or -1 if a file was corrupt (what was read before still counts) */
 static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct losses *loss, int graph)
 {
-	struct walker w = { .tab = tab, .loss = loss, .symtab = d->symtab, .pid = -1 };
+	struct walker w = { .tab = tab, .loss = loss, .symtab = d->symtab,
+				.graph = graph, .pid = -1 };
 	struct ut_merge *m = ut_merge_new(d, &tid, 1);
+	struct ut_cs_change c;
 	struct ut_event ev;
 	int ret;
 
+	ut_callstack_init(&w.cs, 0, UT_CS_LOSS_NOT_OWN);
 	while ((ret = ut_merge_next(m, &ev)) > 0) {
 		/* a new process image (exec) of this tid never returns to the old frames */
 		if (ev.pid != w.pid || ev.image != w.image) {
 			walk_end(&w);
 			w.pid = ev.pid;
 			w.image = ev.image;
-			w.last_ts = 0;
+			w.cs.last_ts = 0;
 		}
-		if (w.hole && ev.type != UT_EV_DEPTH && ev.type != UT_EV_LOST)
-			close_hole(&w);
+		ut_callstack_event(&w.cs, &ev, &c);
 		switch (ev.type) {
-		case UT_EV_ENTRY:
-			if (graph)
-				call_entry(&w, &ev);
-			break;
 		case UT_EV_EXIT:
 			if (graph)
-				call_exit(&w, &ev);
+				call_exit(&w, &ev, &c);
 			break;
 		case UT_EV_RETURN:
-			/* in a function recording, a call like the others */
+			/* a call recorded whole at its return (tracing_thresh); in a function recording, a call like the others */
 			if (graph)
-				call_return(&w, &ev);
+				stat_add(&walk_ip(&w, ev.ip, ev.ts)->st, c.dur, c.self,
+					 !enclosing(&w, NULL, 0, ev.ip));
 			else
 				walk_ip(&w, ev.ip, ev.ts)->st.calls++;
 			break;
@@ -468,33 +364,20 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct los
 			walk_ip(&w, ev.ip, ev.ts)->st.calls++;
 			break;
 		case UT_EV_DEPTH:
-			if (graph)
-				restate(&w, ev.depth, ev.ts);
+		case UT_EV_ENTRY:
+			/* the calls above ended unseen, their returns lost */
+			untimed_frames(&w, c.ended, c.nended, 0);
 			break;
-		case UT_EV_LOST: {
-			/* the range: from the event before the loss to the first one after it */
-			uint64_t from = w.hole ? w.hole_to : w.last_ts ? w.last_ts : ev.ts;
-
-			loss->events += ev.count;
-			loss->ranges++;
-			if (ev.ts > from)
-				loss->time += ev.ts - from;
-			if (!w.hole)
-				w.hole_from = from;
-			w.hole_to = ev.ts;
-			w.hole = 1;
-			w.npend = 0;
-			break;
-		}
 		default:
 			break;
 		}
-		w.last_ts = ev.ts;
 	}
 	walk_end(&w);
+	loss->events += w.cs.lost_events;
+	loss->ranges += w.cs.lost_ranges;
+	loss->time += w.cs.lost_time;
 	ut_merge_free(m);
-	free(w.stack);
-	free(w.pend);
+	ut_callstack_free(&w.cs);
 	return ret < 0 ? -1 : 0;
 }
 

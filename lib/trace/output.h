@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/trace/tracer.h"
+#include "utils/callstack.h"
 
 /* width of a function_graph depth level, as TRACE_GRAPH_INDENT */
 #define TRACE_GRAPH_INDENT	2
@@ -224,23 +225,15 @@ void trace_print_sym_flags(struct trace_iter *iter, const struct ut_event *ev,
 			   uint64_t addr, uint32_t sym_flags);
 
 /* per-thread state of the tracers, keyed by (tid, image), freed by trace_print_all */
-struct trace_frame {
-	uint64_t ip;		/* 0: no open entry seen at this depth */
-	uint64_t ts;
-};
-
 struct trace_thread {
 	int tid;
 	uint64_t image;
 	int used;
-	struct trace_frame *frames;
-	uint32_t nr_frames;
+	struct ut_callstack cs;	/* the open calls printed (an ip of 0: not seen) */
 	int comment_depth;	/* function_graph: fgraph_cpu_data.depth */
 };
 
 struct trace_thread *trace_thread_get(struct trace_iter *iter, const struct ut_event *ev);
-/* the frame at @depth, grown on demand; NULL if @depth is too deep */
-struct trace_frame *trace_thread_frame(struct trace_thread *t, uint32_t depth);
 void trace_threads_free(struct trace_iter *iter);
 
 #endif

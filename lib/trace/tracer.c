@@ -805,25 +805,9 @@ struct trace_thread *trace_thread_get(struct trace_iter *iter, const struct ut_e
 	t->used = 1;
 	t->tid = ev->tid;
 	t->image = ev->image;
+	ut_callstack_init(&t->cs, TRACE_MAX_TRACKED_DEPTH, 0);
 	ts->used++;
 	return ts->last = t;
-}
-
-struct trace_frame *trace_thread_frame(struct trace_thread *t, uint32_t depth)
-{
-	uint32_t n;
-
-	if (depth >= TRACE_MAX_TRACKED_DEPTH)
-		return NULL;
-	if (depth >= t->nr_frames) {
-		n = t->nr_frames ? t->nr_frames : 16;
-		while (n <= depth)
-			n *= 2;
-		t->frames = xrealloc(t->frames, n * sizeof(*t->frames));
-		memset(t->frames + t->nr_frames, 0, (n - t->nr_frames) * sizeof(*t->frames));
-		t->nr_frames = n;
-	}
-	return &t->frames[depth];
 }
 
 void trace_threads_free(struct trace_iter *iter)
@@ -834,7 +818,7 @@ void trace_threads_free(struct trace_iter *iter)
 	if (!ts)
 		return;
 	for (i = 0; i < ts->cap; i++)
-		free(ts->slots[i].frames);
+		ut_callstack_free(&ts->slots[i].cs);
 	free(ts->slots);
 	free(ts);
 	iter->threads = NULL;

@@ -35,7 +35,8 @@ static void print_fn_line(struct trace_iter *iter, struct ut_event *ev, uint64_t
 enum print_line_t trace_fn_print_line(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t;
-	struct trace_frame *f;
+	struct ut_cs_frame *f;
+	struct ut_cs_change c;
 	uint64_t parent;
 
 	switch (ev->type) {
@@ -44,18 +45,16 @@ enum print_line_t trace_fn_print_line(struct trace_iter *iter, struct ut_event *
 		break;
 	case UT_EV_ENTRY:
 		t = trace_thread_get(iter, ev);
-		f = trace_thread_frame(t, ev->depth);
-		if (f)
-			f->ip = ev->ip;
+		ut_callstack_entry(&t->cs, ev, &c);
 		parent = ev->parent;
-		if (!parent && ev->depth > 0 && ev->depth - 1 < t->nr_frames)
-			parent = t->frames[ev->depth - 1].ip;
+		/* no parent in the record: the enclosing open entry, if one was seen */
+		if (!parent && ev->depth > 0 && (f = ut_callstack_at(&t->cs, ev->depth - 1)))
+			parent = f->ip;
 		print_fn_line(iter, ev, parent);
 		break;
 	case UT_EV_EXIT:
 		t = trace_thread_get(iter, ev);
-		if (ev->depth < t->nr_frames)
-			t->frames[ev->depth].ip = 0;
+		ut_callstack_exit(&t->cs, ev->depth, ev->ts, &c);
 		break;
 	case UT_EV_RETURN: {
 		struct ut_event call = *ev;
@@ -64,19 +63,15 @@ enum print_line_t trace_fn_print_line(struct trace_iter *iter, struct ut_event *
 		/* no parent in the record: the enclosing open entry, if one was seen */
 		t = trace_thread_get(iter, ev);
 		parent = ev->parent;
-		if (!parent && ev->depth > 0 && ev->depth - 1 < t->nr_frames)
-			parent = t->frames[ev->depth - 1].ip;
+		if (!parent && ev->depth > 0 && (f = ut_callstack_at(&t->cs, ev->depth - 1)))
+			parent = f->ip;
 		print_fn_line(iter, &call, parent);
 		break;
 	}
 	case UT_EV_DEPTH: {
 		/* calls ended or began unseen: no known caller at those depths */
-		uint64_t lo = ev->depth < ev->count ? ev->depth : ev->count;
-		uint64_t hi = ev->depth < ev->count ? ev->count : ev->depth;
-
 		t = trace_thread_get(iter, ev);
-		for (uint64_t d = lo; d < hi && d < t->nr_frames; d++)
-			t->frames[d].ip = 0;
+		ut_callstack_restate(&t->cs, ev->depth, ev->ts, &c);
 		break;
 	}
 	default:

@@ -231,7 +231,7 @@ static void graph_print_func(struct trace_iter *iter, const struct ut_event *ev,
 static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t = trace_thread_get(iter, ev);
-	struct trace_frame *f = trace_thread_frame(t, ev->depth);
+	struct ut_cs_change c;
 	struct ut_event next;
 	struct trace_seq *s = &iter->seq;
 	int leaf;
@@ -245,8 +245,8 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 		ut_merge_skip_same(iter->merge);
 		/* comments display at depth + 1: keep them at this depth */
 		t->comment_depth = clamp_depth(ev->depth) - 1;
-		if (f)
-			f->ip = 0;
+		ut_callstack_entry(&t->cs, ev, &c);
+		ut_callstack_exit(&t->cs, ev->depth, next.ts, &c);
 		graph_duration(iter, next.ts > ev->ts ? next.ts - ev->ts : 0, DUR_TIME);
 		ut_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 		graph_print_func(iter, ev, ev->ip);
@@ -255,10 +255,7 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 	}
 
 	t->comment_depth = clamp_depth(ev->depth);
-	if (f) {
-		f->ip = ev->ip;
-		f->ts = ev->ts;
-	}
+	ut_callstack_entry(&t->cs, ev, &c);
 	graph_duration(iter, 0, DUR_FILL);
 	ut_seq_spaces(s, (uint64_t)ev->depth * TRACE_GRAPH_INDENT);
 	graph_print_func(iter, ev, ev->ip);
@@ -269,7 +266,8 @@ static void graph_entry(struct trace_iter *iter, struct ut_event *ev)
 static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t = trace_thread_get(iter, ev);
-	struct trace_frame *f = ev->depth < t->nr_frames ? &t->frames[ev->depth] : NULL;
+	const struct ut_cs_frame *f = ut_callstack_at(&t->cs, ev->depth);
+	struct ut_cs_change c;
 	uint64_t func = ev->ip;
 	struct trace_seq *s = &iter->seq;
 	int match = 0, timed = 0, whole = ev->type == UT_EV_RETURN;
@@ -285,13 +283,12 @@ static void graph_return(struct trace_iter *iter, struct ut_event *ev)
 		if (!func)
 			func = f->ip;
 		match = f->ip == func;
-		if (match) {
-			timed = 1;
-			ns = ev->ts > f->ts ? ev->ts - f->ts : 0;
-		}
+		timed = match;
 	}
-	if (f)
-		f->ip = 0;
+	/* no call is open at its depth any more */
+	ut_callstack_exit(&t->cs, ev->depth, ev->ts, &c);
+	if (timed && !whole)
+		ns = c.dur;
 
 	graph_prologue(iter, ev);
 	/* the entry is not in the trace (lost, or before a fork): no duration */
@@ -348,11 +345,9 @@ static void graph_comment(struct trace_iter *iter, struct ut_event *ev)
 static void graph_depth(struct trace_iter *iter, struct ut_event *ev)
 {
 	struct trace_thread *t = trace_thread_get(iter, ev);
-	uint64_t lo = ev->depth < ev->count ? ev->depth : ev->count;
-	uint64_t hi = ev->depth < ev->count ? ev->count : ev->depth;
+	struct ut_cs_change c;
 
-	for (uint64_t d = lo; d < hi && d < t->nr_frames; d++)
-		t->frames[d].ip = 0;
+	ut_callstack_restate(&t->cs, ev->depth, ev->ts, &c);
 	t->comment_depth = clamp_depth(ev->depth) - 1;
 }
 
