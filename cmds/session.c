@@ -3,6 +3,7 @@
  * session.c - a session directory and the traced program, for record
  * and mount (see include/usertrace/session.h for what a session holds).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,17 +59,92 @@ int session_default_clock(void)
 	return (d >> 8) & 1 ? UT_CLOCK_TSC : UT_CLOCK_MONO;
 }
 
+/* the start time of process @pid (/proc/PID/stat's 22nd field), 0 if it is gone */
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after the command's ")": state is field 3, starttime field 22 */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			 "%*d %*d %*d %llu", &t) != 1)
+		return 0;
+	return t;
+}
+
+/*
+ * The sessions that a killed or crashed recorder or daemon left in
+ * /dev/shm (nothing of theirs ran to remove them): those of this user
+ * whose SESSION_OWNER file names a process that is gone (its pid free or
+ * taken by a process that started later).  A session without the file
+ * (being made, or made by an older usertrace) stays.
+ */
+void session_sweep(void)
+{
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX], buf[64];
+		unsigned long long start;
+		struct stat st;
+		int pid, fd;
+		ssize_t n;
+
+		if (strncmp(e->d_name, "usertrace.", 10) ||
+		    snprintf(path, sizeof(path), "/dev/shm/%s/" SESSION_OWNER, e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue;
+		n = fstat(fd, &st) == 0 && st.st_uid == geteuid() ? read(fd, buf, sizeof(buf) - 1) : -1;
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (sscanf(buf, "%d %llu", &pid, &start) != 2 || pid <= 0)
+			continue;
+		if (proc_start(pid) == start)
+			continue;	/* its process runs */
+		snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+		remove_tree(path);
+	}
+	closedir(d);
+}
+
 int session_create(struct session *s)
 {
 	char path[PATH_MAX];
 	int fd;
 
 	memset(s, 0, sizeof(*s));
+	session_sweep();
 	snprintf(s->dir, sizeof(s->dir), "/dev/shm/usertrace.XXXXXX");
 	if (!mkdtemp(s->dir)) {
 		pr_err("cannot create a session in /dev/shm: %s", strerror(errno));
 		s->dir[0] = 0;
 		return -1;
+	}
+	/* its owner, for session_sweep() should this process die without removing it */
+	snprintf(path, sizeof(path), "%s/" SESSION_OWNER, s->dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		dprintf(fd, "%d %llu\n", (int)getpid(), proc_start(getpid()));
+		close(fd);
 	}
 	snprintf(path, sizeof(path), "%s/control", s->dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -44,6 +44,12 @@ int session_default_clock(void);
  */
 int session_create(struct session *s);
 
+/* a session's file naming the process that made it: "PID STARTTIME" */
+#define SESSION_OWNER	"owner"
+
+/* remove the sessions whose maker is gone (killed, crashed): session_create() does */
+void session_sweep(void);
+
 /*
  * session_start - become a child subreaper and run @argv with @lib
  * preloaded and USERTRACE_SESSION set; @child_mask, if not NULL, is the

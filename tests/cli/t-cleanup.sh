@@ -166,4 +166,31 @@ if [ "$st" = 143 ]; then ok "mount, SIGTERM then umount: status 143"; else not_o
 left "mount, SIGTERM then umount"
 if mountpoint -q "$W/mnt" 2>/dev/null; then not_ok "mount: still mounted"; fusermount3 -u "$W/mnt"; else ok "mount: unmounted"; fi
 
+# a recorder killed by SIGKILL (nothing of it runs to clean up) leaves
+# its session in /dev/shm; the next session this user makes removes it,
+# and only such: a session whose maker runs, or without an owner file
+# (an older usertrace's), stays
+"$UT" record -o "$W/dk" -- "$W/wait" "$W/session" > /dev/null 2>&1 &
+R=$!
+for i in $(seq 100); do [ -s "$W/session" ] && break; sleep 0.1; done
+ses=$(cat "$W/session" 2>/dev/null)
+kill -KILL $R
+wait $R 2>/dev/null
+pkill -KILL -f "^$W/wait $W/session" 2>/dev/null
+live=$(mktemp -d /dev/shm/usertrace.XXXXXX)
+awk '{ sub(/.*\) /, ""); split($0, f, " "); print '"$$"', f[20] }' /proc/$$/stat > "$live/owner"
+bare=$(mktemp -d /dev/shm/usertrace.XXXXXX)
+reused=$(mktemp -d /dev/shm/usertrace.XXXXXX)
+echo "$$ 1" > "$reused/owner"
+if [ -n "$ses" ] && [ -f "$ses/owner" ]; then ok "record killed: its session $ses stays, with its owner"
+else not_ok "record killed: session '$ses'"; fi
+"$UT" record -o "$W/d2" -- /bin/true > /dev/null 2>&1
+[ -n "$ses" ] && [ ! -e "$ses" ] && ok "the next record removed the session of the killed one" ||
+	not_ok "the session of the killed record is still there: $ses"
+[ -d "$live" ] && ok "a session whose maker runs stays" || not_ok "a session whose maker runs was removed"
+[ -d "$bare" ] && ok "a session without an owner file stays" || not_ok "a session without an owner file was removed"
+[ ! -e "$reused" ] && ok "a session whose maker's pid is now another process's is removed" ||
+	not_ok "a session of a reused pid stays"
+rm -rf "$live" "$bare" "$reused" "$ses"
+
 echo "# $SUITE: $n tests"
