@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "runtime/tracer.h"
 #include "usertrace/tracing.h"
 
 int ut_lat_mode;	/* UT_LAT_*: the sections the running tracers measure */
@@ -651,14 +652,71 @@ EXPORT int pthread_spin_unlock(pthread_spinlock_t *lock)
 /* ---- the tracers' runtime parts ---- */
 
 /*
- * The running tracers are @running (active_tracers bits) and the latency
- * ones among them measure @mode: set the sections and the gate.
- * @gate: record calls only inside sections (a latency or wakeup tracer
- * runs and no other tracer records calls).
+ * The running tracers that gate calls (their active_tracers bits: the
+ * three below, and wakeup.c's two through ut_lat_join()), and the
+ * sections each measures.
+ */
+static uint32_t lat_users;
+static int lat_users_sections[32];
+
+/*
+ * Set the sections the running latency tracers measure, and the gate:
+ * record calls only inside sections when a latency or wakeup tracer runs
+ * and no other tracer records calls; 2: none at all (function-trace off).
  * Context: the start-up or the control thread (ut_tracers_set()).
  */
-void ut_lat_configure(int mode, int gate)
+static void lat_configure(void)
 {
+	int mode = 0, gate = 0;
+
+	for (unsigned i = 0; i < 32; i++)
+		if (lat_users & (1u << i))
+			mode |= lat_users_sections[i];
+	if (lat_users && !ut_tracers_record_calls(~lat_users))
+		gate = ut_ctl && (ut_ctl->flags & UT_CTL_NOFUNC) ? 2 : 1;
 	__atomic_store_n(&ut_lat_mode, mode, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_lat_gate, gate, __ATOMIC_RELAXED);
 }
+
+void ut_lat_join(const struct ut_rt_tracer *t, int sections, int on)
+{
+	int id = ut_tracer_id(t);
+
+	if (id < 0)
+		return;
+	lat_users_sections[id] = on ? sections : 0;
+	if (on)
+		lat_users |= 1u << id;
+	else
+		lat_users &= ~(1u << id);
+	lat_configure();
+}
+
+/* the set of running tracers or the settings changed (function-trace) */
+void ut_lat_apply(void)
+{
+	lat_configure();
+}
+
+#define LAT_TRACER(tr, sections)						\
+static int tr##_init(void)							\
+{										\
+	ut_lat_join(&ut_rt_tracer_##tr, sections, 1);				\
+	return 0;								\
+}										\
+										\
+static void tr##_reset(void)							\
+{										\
+	ut_lat_join(&ut_rt_tracer_##tr, 0, 0);				\
+}										\
+										\
+const struct ut_rt_tracer ut_rt_tracer_##tr = {				\
+	.name = #tr,								\
+	.init = tr##_init,							\
+	.reset = tr##_reset,							\
+	.apply = ut_lat_apply,							\
+}
+
+LAT_TRACER(irqsoff, UT_LAT_IRQ);
+LAT_TRACER(preemptoff, UT_LAT_PREEMPT);
+LAT_TRACER(preemptirqsoff, UT_LAT_IRQ | UT_LAT_PREEMPT);

@@ -408,7 +408,6 @@ void ut_mmio_munmapped(void *p);
 enum { UT_WAKE_ALL = 1, UT_WAKE_RT = 2 };
 extern int ut_wake_mode;
 void ut_wake_resolve(void);
-void ut_wake_configure(int mode);
 int ut_wake_on(void);
 /*
  * The runtime's own futex calls: libc's syscall(), not the exported one
@@ -422,7 +421,13 @@ int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
 extern int ut_lat_mode;		/* UT_LAT_*: the sections measured; 0: none */
 extern int ut_lat_gate;		/* 1: calls only inside a section; 2: none */
 void ut_lat_resolve(void);
-void ut_lat_configure(int mode, int gate);
+/*
+ * The latency and wakeup tracers' gate: tracer @t joins (@on, measuring
+ * @sections, UT_LAT_*) or leaves; their apply hook is ut_lat_apply().
+ */
+struct ut_rt_tracer;
+void ut_lat_join(const struct ut_rt_tracer *t, int sections, int on);
+void ut_lat_apply(void);
 int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h, void *uc);
 void ut_lat_handler_exit(void *h, void *uc);
 void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip);

@@ -7,7 +7,9 @@
  * The hooks record what the active tracers need together (their `needs`
  * in tracers.def, ut_needs_mode()): function_graph's ENTRY/EXIT serve
  * function too.  A tracer with more to do (a latency tracer arms its
- * hooks) does it in init and undoes it in reset.
+ * wrappers and the gate) does it in init, undoes it in reset and follows
+ * the others in apply: its logic is in its own file (runtime/tracers/),
+ * the generic code knows it only through these hooks.
  */
 #ifndef USERTRACE_RT_TRACER_H
 #define USERTRACE_RT_TRACER_H
@@ -16,13 +18,6 @@
 
 struct ut_rt_tracer {
 	const char *name;
-	/*
-	 * A latency tracer: the sections it measures (UT_LAT_IRQ,
-	 * UT_LAT_PREEMPT; latency.c).  0: none.
-	 */
-	int lat;
-	/* a wakeup tracer: the threads it measures (UT_WAKE_*; wakeup.c).  0: none */
-	int wake;
 	/*
 	 * The tracer became active in this process (at start-up, or when a
 	 * settings change adds it); nonzero: it cannot run here, it stays
@@ -38,8 +33,10 @@ struct ut_rt_tracer {
 	void (*reset)(void);
 	/*
 	 * The settings changed while it runs (a write to the tracing
-	 * directory the programs applied).  Optional.  Context: the control
-	 * thread.
+	 * directory the programs applied), or the set of running tracers
+	 * did: called for every running tracer, the new ones too, once the
+	 * others' init and reset are done.  Optional.  Context: the
+	 * start-up or the control thread.
 	 */
 	void (*apply)(void);
 };
@@ -54,5 +51,14 @@ struct ut_rt_tracer {
  * (those whose init failed are left out).
  */
 uint32_t ut_tracers_set(uint32_t set);
+
+/* @t's id: its bit in active_tracers is 1 << id.  -1: not a tracer of tracers.def */
+int ut_tracer_id(const struct ut_rt_tracer *t);
+/*
+ * Does a running tracer of @among (active_tracers bits) have the hooks
+ * record calls (its needs: UT_NEED_FUNC, UT_NEED_GRAPH)?  Meant for
+ * apply, when the running set is settled.
+ */
+int ut_tracers_record_calls(uint32_t among);
 
 #endif /* USERTRACE_RT_TRACER_H */

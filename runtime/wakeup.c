@@ -49,6 +49,7 @@
 #include <sys/syscall.h>
 
 #include "runtime/runtime.h"
+#include "runtime/tracer.h"
 #include "usertrace/record.h"
 
 #ifndef SCHED_DEADLINE
@@ -331,10 +332,63 @@ void ut_wake_resolve(void)
 	RESOLVE(real_syscall, "syscall");
 }
 
-void ut_wake_configure(int mode)
+/* ---- the tracers' runtime parts ---- */
+
+/* the running wakeup tracers: UT_WAKE_ALL (wakeup), UT_WAKE_RT (wakeup_rt) */
+static int wake_users;
+
+/*
+ * @mode joins (@on) or leaves the wake-ups measured: wakeup counts every
+ * thread, it wins over wakeup_rt.  Both gate calls as the latency
+ * tracers do (ut_lat_join()).  Context: the start-up or the control
+ * thread (ut_tracers_set()).
+ */
+static void wake_join(const struct ut_rt_tracer *t, int mode, int on)
 {
-	__atomic_store_n(&ut_wake_mode, mode, __ATOMIC_RELAXED);
+	if (on)
+		wake_users |= mode;
+	else
+		wake_users &= ~mode;
+	__atomic_store_n(&ut_wake_mode, wake_users & UT_WAKE_ALL ? UT_WAKE_ALL : wake_users,
+			 __ATOMIC_RELAXED);
+	ut_lat_join(t, 0, on);
 }
+
+static int wakeup_init(void)
+{
+	wake_join(&ut_rt_tracer_wakeup, UT_WAKE_ALL, 1);
+	return 0;
+}
+
+static void wakeup_reset(void)
+{
+	wake_join(&ut_rt_tracer_wakeup, UT_WAKE_ALL, 0);
+}
+
+static int wakeup_rt_init(void)
+{
+	wake_join(&ut_rt_tracer_wakeup_rt, UT_WAKE_RT, 1);
+	return 0;
+}
+
+static void wakeup_rt_reset(void)
+{
+	wake_join(&ut_rt_tracer_wakeup_rt, UT_WAKE_RT, 0);
+}
+
+const struct ut_rt_tracer ut_rt_tracer_wakeup = {
+	.name = "wakeup",
+	.init = wakeup_init,
+	.reset = wakeup_reset,
+	.apply = ut_lat_apply,
+};
+
+const struct ut_rt_tracer ut_rt_tracer_wakeup_rt = {
+	.name = "wakeup_rt",
+	.init = wakeup_rt_init,
+	.reset = wakeup_rt_reset,
+	.apply = ut_lat_apply,
+};
 
 EXPORT int pthread_cond_signal(pthread_cond_t *cv)
 {
