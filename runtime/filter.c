@@ -370,7 +370,7 @@ static int rf_allowed(struct ut_thread *t, uint32_t what)
 		return 0;
 	/* a latency tracer alone records the calls inside sections */
 	if (what == UT_RF_FUNC && (gate = __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED)) &&
-	    (gate == 2 || !t->lat.open))
+	    (gate == 2 || !t->tr.lat.open))
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;

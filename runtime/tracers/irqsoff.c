@@ -79,7 +79,7 @@ static uint64_t mask_now(void)
 /* the thread's shadow of its mask, taken the first time a tracer needs it */
 static struct ut_lat *lat_self(void)
 {
-	struct ut_lat *l = &ut_self.lat;
+	struct ut_lat *l = &ut_self.tr.lat;
 
 	if (unlikely(!l->known)) {
 		l->mask = l->base = mask_now();
@@ -512,7 +512,7 @@ int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h
 /* the handler @h returned: the mask sigreturn restores (@uc's), back where it interrupted */
 void ut_lat_handler_exit(void *h, void *uc)
 {
-	struct ut_lat *l = &ut_self.lat;
+	struct ut_lat *l = &ut_self.tr.lat;
 	uintptr_t pc = 0;
 
 	if (l->hardirq)
@@ -556,7 +556,7 @@ void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip)
  */
 static void api_irq_set(uint32_t on, uintptr_t ip, uintptr_t parent)
 {
-	ut_self.lat.api_irq = on;
+	ut_self.tr.lat.api_irq = on;
 	if (lat_on())
 		lat_update(lat_self(), ip, parent);
 }
@@ -573,7 +573,7 @@ void ut_api_irq_enable(uintptr_t parent)
 
 unsigned long ut_api_irq_save(uintptr_t parent)
 {
-	unsigned long was = ut_self.lat.api_irq;
+	unsigned long was = ut_self.tr.lat.api_irq;
 
 	api_irq_set(1, HERE(), parent);
 	return was;
@@ -592,7 +592,7 @@ int ut_api_irqs_disabled(void)
 /* the depth is kept whether or not a tracer runs: preempt_count() is true */
 static void preempt_add(int d, uintptr_t ip, uintptr_t parent)
 {
-	struct ut_lat *l = &ut_self.lat;
+	struct ut_lat *l = &ut_self.tr.lat;
 
 	if (d < 0 && !l->preempt)
 		return;		/* unbalanced: as the kernel, warn-free */
@@ -613,7 +613,7 @@ void ut_api_preempt_enable(uintptr_t parent)
 
 int ut_api_preempt_count(void)
 {
-	return (int)ut_self.lat.preempt;
+	return (int)ut_self.tr.lat.preempt;
 }
 
 /* ---- spin locks: a level of preempt depth while held ---- */

@@ -253,16 +253,16 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 	delta = now - w.ts;
 	/* a record of this thread came after the wake (a handler's): the wake shows there */
 	wts = w.ts >= t->w.last_ts ? w.ts : t->w.last_ts;
-	ctx = t->lat.wctx;
-	t->lat.wctx = ctx | UT_CTX_WAKING;	/* restated on a page start meanwhile */
-	ut_write_ctx(t, wts, ctx | UT_CTX_WAKING, t->lat.wpreempt);
+	ctx = t->tr.lat.wctx;
+	t->tr.lat.wctx = ctx | UT_CTX_WAKING;	/* restated on a page start meanwhile */
+	ut_write_ctx(t, wts, ctx | UT_CTX_WAKING, t->tr.lat.wpreempt);
 	wake_entry(t, &w, wts);
 	ut_write(t, UT_REC_FUNC, wts, w.ip, w.parent);
 	thresh = __atomic_load_n(&c->tracing_thresh, __ATOMIC_RELAXED);
 	report = thresh ? delta >= thresh : delta > __atomic_load_n(&c->max_latency, __ATOMIC_RELAXED);
 	/* a report's identity rides on the run's record (the stack may be empty) */
 	if (report)
-		ut_write_task(t, now, t->lat.wctx, t->lat.wpreempt);
+		ut_write_task(t, now, t->tr.lat.wctx, t->tr.lat.wpreempt);
 	ut_write(t, UT_REC_FUNC, now, ip, parent);
 	if (report) {
 		uintptr_t ips[UT_STACK_MAX];
@@ -271,8 +271,8 @@ static void wake_run(const void *obj, uint64_t since, uintptr_t ip, uintptr_t pa
 		if (n)
 			ut_write_trace(t, ips, n, now);
 	}
-	t->lat.wctx = ctx;
-	ut_write_ctx(t, now, ctx, t->lat.wpreempt);
+	t->tr.lat.wctx = ctx;
+	ut_write_ctx(t, now, ctx, t->tr.lat.wpreempt);
 	if (!report)
 		return;
 	if (thresh)
