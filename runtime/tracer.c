@@ -18,6 +18,26 @@ _Static_assert(sizeof(ut_rt_tracers) / sizeof(ut_rt_tracers[0]) == UT_NR_TRACERS
 
 /* the tracers running in this process; Context: start-up or control thread */
 static uint32_t ut_running;
+/* the tracers whose self-test failed, and whether ut_tracers_register() ran */
+static uint32_t ut_refused;
+static int ut_registered;
+
+uint32_t ut_tracers_register(void)
+{
+	if (ut_registered)
+		return ut_refused;
+	ut_registered = 1;
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
+		const struct ut_rt_tracer *t = ut_rt_tracers[i];
+
+		if (t->selftest && t->selftest()) {
+			ut_log("tracer %s failed its self-test: it cannot run in this process",
+			       t->name);
+			ut_refused |= 1u << i;
+		}
+	}
+	return ut_refused;
+}
 
 int ut_tracer_id(const struct ut_rt_tracer *t)
 {
@@ -38,7 +58,7 @@ int ut_tracers_record_calls(uint32_t among)
 
 uint32_t ut_tracers_set(uint32_t set)
 {
-	set &= (1u << UT_NR_TRACERS) - 1;
+	set &= ((1u << UT_NR_TRACERS) - 1) & ~ut_tracers_register();
 	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
 		const struct ut_rt_tracer *t = ut_rt_tracers[i];
 		uint32_t bit = 1u << i;

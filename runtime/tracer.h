@@ -19,6 +19,14 @@
 struct ut_rt_tracer {
 	const char *name;
 	/*
+	 * Does its machinery work in this process?  Run once, when the
+	 * tracers are registered (ut_tracers_register(): start-up, before
+	 * any init), as the kernel's register_tracer() runs a tracer's
+	 * selftest: nonzero, the tracer is refused (logged), it never runs
+	 * here.  Optional.  Context: the start-up thread.
+	 */
+	int (*selftest)(void);
+	/*
 	 * The tracer became active in this process (at start-up, or when a
 	 * settings change adds it); nonzero: it cannot run here, it stays
 	 * inactive and the reason is logged.  Optional.
@@ -46,9 +54,16 @@ struct ut_rt_tracer {
 #undef UT_TRACER
 
 /*
+ * Register the tracers: run their self-tests; those that fail are
+ * refused (ut_tracers_set() leaves them out).  Called once, at start-up,
+ * by ut_tracers_set() if not before.  Returns the set refused.
+ */
+uint32_t ut_tracers_register(void);
+
+/*
  * The tracers of @set (active_tracers) become the active ones: reset
  * those that leave, init those that come.  Returns the set that runs
- * (those whose init failed are left out).
+ * (those refused at registration or whose init failed are left out).
  */
 uint32_t ut_tracers_set(uint32_t set);
 

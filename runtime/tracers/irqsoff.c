@@ -698,6 +698,34 @@ void ut_lat_apply(void)
 	lat_configure();
 }
 
+/*
+ * The self-test, at registration: the wrappers stand on the real mask
+ * calls and on reading the thread's mask back from the kernel.  Block a
+ * signal with the real pthread_sigmask, see it in the mask read back,
+ * restore.  Nonzero: they would measure nothing (the tracers are
+ * refused).  Context: the start-up thread.
+ */
+static int lat_selftest(void)
+{
+	sigset_t one, old;
+	uint64_t before, during, after;
+	int sig = SIGRTMAX;
+
+	if (!real_sigprocmask || !real_pthread_sigmask || !real_spin_lock || !real_spin_unlock)
+		return -1;
+	before = mask_now();
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	if (real_pthread_sigmask(SIG_BLOCK, &one, &old))
+		return -1;
+	during = mask_now();
+	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
+	after = mask_now();
+	if (!(during & (1ull << (sig - 1))) || after != before || set64(&old) != before)
+		return -1;
+	return 0;
+}
+
 #define LAT_TRACER(tr, sections)						\
 static int tr##_init(void)							\
 {										\
@@ -712,6 +740,7 @@ static void tr##_reset(void)							\
 										\
 const struct ut_rt_tracer ut_rt_tracer_##tr = {				\
 	.name = #tr,								\
+	.selftest = lat_selftest,						\
 	.init = tr##_init,							\
 	.reset = tr##_reset,							\
 	.apply = ut_lat_apply,							\
