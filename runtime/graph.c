@@ -466,7 +466,7 @@ void ut_page_start(struct rb_writer *w, uint64_t ts)
 }
 
 /*
- * ut_write_ctx - the thread's context (latency.c) from @ts on: a CTX
+ * ut_write_ctx - the thread's context (tracers/irqsoff.c) from @ts on: a CTX
  * record.  Returns 1 if written.  Context: the thread, outside a write
  * (a write it interrupts loses it).
  */

@@ -337,11 +337,11 @@ void ut_sched_exec_failed(void);
 void ut_sched_exec_rename(void);
 void ut_sched_resolve(void);
 
-/* kmem.c: allocations of the runtime itself, never events */
+/* tracers/kmemtrace.c: allocations of the runtime itself, never events */
 void *ut_malloc(size_t n);
 void ut_free(void *p);
 void ut_kmem_resolve(void);
-/* for the C++ operators (kmem_cxx.c): an event on?  Then the block's kmalloc and kfree */
+/* for the C++ operators (tracers/kmemtrace_cxx.c): an event on?  Then the block's kmalloc and kfree */
 int ut_kmem_on(void);
 void ut_kmem_alloced(void *site, void *p, size_t n);
 void ut_kmem_freeing(void *site, void *p);
@@ -397,14 +397,14 @@ int ut_mmio_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 void ut_mmio_mmapped(void *p, size_t len, int prot, int flags, int fd, long off);
 void ut_mmio_munmapped(void *p);
 
-/* wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
+/* tracers/wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
 enum { UT_WAKE_ALL = 1, UT_WAKE_RT = 2 };
 extern int ut_wake_mode;
 void ut_wake_resolve(void);
 int ut_wake_on(void);
 /*
  * The runtime's own futex calls: libc's syscall(), not the exported one
- * (wakeup.c), so the runtime's handshakes are no program wake-ups
+ * (tracers/wakeup.c), so the runtime's handshakes are no program wake-ups
  */
 long ut_sys_futex(volatile uint32_t *uaddr, int op, uint32_t val, const struct timespec *to);
 int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),

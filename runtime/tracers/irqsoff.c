@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * latency.c - the sections of the irqsoff, preemptoff and preemptirqsoff
+ * irqsoff.c - the sections of the irqsoff, preemptoff and preemptirqsoff
  * tracers, as the kernel's trace_irqsoff.c: where a thread has "interrupts"
  * or "preemption" off, how long, and the trace of the longest.
  *
