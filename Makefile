@@ -83,12 +83,12 @@ deps:
 
 # the hot path needs no frame pointer, nor do the allocator's wrappers
 $(O)/rt/runtime/graph.o: RT_CFLAGS += -fomit-frame-pointer
-$(O)/rt/runtime/kmem.o: RT_CFLAGS += -fomit-frame-pointer
+$(O)/rt/runtime/tracers/kmemtrace.o: RT_CFLAGS += -fomit-frame-pointer
 # operator new may throw through its wrapper: the cleanup that ends the quiet section must run
-$(O)/rt/runtime/kmem_cxx.o: RT_CFLAGS += -fomit-frame-pointer -fexceptions
+$(O)/rt/runtime/tracers/kmemtrace_cxx.o: RT_CFLAGS += -fomit-frame-pointer -fexceptions
 $(O)/rt/runtime/lock.o: RT_CFLAGS += -fomit-frame-pointer
 
-$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h lib/filter/*.h lib/event/*.h)
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h runtime/tracers/*.h lib/filter/*.h lib/event/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 

@@ -47,7 +47,7 @@ int ut_use_tsc;
 int ut_fast;
 int ut_rec_filter;
 int ut_ev_filter;
-int ut_lat_gate;	/* latency.c: no latency tracer here */
+int ut_lat_gate;	/* tracers/irqsoff.c: no latency tracer here */
 int ut_extra;	/* profile.c: no stack tracer or profiler here */
 int ut_have_rseq;
 intptr_t ut_cpu_off;

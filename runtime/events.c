@@ -213,7 +213,7 @@ static void api_print(uintptr_t ip, const char *text, size_t len)
 
 static const struct ut_api_ops api_ops = {
 	UT_API_ABI, api_tracing_on, api_tracing_off, api_tracing_is_on, api_print,
-	/* latency.c */
+	/* tracers/irqsoff.c */
 	ut_api_irq_disable, ut_api_irq_enable, ut_api_irq_save, ut_api_irq_restore,
 	ut_api_irqs_disabled, ut_api_preempt_disable, ut_api_preempt_enable,
 	ut_api_preempt_count,

@@ -279,7 +279,7 @@ static void filter_update_fast(int mode)
 			    ut_ctl->tracing_thresh || ((l_filter || l_notrace) && hooked_code);
 	for (int i = 0; i < UT_CTL_CPUS / 32 && !cpus; i++)
 		cpus = ut_ctl->rec_cpumask[i] != ~0u;
-	/* the latency tracers' gate (latency.c) is a filter of who records too */
+	/* the latency tracers' gate (tracers/irqsoff.c) is a filter of who records too */
 	rec_filter = cpus || ut_ctl->nr_rec_pids != 0 || ut_ctl->nr_rec_nopids != 0 ||
 		     __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED);
 	__atomic_store_n(&ut_ev_filter, cpus || ut_ctl->nr_ev_pids != 0 || ut_ctl->nr_ev_nopids != 0,
@@ -370,7 +370,7 @@ static int rf_allowed(struct ut_thread *t, uint32_t what)
 		return 0;
 	/* a latency tracer alone records the calls inside sections */
 	if (what == UT_RF_FUNC && (gate = __atomic_load_n(&ut_lat_gate, __ATOMIC_RELAXED)) &&
-	    (gate == 2 || !t->lat.open))
+	    (gate == 2 || !t->tr.lat.open))
 		return 0;
 	cpu = ut_have_rseq ? ut_cpu() : (uint32_t)sched_getcpu();
 	return cpu >= UT_CTL_CPUS || (ut_ctl->rec_cpumask[cpu / 32] >> (cpu % 32)) & 1;

@@ -459,14 +459,14 @@ void ut_page_start(struct rb_writer *w, uint64_t ts)
 	struct ut_thread *t = &ut_self;
 
 	__ut_put(t, UT_REC_DEPTH, ts, 0, 0);
-	if (unlikely(t->lat.wctx | t->lat.wpreempt) && (ut_lat_mode | ut_wake_mode))
-		ut_put_ctx(t, ts, t->lat.wctx, t->lat.wpreempt);
+	if (unlikely(t->tr.lat.wctx | t->tr.lat.wpreempt) && (ut_lat_mode | ut_wake_mode))
+		ut_put_ctx(t, ts, t->tr.lat.wctx, t->tr.lat.wpreempt);
 	if (unlikely(w->page->flags & RB_PAGE_LOST_MASK) && ut_rec_mode == UT_MODE_GRAPH)
 		ut_restate(t, ts);
 }
 
 /*
- * ut_write_ctx - the thread's context (latency.c) from @ts on: a CTX
+ * ut_write_ctx - the thread's context (tracers/irqsoff.c) from @ts on: a CTX
  * record.  Returns 1 if written.  Context: the thread, outside a write
  * (a write it interrupts loses it).
  */

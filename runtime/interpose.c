@@ -424,7 +424,7 @@ static void ut_longjmp_prepare(const struct __jmp_buf_tag *env, uintptr_t ip)
 
 	if (t->state == UT_TS_READY && (t->depth || t->busy))
 		ut_unwind_to(t, ut_jmpbuf_sp(env), ut_clock());
-	/* the handlers it leaves, and the mask siglongjmp restores (latency.c) */
+	/* the handlers it leaves, and the mask siglongjmp restores (tracers/irqsoff.c) */
 	if (unlikely(ut_lat_mode))
 		ut_lat_longjmp(ut_jmpbuf_sp(env), env->__mask_was_saved ?
 			       (const sigset_t *)&env->__saved_mask : NULL, ip);

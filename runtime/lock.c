@@ -87,7 +87,7 @@ static __attribute__((noinline)) int contended(void *l, int (*try)(void *), int 
 EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	if (!CONTENTION_ON()) {
-		/* a wakeup tracer measures the wait's end (wakeup.c) */
+		/* a wakeup tracer measures the wait's end (tracers/wakeup.c) */
 		if (likely(!__atomic_load_n(&ut_wake_mode, __ATOMIC_RELAXED)) || !ut_wake_on())
 			return real_mutex_lock(m);
 		return ut_wake_mutex_lock(m, real_mutex_trylock, real_mutex_lock,

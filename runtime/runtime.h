@@ -20,6 +20,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
+#include "runtime/tracers/latency.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -105,23 +106,15 @@ enum ut_thread_state {
 	UT_TS_INTERNAL = 3,	/* the runtime itself is running: calls are not traced */
 };
 
-/* latency.c: a thread's sections (irqsoff, preemptoff, preemptirqsoff) */
-#define UT_LAT_HANDLERS	8	/* nested handlers whose frames are known */
-enum { UT_LAT_IRQ = 1, UT_LAT_PREEMPT = 2 };
-
-struct ut_lat {
-	uint64_t mask;		/* the signal mask, as the wrappers saw it set */
-	uint64_t base;		/* the mask when first seen: its signals open no section */
-	uint64_t start;		/* the open section's start (clock); 0: not measured */
-	uint64_t start_ip;	/* where it started (the disabling call's caller) */
-	uint32_t known;		/* mask and base are read */
-	uint32_t api_irq;	/* local_irq_disable() */
-	uint32_t preempt;	/* preempt_disable() depth, spin locks held */
-	uint32_t hardirq;	/* signal handlers running */
-	uint32_t open;		/* a section is open */
-	uint32_t resched;	/* a blocked signal waits for the section's end */
-	uint8_t wctx, wpreempt;	/* the context the records last stated */
-	uintptr_t hsp[UT_LAT_HANDLERS];	/* the handlers' frames */
+/*
+ * A thread's state private to the running tracers, as the kernel's
+ * tracers keep theirs behind trace_array's private pointer: a member per
+ * tracer that keeps some, defined in its runtime part's header.  The
+ * latency tracers' also says which context the records last stated
+ * (the writer restates it at a page start, graph.c).
+ */
+union ut_tracer_thread {
+	struct ut_lat lat;	/* irqsoff, preemptoff, preemptirqsoff, wakeup (tracers/latency.h) */
 };
 
 struct ut_thread {
@@ -168,7 +161,7 @@ struct ut_thread {
 	struct rb_header *old_hdr;	/* the buffer a resize replaced, still mapped */
 	struct ut_ctx_ent ctx[UT_CTX_MAX];
 	struct rb_header *max_hdr;	/* its max-latency buffer (max.c); NULL: none yet */
-	struct ut_lat lat;
+	union ut_tracer_thread tr;
 	struct ut_prof_table *prof_tab;	/* its profiler table (profile.c); NULL: none yet */
 	struct ut_stk_thread *stk_thr;	/* its stack tracer slot; NULL: none yet */
 	uintptr_t stk_top;	/* where its stack use is measured from; 0: not known yet */
@@ -344,11 +337,11 @@ void ut_sched_exec_failed(void);
 void ut_sched_exec_rename(void);
 void ut_sched_resolve(void);
 
-/* kmem.c: allocations of the runtime itself, never events */
+/* tracers/kmemtrace.c: allocations of the runtime itself, never events */
 void *ut_malloc(size_t n);
 void ut_free(void *p);
 void ut_kmem_resolve(void);
-/* for the C++ operators (kmem_cxx.c): an event on?  Then the block's kmalloc and kfree */
+/* for the C++ operators (tracers/kmemtrace_cxx.c): an event on?  Then the block's kmalloc and kfree */
 int ut_kmem_on(void);
 void ut_kmem_alloced(void *site, void *p, size_t n);
 void ut_kmem_freeing(void *site, void *p);
@@ -404,36 +397,18 @@ int ut_mmio_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 void ut_mmio_mmapped(void *p, size_t len, int prot, int flags, int fd, long off);
 void ut_mmio_munmapped(void *p);
 
-/* wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
+/* tracers/wakeup.c: the wake-ups of the wakeup (every thread) and wakeup_rt (SCHED_FIFO/RR) tracers */
 enum { UT_WAKE_ALL = 1, UT_WAKE_RT = 2 };
 extern int ut_wake_mode;
 void ut_wake_resolve(void);
-void ut_wake_configure(int mode);
 int ut_wake_on(void);
 /*
  * The runtime's own futex calls: libc's syscall(), not the exported one
- * (wakeup.c), so the runtime's handshakes are no program wake-ups
+ * (tracers/wakeup.c), so the runtime's handshakes are no program wake-ups
  */
 long ut_sys_futex(volatile uint32_t *uaddr, int op, uint32_t val, const struct timespec *to);
 int ut_wake_mutex_lock(pthread_mutex_t *m, int (*trylock)(pthread_mutex_t *),
 		       int (*lock)(pthread_mutex_t *), uintptr_t ip, uintptr_t parent);
-
-/* latency.c */
-extern int ut_lat_mode;		/* UT_LAT_*: the sections measured; 0: none */
-extern int ut_lat_gate;		/* 1: calls only inside a section; 2: none */
-void ut_lat_resolve(void);
-void ut_lat_configure(int mode, int gate);
-int ut_lat_handler_enter(int sig, uint64_t sa_mask, unsigned long flags, void *h, void *uc);
-void ut_lat_handler_exit(void *h, void *uc);
-void ut_lat_longjmp(uintptr_t sp, const sigset_t *mask, uintptr_t ip);
-void ut_api_irq_disable(uintptr_t parent);
-void ut_api_irq_enable(uintptr_t parent);
-unsigned long ut_api_irq_save(uintptr_t parent);
-void ut_api_irq_restore(uintptr_t parent, unsigned long flags);
-int ut_api_irqs_disabled(void);
-void ut_api_preempt_disable(uintptr_t parent);
-void ut_api_preempt_enable(uintptr_t parent);
-int ut_api_preempt_count(void);
 
 /* profile.c: the max stack tracer and the function profiler */
 #define UT_X_STACK	1

@@ -18,35 +18,47 @@ _Static_assert(sizeof(ut_rt_tracers) / sizeof(ut_rt_tracers[0]) == UT_NR_TRACERS
 
 /* the tracers running in this process; Context: start-up or control thread */
 static uint32_t ut_running;
+/* the tracers whose self-test failed, and whether ut_tracers_register() ran */
+static uint32_t ut_refused;
+static int ut_registered;
 
-/*
- * The sections the running latency tracers measure (their `lat` bits),
- * and the gate: calls are recorded only inside sections when no other
- * running tracer records them.
- */
-static void ut_lat_apply(uint32_t running)
+uint32_t ut_tracers_register(void)
 {
-	int mode = 0, wake = 0, others = 0;
-
+	if (ut_registered)
+		return ut_refused;
+	ut_registered = 1;
 	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
-		if (!(running & (1u << i)))
-			continue;
-		if (ut_rt_tracers[i]->lat || ut_rt_tracers[i]->wake) {
-			mode |= ut_rt_tracers[i]->lat;
-			wake |= ut_rt_tracers[i]->wake;
-		} else if (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH))
-			others = 1;
+		const struct ut_rt_tracer *t = ut_rt_tracers[i];
+
+		if (t->selftest && t->selftest()) {
+			ut_log("tracer %s failed its self-test: it cannot run in this process",
+			       t->name);
+			ut_refused |= 1u << i;
+		}
 	}
-	/* wakeup counts every thread: it wins over wakeup_rt */
-	ut_wake_configure(wake & UT_WAKE_ALL ? UT_WAKE_ALL : wake);
-	/* 2: function-trace off, the marks alone (runtime/latency.c) */
-	ut_lat_configure(mode, !(mode || wake) || others ? 0 :
-			       ut_ctl && (ut_ctl->flags & UT_CTL_NOFUNC) ? 2 : 1);
+	return ut_refused;
+}
+
+int ut_tracer_id(const struct ut_rt_tracer *t)
+{
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if (ut_rt_tracers[i] == t)
+			return (int)i;
+	return -1;
+}
+
+int ut_tracers_record_calls(uint32_t among)
+{
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if ((ut_running & among & (1u << i)) &&
+		    (ut_tracers[i].needs & (UT_NEED_FUNC | UT_NEED_GRAPH)))
+			return 1;
+	return 0;
 }
 
 uint32_t ut_tracers_set(uint32_t set)
 {
-	set &= (1u << UT_NR_TRACERS) - 1;
+	set &= ((1u << UT_NR_TRACERS) - 1) & ~ut_tracers_register();
 	for (unsigned i = 0; i < UT_NR_TRACERS; i++) {
 		const struct ut_rt_tracer *t = ut_rt_tracers[i];
 		uint32_t bit = 1u << i;
@@ -61,10 +73,11 @@ uint32_t ut_tracers_set(uint32_t set)
 				continue;
 			}
 			ut_running |= bit;
-		} else if ((ut_running & bit) && t->apply) {
-			t->apply();
 		}
 	}
-	ut_lat_apply(ut_running);
+	/* the set is settled: each running tracer follows the others and the settings */
+	for (unsigned i = 0; i < UT_NR_TRACERS; i++)
+		if ((ut_running & (1u << i)) && ut_rt_tracers[i]->apply)
+			ut_rt_tracers[i]->apply();
 	return ut_running;
 }

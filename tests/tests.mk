@@ -44,6 +44,9 @@ $(O)/tests/test_%: tests/unit/test_%.c $(HDRS) $(UT_ARCHIVES)
 # test_maxtr is a latency tracer's runtime part: max.c with the runtime stubbed
 $(O)/tests/test_maxtr: runtime/max.c runtime/runtime.h
 
+# test_rt_tracer is the runtime's tracer registry, with test tracers
+$(O)/tests/test_rt_tracer: runtime/tracer.c runtime/tracer.h runtime/runtime.h
+
 # test_records reads the record table of doc/design/ring-buffer.md
 $(O)/tests/test_records: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 

@@ -3,7 +3,7 @@
  * kmemstat.h - the kmemtrace tracer's statistics file
  * (SESSION/stat/kmem.<pid>.<img>, usertrace/statarea.h): per call site,
  * what the program allocated and what it still holds.  Written by the
- * runtime (runtime/kmem.c) with atomic adds, read by trace_stat/kmem and
+ * runtime (runtime/tracers/kmemtrace.c) with atomic adds, read by trace_stat/kmem and
  * `report --kmem` (lib/trace/tracers/kmemtrace.c).
  *
  * A call site takes the first free row of its hash chain (a CAS on

@@ -139,7 +139,7 @@ enum ut_ctx_flags {
 	UT_CTX_NEED_RESCHED = 0x02,
 	UT_CTX_HARDIRQ = 0x04,
 	UT_CTX_SOFTIRQ = 0x08,
-	/* (no column) woken, not yet running: a wakeup tracer's wake-up (runtime/wakeup.c) */
+	/* (no column) woken, not yet running: a wakeup tracer's wake-up (runtime/tracers/wakeup.c) */
 	UT_CTX_WAKING = 0x10,
 };
 

@@ -85,7 +85,7 @@ struct tracer {
 	/*
 	 * @lat_sections: a latency tracer whose sections the records' context
 	 * shows (UT_LAT_IRQ: signals blocked, UT_LAT_PREEMPT: preempt depth;
-	 * runtime/latency.c).  A recording's trace is that of its longest
+	 * runtime/tracers/irqsoff.c).  A recording's trace is that of its longest
 	 * section, or of each one over tracing_thresh (trace_lat_select()).
 	 * 4: the wake-ups of the wakeup tracers (UT_CTX_WAKING), alone.
 	 */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kmem.h - the built-in `kmem` events: the malloc family as the kernel's
- * kmalloc and kfree (runtime/kmem.c; C++'s new and delete, kmem_cxx.c;
+ * kmalloc and kfree (runtime/tracers/kmemtrace.c; C++'s new and delete, kmemtrace_cxx.c;
  * anonymous mappings under the kmemtrace tracer, bytes_alloc their pages).  As the kernel's
  * events/kmem/NAME/format (see sched.h): call_site is the caller's return
  * address, bytes_alloc the allocator's malloc_usable_size() (bytes_req

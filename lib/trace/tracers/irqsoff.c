@@ -21,7 +21,7 @@
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 
-/* the sections: 1 signals blocked, 2 preemption off (runtime/latency.c's UT_LAT_*) */
+/* the sections: 1 signals blocked, 2 preemption off (runtime/tracers/latency.h's UT_LAT_*) */
 LATENCY_TRACER(irqsoff, 1);
 LATENCY_TRACER(preemptoff, 2);
 LATENCY_TRACER(preemptirqsoff, 3);

@@ -4,7 +4,7 @@
  *
  * The tracer records the kmem events (kmem:kmalloc, kmem:kfree: the
  * malloc family, C++'s new and delete, anonymous mmap/munmap;
- * runtime/kmem.c, kmem_cxx.c) and prints them as every event prints.
+ * runtime/tracers/kmemtrace.c, kmemtrace_cxx.c) and prints them as every event prints.
  * Its runtime part also counts, per call site, in the statistics file
  * kmem.<pid>.<img> (usertrace/kmemstat.h); trace_stat/kmem and `report
  * --kmem` show those counts, one line per call site (named by symbol;

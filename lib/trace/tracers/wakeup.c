@@ -4,7 +4,7 @@
  * kernel's trace_sched_wakeup.c: the latency format (lib/trace/latency.c)
  * over the trace of the longest wake-up, kept in the max buffers.
  *
- * A wake-up a traced thread caused (runtime/wakeup.c): the wake, on the
+ * A wake-up a traced thread caused (runtime/tracers/wakeup.c): the wake, on the
  * waker's line as the kernel's TRACE_WAKE entry ("PID:PRIO:R   + [CPU]
  * PID:PRIO:R comm", the woken task in its data), the waking call ("<-"
  * the waker's caller), then in the woken thread's context the run (the

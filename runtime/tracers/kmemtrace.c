@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * kmem.c - the malloc family as the built-in kmem events
+ * kmemtrace.c - the malloc family as the built-in kmem events
  * (usertrace/events/kmem.h): malloc, calloc, realloc, free,
  * posix_memalign, aligned_alloc, memalign, valloc and pvalloc of the
  * program and its libraries (the C library's own calls to malloc, as
  * strdup's, come here too; its internal ones do not); C++'s operators
- * come through kmem_cxx.c.  And the kmemtrace tracer's runtime part:
+ * come through kmemtrace_cxx.c.  And the kmemtrace tracer's runtime part:
  * per call site counts in its statistics file (usertrace/kmemstat.h),
  * and anonymous private mappings (mmap/munmap) as kmalloc/kfree while
  * it runs.
@@ -541,7 +541,7 @@ static __attribute__((noinline, cold)) void kfree_event(void *site, void *p)
 	errno = err;
 }
 
-/* for kmem_cxx.c: operator new and delete, with their caller's site */
+/* for kmemtrace_cxx.c: operator new and delete, with their caller's site */
 void ut_kmem_alloced(void *site, void *p, size_t n)
 {
 	kmalloc_event(site, p, n);

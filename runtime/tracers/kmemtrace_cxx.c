@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * kmem_cxx.c - C++'s operator new and delete, every variant of the
+ * kmemtrace_cxx.c - C++'s operator new and delete, every variant of the
  * Itanium ABI (plain, array, nothrow, aligned, sized), as the kmem events
- * and kmemtrace's counts (kmem.c) with the call site of the program's
+ * and kmemtrace's counts (kmemtrace.c) with the call site of the program's
  * new or delete expression, not the malloc or free inside libstdc++.
  *
  * Each calls the next definition (libstdc++'s, or the program's own
