@@ -5,7 +5,7 @@
  * A pump reads the session's buffers as trace_pipe does (consuming, from
  * where it stopped) through utils/data.c's decoder and the instance's
  * stages (live_stage.c: since, set_ftrace_pid, set_ftrace_filter, its
- * events), and the last stage, sink_put(), writes each event it keeps
+ * events), and the last stage, live_sink_put(), writes each event it keeps
  * into a ring of the instance's (one per thread, overwrite mode): the
  * wire record unchanged, but for the function tracer's calls under a
  * selection (FUNC records).  The ring's stream states its open calls
@@ -148,8 +148,8 @@ static int64_t depth_before(const struct ut_event *ev)
 	}
 }
 
-int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
-	     struct ut_event *ev)
+int live_sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
+		  struct ut_event *ev)
 {
 	struct rb_writer *w = &k->w;
 	uint64_t ts = s->raw;
@@ -299,17 +299,17 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	int ret = 0, n;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(p->session, &ret);
+	c = live_cache_get(p->session, &ret);
 	if (!c)
 		goto out;
-	stage_init(&f, c, &v);
+	live_stage_init(&f, c, &v);
 	f.tl = tl;
 	f.cpumask = p->has_cpumask ? p->cpumask : NULL;
 	/* the sched events that name a second task: chosen by either (stage_sched_pids()) */
 	f.evpids = evpids && *evpids ? evpids : NULL;
 	/* a tracer that records no calls takes the events only */
 	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
-	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
+	n = live_scan_bufs(p->src, &p->bufs, p->nr, p->markers);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
 		memset(p->sink + p->nr, 0, sizeof(*p->sink) * (size_t)(n - p->nr));
@@ -329,11 +329,11 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 			continue;
 		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
 		st = f;
-		stage_buffer(&st, b);
+		live_stage_buffer(&st, b);
 		/* set_ftrace_pid: the buffer's calls; set_event_pid: its events */
-		st.calls_off = !pid_selected(pids, b);
-		st.events_off = !pid_selected(evpids, b);
-		if (on && (!st.calls_off || !st.events_off || buf_other_tasks(evpids, b))) {
+		st.calls_off = !live_pid_selected(pids, b);
+		st.events_off = !live_pid_selected(evpids, b);
+		if (on && (!st.calls_off || !st.events_off || live_buf_other_tasks(evpids, b))) {
 			if (!k->open) {
 				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
 							    p->dir, b->name);
@@ -352,9 +352,9 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		} else {
 			st.drop_all = 1;
 		}
-		pipe_src(&ps, b, &src);
+		live_pipe_src(&ps, b, &src);
 		ps.limit = tl ? tl->until : 0;
-		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, stream_get(b));
+		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, live_stream_get(b));
 		while (ut_cursor_next(cur, &ev) > 0)
 			;
 		ut_cursor_free(cur);
@@ -435,7 +435,7 @@ void live_pump_close(struct live_pump *p, int remove)
 	pthread_mutex_lock(&live_lock);
 	for (int i = 0; i < p->nr; i++) {
 		sink_close(&p->sink[i]);
-		buf_free(&p->bufs[i]);
+		live_buf_free(&p->bufs[i]);
 	}
 	pthread_mutex_unlock(&live_lock);
 	for (int i = 0; i < p->nr_old; i++)

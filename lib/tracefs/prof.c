@@ -25,7 +25,7 @@
 
 static int flag_show(struct tfs_handle *h, struct sbuf *b, uint32_t flag)
 {
-	sb_printf(b, "%d\n", h->s->ctl->flags & flag ? 1 : 0);
+	tfs_sb_printf(b, "%d\n", h->s->ctl->flags & flag ? 1 : 0);
 	return 0;
 }
 
@@ -81,7 +81,7 @@ static int stack_enabled_write(struct tfs_handle *h, const char *buf, size_t siz
 
 static int stack_max_show(struct tfs_handle *h, struct sbuf *b)
 {
-	sb_printf(b, "%llu\n", (unsigned long long)prof_stack_max(h->s->dir));
+	tfs_sb_printf(b, "%llu\n", (unsigned long long)prof_stack_max(h->s->dir));
 	return 0;
 }
 
@@ -89,7 +89,7 @@ static int stack_max_show(struct tfs_handle *h, struct sbuf *b)
 static int stack_max_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	unsigned long long v;
-	int perr = parse_ull(buf, size, &v);
+	int perr = tfs_parse_ull(buf, size, &v);
 
 	if (perr)
 		return perr;
@@ -110,7 +110,7 @@ static int stack_trace_show(struct tfs_handle *h, struct sbuf *b)
 	if (fclose(f) != 0 && !ret)
 		ret = -ENOMEM;
 	if (!ret)
-		sb_add(b, text, len);
+		tfs_sb_add(b, text, len);
 	free(text);
 	return ret;
 }
@@ -124,7 +124,7 @@ static int profile_enabled_show(struct tfs_handle *h, struct sbuf *b)
 static int profile_enabled_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	unsigned long long v;
-	int perr = parse_ull(buf, size, &v);
+	int perr = tfs_parse_ull(buf, size, &v);
 
 	if (perr)
 		return perr;
@@ -136,7 +136,7 @@ static int profile_enabled_write(struct tfs_handle *h, const char *buf, size_t s
  * programs read the flag at each return (no handshake needed).
  * Context: s->lock held.
  */
-void prof_graph_time_update(struct tfs_session *s)
+void tfs_prof_graph_time_update(struct tfs_session *s)
 {
 	uint32_t *w = trace_array_tracer_flags(&s->top.tr, &function_graph_tracer);
 

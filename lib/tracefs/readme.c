@@ -115,7 +115,7 @@ static const char readme_text[] =
 static int readme_show(struct tfs_handle *h, struct sbuf *b)
 {
 	(void)h;
-	sb_puts(b, readme_text);
+	tfs_sb_puts(b, readme_text);
 	return 0;
 }
 

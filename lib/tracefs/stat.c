@@ -23,7 +23,7 @@ static int stat_show(struct tfs_handle *h, struct sbuf *b)
 	if (fclose(f) != 0 && !ret)
 		ret = -ENOMEM;
 	if (!ret)
-		sb_add(b, text, len);
+		tfs_sb_add(b, text, len);
 	free(text);
 	return ret;
 }
