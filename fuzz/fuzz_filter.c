@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_filter.c - libFuzzer target: the function lists as the runtime
- * parses and applies them (runtime/filter.c, lib/filter/list.c): globs,
+ * parses and applies them (runtime/filter.c, lib/funclist/funclist.c): globs,
  * !pattern, :mod:, func:command[:count], in set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace and the
  * commands list.
@@ -36,7 +36,7 @@
 #include <stdio.h>
 
 #include "runtime/filter.c"
-#include "lib/filter/list.c"
+#include "lib/funclist/funclist.c"
 #include "lib/event/filter.h"
 
 /* ---- what filter.c uses of the rest of the runtime ---- */

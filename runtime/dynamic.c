@@ -50,7 +50,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "runtime/runtime.h"
 #include "runtime/tracer.h"
 #include "usertrace/tracers.h"

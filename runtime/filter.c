@@ -39,7 +39,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
 

@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/funclist/*.h lib/event/*.h)
 
 # The tools' objects (the main build's $(O)/cli/*.o, sanitized under
 # make asan) as one archive per part, in the Makefile's groups; a unit
@@ -18,10 +18,10 @@ UT_AR_event   := $(EVENT_SRC) $(TEP_SRC) $(REAP_SRC)
 UT_AR_trace   := $(TRACE_OUT_SRC)
 UT_AR_tracefs := $(TRACEFS_SRC)
 UT_AR_live    := $(LIVE_SRC)
-UT_AR_filter  := lib/filter/list.c
+UT_AR_funclist := lib/funclist/funclist.c
 UT_AR_reader  := $(filter-out $(TRACE_OUT_SRC),$(sort $(wildcard utils/*.c)))
 UT_AR_cmds    := $(sort $(wildcard cmds/*.c))
-UT_AR_PARTS   := ringbuf event trace tracefs live filter reader cmds
+UT_AR_PARTS   := ringbuf event trace tracefs live funclist reader cmds
 UT_ARCHIVES   := $(foreach p,$(UT_AR_PARTS),$(O)/libut-$(p).a)
 
 $(foreach p,$(UT_AR_PARTS),$(eval $(O)/libut-$(p).a: $(patsubst %.c,$(O)/cli/%.o,$(UT_AR_$(p)))))

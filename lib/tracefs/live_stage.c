@@ -32,7 +32,7 @@
 
 #include "lib/event/filter.h"
 #include "lib/event/trigger.h"
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live_int.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_filter.c - unit tests of the runtime's function lists
- * (runtime/filter.c, lib/filter/list.c): the kernel's syntax as the
+ * (runtime/filter.c, lib/funclist/funclist.c): the kernel's syntax as the
  * traced program applies it.
  *
  * filter.c is included, so that the tests see the commands it parsed;

@@ -7,7 +7,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 
 /* glob (fnmatch) with the kernel's :mod: form */
 int ut_pattern_match(const char *pat, const char *name, const char *module)
