@@ -63,7 +63,7 @@ RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 # the runtime: every file of runtime/ and runtime/tracers/, and the parts
 # of lib/ it shares with the tools
 RT_SRC      := $(sort $(wildcard runtime/*.c)) $(RT_TRACER_SRC) lib/event/registry.c \
-	       lib/event/filter.c lib/event/builtin.c $(REAP_SRC) lib/funclist/funclist.c $(RINGBUF_SRC)
+	       lib/event/evfilter.c lib/event/builtin.c $(REAP_SRC) lib/funclist/funclist.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 # the tools: a file per subcommand (cmds/), the decoder (utils/), output
 # (lib/trace/) and the tracing directory (lib/tracefs/)

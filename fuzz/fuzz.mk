@@ -24,7 +24,7 @@ FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c $(SYM_SRC) utils/pr
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/folded.c cmds/dump.c \
 		  $(sort $(wildcard cmds/export*.c))
-FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/filter.c
+FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/evfilter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
 		  $(TRACE_OUT_SRC) utils/data.c $(SYM_SRC) utils/profile.c \
 		  utils/utils.c lib/ringbuf/ringbuf.c $(EVENT_SRC) $(TEP_SRC)
@@ -83,9 +83,9 @@ $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_D
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
 $(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/funclist/funclist.c \
-		lib/event/filter.c $(FZ_HDRS)
+		lib/event/evfilter.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/filter.c
+	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/evfilter.c
 $(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c \
 		$(FZR_TRACEFS_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)

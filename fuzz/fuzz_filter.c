@@ -24,7 +24,7 @@
  * inputs, which is why it includes filter.c rather than linking it.
  *
  * An input that starts with "#event\n" is for the other mode, event
- * filters (lib/event/filter.c): the rest, up to a NUL, is an expression
+ * filters (lib/event/evfilter.c): the rest, up to a NUL, is an expression
  * compiled for a sample event with every kind of field and for no event
  * (record -f's check); a good program runs on an entry made of the bytes
  * after the NUL, then again with those bytes written over the program
@@ -37,7 +37,7 @@
 
 #include "runtime/filter.c"
 #include "lib/funclist/funclist.c"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 
 /* ---- what filter.c uses of the rest of the runtime ---- */
 

@@ -18,7 +18,7 @@
  * session, when the settings change.  `patterns` are record's -e
  * arguments, applied to each event when it registers.
  *
- * Filters (lib/event/filter.h): a slot's `filter` names one of the
+ * Filters (lib/event/evfilter.h): a slot's `filter` names one of the
  * compiled programs of progs[], which the processes run on each entry of
  * the event before they reserve room for it.  A program is rewritten
  * under the lock in a sequence count (`seq` odd while it changes); a
@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"

@@ -3,7 +3,7 @@
  * evfilt.c - the events' filter files: events/SYS/filter and
  * events/SYS/NAME/filter, as the kernel's (their triggers: evtrig.c).
  *
- * A filter is compiled here (lib/event/filter.c) against the event's
+ * A filter is compiled here (lib/event/evfilter.c) against the event's
  * descriptor and stored in the session's registry, where the programs
  * run it before they write the event.
  *

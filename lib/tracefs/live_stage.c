@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/trigger.h"
 #include "lib/funclist/funclist.h"
 #include "lib/trace/output.h"

@@ -94,7 +94,7 @@
 #include <sys/types.h>
 
 #include "usertrace/evreg.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/trigger.h"
 #include "usertrace/session.h"
 #include "lib/trace/options.h"

@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 
 static const char *const err_text[UT_EVF_ERR_NR] = {
 	[UT_EVF_ERR_NONE] = "No error",
