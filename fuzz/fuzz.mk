@@ -36,8 +36,8 @@ $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FZ_CFLAGS) -c $< -o $@
 
-# runtime/filter.c and lib/funclist/funclist.c are included by the harness itself
-$(FZ)/obj/fuzz/fuzz_filter.o: runtime/filter.c lib/funclist/funclist.c
+# runtime/funcfilter.c and lib/funclist/funclist.c are included by the harness itself
+$(FZ)/obj/fuzz/fuzz_filter.o: runtime/funcfilter.c lib/funclist/funclist.c
 
 $(FZ)/fuzz_data: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_DATA_SRC))
 	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++ -lzstd $(TEP_LIBS)
@@ -82,7 +82,7 @@ FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
-$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/funclist/funclist.c \
+$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/funcfilter.c lib/funclist/funclist.c \
 		lib/event/evfilter.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/evfilter.c

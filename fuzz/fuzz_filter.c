@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_filter.c - libFuzzer target: the function lists as the runtime
- * parses and applies them (runtime/filter.c, lib/funclist/funclist.c): globs,
+ * parses and applies them (runtime/funcfilter.c, lib/funclist/funclist.c): globs,
  * !pattern, :mod:, func:command[:count], in set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace and the
  * commands list.
@@ -35,7 +35,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "runtime/filter.c"
+#include "runtime/funcfilter.c"
 #include "lib/funclist/funclist.c"
 #include "lib/event/evfilter.h"
 

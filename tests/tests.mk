@@ -65,9 +65,9 @@ $(O)/tests/test_format: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 $(O)/tests/test_format: tests/unit/sample_event.h tests/unit/ftrace-formats.txt tests/unit/builtin-formats.txt
 $(O)/tests/test_tep: tests/unit/sample_event.h
 
-# test_filter includes runtime/filter.c (not a prerequisite to compile),
+# test_filter includes runtime/funcfilter.c (not a prerequisite to compile),
 # stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c runtime/runtime.h $(HDRS) $(UT_ARCHIVES)
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/funcfilter.c runtime/runtime.h $(HDRS) $(UT_ARCHIVES)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $< $(UT_LINK)
 

@@ -347,7 +347,7 @@ static int follow_exits(struct tfs_session *s)
  * their parents' lists, the threads that ended leave them
  *
  * Then the programs have the new lists, and the children that record as
- * their parent until now (runtime/filter.c, ut_pid_follow()) go by them.
+ * their parent until now (runtime/funcfilter.c, ut_pid_follow()) go by them.
  * Context: s->lock held; before a view, a pump or a pid file is read.
  */
 void tfs_pids_follow(struct tfs_session *s)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_filter.c - unit tests of the runtime's function lists
- * (runtime/filter.c, lib/funclist/funclist.c): the kernel's syntax as the
+ * (runtime/funcfilter.c, lib/funclist/funclist.c): the kernel's syntax as the
  * traced program applies it.
  *
  * filter.c is included, so that the tests see the commands it parsed;
@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "runtime/filter.c"
+#include "runtime/funcfilter.c"
 
 struct ut_session_ctl *ut_ctl;
 int ut_rec_mode = UT_MODE_GRAPH;
