@@ -19,9 +19,9 @@
  * input also drives; then it changes the lists (each moved one place
  * on), reflags the table and unloads a library.
  *
- * filter.c keeps every table and command array it ever published (a
+ * funcfilter.c keeps every table and command array it ever published (a
  * hook may still read an old one); the harness frees them between
- * inputs, which is why it includes filter.c rather than linking it.
+ * inputs, which is why it includes funcfilter.c rather than linking it.
  *
  * An input that starts with "#event\n" is for the other mode, event
  * filters (lib/event/evfilter.c): the rest, up to a NUL, is an expression
@@ -39,7 +39,7 @@
 #include "lib/funclist/funclist.c"
 #include "lib/event/evfilter.h"
 
-/* ---- what filter.c uses of the rest of the runtime ---- */
+/* ---- what funcfilter.c uses of the rest of the runtime ---- */
 
 struct ut_session_ctl *ut_ctl;
 int ut_rec_mode;
@@ -160,7 +160,7 @@ static const char *const lib_names[] = {
 #define MAX_EXTRA	64
 #define MAX_KEEP	256
 
-/* everything filter.c published during one input */
+/* everything funcfilter.c published during one input */
 static void *keep[MAX_KEEP];
 static int nkeep;
 

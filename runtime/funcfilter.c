@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * filter.c - which calls are traced: the function filters and the function
+ * funcfilter.c - which calls are traced: the function filters and the function
  * commands, as the kernel's set_ftrace_filter, set_ftrace_notrace,
  * set_graph_function, set_graph_notrace, max_graph_depth and
  * tracing_thresh define them.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * filter.c - event filters (filter.h): the kernel's filter language,
+ * evfilter.c - event filters (evfilter.h): the kernel's filter language,
  * compiled into a flat program the runtime runs on each entry.
  *
  * Compiling is two passes over the text, in the kernel's order, so that

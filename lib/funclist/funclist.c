@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * list.c - the function lists of set_ftrace_filter and its kind, matched
+ * funclist.c - the function lists of set_ftrace_filter and its kind, matched
  * against a function: used by the runtime (which functions to trace) and
  * by the tracing directory (which events an instance's buffers take).
  */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * list.h - matching a function against a list in the kernel's syntax
+ * funclist.h - matching a function against a list in the kernel's syntax
  * ("pat pat !pat", globs, func:mod:module), shared by the runtime and the
  * tracing directory.
  */
-#ifndef USERTRACE_FILTER_LIST_H
-#define USERTRACE_FILTER_LIST_H
+#ifndef USERTRACE_FUNCLIST_H
+#define USERTRACE_FUNCLIST_H
 
 #include <stddef.h>
 

@@ -4,7 +4,7 @@
  * (runtime/funcfilter.c, lib/funclist/funclist.c): the kernel's syntax as the
  * traced program applies it.
  *
- * filter.c is included, so that the tests see the commands it parsed;
+ * funcfilter.c is included, so that the tests see the commands it parsed;
  * what it uses of the rest of the runtime is stubbed below (errors are
  * kept in a buffer, records counted).
  */
