@@ -507,8 +507,8 @@ static int stage_func(const struct live_stage *f, uint64_t ip, uint64_t raw)
 	const char *name = sym ? sym->raw ? sym->raw : sym->name : "";
 	const char *mod = sym && sym->module ? sym->module : "";
 
-	return ut_list_match(f->ffilter, name, mod) != 0 &&
-	       ut_list_match(f->fnotrace, name, mod) != 1;
+	return ut_funclist_match(f->ffilter, name, mod) != 0 &&
+	       ut_funclist_match(f->fnotrace, name, mod) != 1;
 }
 
 /* the selection of the open calls below depth @d: those the stream restated are looked up */
