@@ -178,7 +178,7 @@ static void drop_replaced_buffers(struct tfs_session *s)
 	free(v);
 }
 
-static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
+static void show_cmdlines(struct tfs_session *s, struct tfs_sbuf *b)
 {
 	int *ids, n = tfs_session_ids(s, &ids);
 
@@ -210,7 +210,7 @@ static uint32_t *cpumask_of(struct tfs_session *s, struct tfs_inst *in)
 	return in == &s->top ? s->cpumask : in->cpumask;
 }
 
-static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct sbuf *b)
+static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct tfs_sbuf *b)
 {
 	int nw = (s->ncpu + 31) / 32;
 
@@ -281,7 +281,7 @@ static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *
 
 /* ---- the files ---- */
 
-static int buffer_size_show(struct tfs_handle *h, struct sbuf *b)
+static int buffer_size_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
 	uint32_t pages;
@@ -336,7 +336,7 @@ static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
+static int buffer_total_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
 	int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(h->s);
@@ -346,7 +346,7 @@ static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static int cpumask_show(struct tfs_handle *h, struct sbuf *b)
+static int cpumask_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_cpumask(h->s, cpumask_of(h->s, h->n.inst), b);
 	return 0;
@@ -392,7 +392,7 @@ static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
  * an unsigned long); one page is the size already.  The buffers' format
  * has pages of one size: larger ones are EINVAL with an error_log line.
  */
-static int subbuf_show(struct tfs_handle *h, struct sbuf *b)
+static int subbuf_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
 	tfs_sb_printf(b, "%u\n", RB_PAGE_SIZE / 1024);
@@ -423,7 +423,7 @@ static int subbuf_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
+static int cmdlines_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_cmdlines(h->s, b);
 	return 0;
@@ -441,7 +441,7 @@ static int cmp_u64(const void *a, const void *b)
  * fills it only while the record-tgid option is set (empty before).  The
  * buffers' names (buf.PID.TID) and procs[] give each thread's process.
  */
-static int tgids_show(struct tfs_handle *h, struct sbuf *b)
+static int tgids_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	uint64_t *v = NULL;
 	size_t nr = 0, cap = 0;
@@ -494,7 +494,7 @@ static int tgids_show(struct tfs_handle *h, struct sbuf *b)
 }
 
 /* timestamp_mode: the kernel's choice between delta and absolute; ours are deltas */
-static int tsmode_show(struct tfs_handle *h, struct sbuf *b)
+static int tsmode_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
 	tfs_sb_puts(b, "[delta] absolute\n");

@@ -52,7 +52,7 @@ void tfs_errlog_clear(struct tfs_inst *in)
 	in->nr_err = 0;
 }
 
-static int errlog_show(struct tfs_handle *h, struct sbuf *b)
+static int errlog_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	for (int i = 0; i < h->n.inst->nr_err; i++)
 		tfs_sb_puts(b, h->n.inst->errlog[i]);

@@ -202,7 +202,7 @@ static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys
  * a line "system:name" per event (@in NULL: all of them, else those @in
  * enables or holds in soft mode, as the kernel's set_event lists them)
  */
-static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct tfs_sbuf *b)
 {
 	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
@@ -266,7 +266,7 @@ static int ev_changed(struct tfs_session *s)
 static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
 			   size_t size)
 {
-	struct words ws = { 0 };
+	struct tfs_words ws = { 0 };
 	int ret = tfs_words_split(&ws, buf, size), changed;
 
 	for (int i = 0; !ret && i < ws.n; i++) {
@@ -316,13 +316,13 @@ static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 
 /* ---- the files ---- */
 
-static int available_events_show(struct tfs_handle *h, struct sbuf *b)
+static int available_events_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	ev_list(h->s, NULL, b);
 	return 0;
 }
 
-static int set_event_show(struct tfs_handle *h, struct sbuf *b)
+static int set_event_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	ev_list(h->s, h->n.inst, b);
 	return 0;
@@ -350,7 +350,7 @@ static int set_event_open(struct tfs_handle *h, int flags)
  * events/enable, events/SYS/enable: as the kernel's, 0 or 1 when the
  * events (of the system) all are, else X
  */
-static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
+static int enable_all_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%c\n", ev_state(h->s, h->n.inst, h->n.evsys));
 	return 0;
@@ -361,7 +361,7 @@ static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
  * event with a trigger of its own is in soft mode too, recorded while it
  * is enabled
  */
-static int enable_show(struct tfs_handle *h, struct sbuf *b)
+static int enable_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	int rec;
 
@@ -374,7 +374,7 @@ static int enable_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static int format_show(struct tfs_handle *h, struct sbuf *b)
+static int format_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *t = ut_event_format(h->n.ev);
 
@@ -385,20 +385,20 @@ static int format_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static int id_show(struct tfs_handle *h, struct sbuf *b)
+static int id_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
 	return 0;
 }
 
-static int header_page_show(struct tfs_handle *h, struct sbuf *b)
+static int header_page_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
 	tfs_sb_puts(b, ut_event_header_page());
 	return 0;
 }
 
-static int header_event_show(struct tfs_handle *h, struct sbuf *b)
+static int header_event_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
 	tfs_sb_puts(b, ut_event_header_event());

@@ -134,7 +134,7 @@ void tfs_evfilt_copy_free(struct ut_evfilter **f, uint32_t nr)
 	free(f);
 }
 
-static void filter_show_text(const struct tfs_evfilt *f, struct sbuf *b)
+static void filter_show_text(const struct tfs_evfilt *f, struct tfs_sbuf *b)
 {
 	char t[2 * UT_EVF_TEXT_MAX + 256];
 
@@ -166,7 +166,7 @@ static int blank(const char *t)
 }
 
 /* events/SYS/NAME/filter: the directory's own */
-static int filter_show(struct tfs_handle *h, struct sbuf *b)
+static int filter_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	filter_show_text(h->n.inst->evfilt[h->n.slot], b);
 	return 0;
@@ -262,7 +262,7 @@ static struct tfs_sysfilt *sysfilt_of(struct tfs_inst *in, const char *sys)
 	return f;
 }
 
-static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
+static int sys_filter_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_sysfilt *f;
 

@@ -217,7 +217,7 @@ int tfs_soft_publish_all(struct tfs_session *s)
  * them, with their runs left (the registry's for a program event's
  * @slot; -1: ftrace:print's own), or @avail when there is none.
  */
-static void trig_list(struct tfs_session *s, struct sbuf *b, const struct tfs_trig *tt, int slot,
+static void trig_list(struct tfs_session *s, struct tfs_sbuf *b, const struct tfs_trig *tt, int slot,
 		      const char *avail)
 {
 	uint64_t last = UINT64_MAX;
@@ -244,7 +244,7 @@ static void trig_list(struct tfs_session *s, struct sbuf *b, const struct tfs_tr
 		tfs_sb_puts(b, avail);
 }
 
-static int trig_show(struct tfs_handle *h, struct sbuf *b)
+static int trig_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	trig_list(h->s, b, h->n.inst->evtrig[h->n.slot], h->n.slot, UT_TRIG_AVAILABLE);
 	return 0;
@@ -496,7 +496,7 @@ out:
 	"# Available triggers:\n" \
 	"# traceon traceoff snapshot enable_event disable_event\n"
 
-static int ptrig_show(struct tfs_handle *h, struct sbuf *b)
+static int ptrig_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	trig_list(h->s, b, h->n.inst->ptrig, -1, PRINT_TRIG_AVAILABLE);
 	return 0;

@@ -320,7 +320,7 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 {
 	struct tfs_stat dir = { 1, 0750 }, evdir = { 1, 0755 };
 	struct tfs_node n;
-	struct words names = { 0 };
+	struct tfs_words names = { 0 };
 	unsigned where;
 	int ret, top;
 
@@ -509,7 +509,7 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
 	if (!h->have_text) {
-		struct sbuf b = { 0 };
+		struct tfs_sbuf b = { 0 };
 
 		ret = h->n.f->show ? h->n.f->show(h, &b) : -EINVAL;
 		if (!ret && b.err)

@@ -183,7 +183,7 @@ void tfs_funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 	free(pids);
 }
 
-void tfs_func_print(struct sbuf *b, const struct tfs_func *f)
+void tfs_func_print(struct tfs_sbuf *b, const struct tfs_func *f)
 {
 	if (f->exe)
 		tfs_sb_puts(b, f->name);
@@ -200,13 +200,13 @@ int tfs_mod_match(const char *glob, const char *mod)
 /* which listing a file is (its ->arg) */
 enum { FN_AVAIL, FN_ENABLED, FN_DYNINFO };
 
-static int funcs_show(struct tfs_handle *h, struct sbuf *b)
+static int funcs_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	int id = h->n.f->arg;
 	struct tfs_funcs fs;
 	size_t patchable = 0;
-	struct words mods = { 0 };
+	struct tfs_words mods = { 0 };
 
 	tfs_funcs_load(s, &fs);
 	for (size_t i = 0; i < fs.n; i++) {

@@ -167,9 +167,9 @@ static struct tfs_inst *dir_inst(struct tfs_session *s, uint32_t dir)
 }
 
 /* the commands of directory @dir (its words as written), into @out; how many others there are */
-static int dir_cmds(struct tfs_session *s, int dir, struct words *out)
+static int dir_cmds(struct tfs_session *s, int dir, struct tfs_words *out)
 {
-	struct words all = { 0 };
+	struct tfs_words all = { 0 };
 	int others = 0;
 
 	tfs_words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
@@ -186,9 +186,9 @@ static int dir_cmds(struct tfs_session *s, int dir, struct words *out)
 }
 
 /* the control page's list with @mine as directory @dir's commands, into @dst; -ENOSPC: too long */
-static int cmds_join_all(struct tfs_session *s, int dir, const struct words *mine, char *dst)
+static int cmds_join_all(struct tfs_session *s, int dir, const struct tfs_words *mine, char *dst)
 {
-	struct words all = { 0 }, next = { 0 };
+	struct tfs_words all = { 0 }, next = { 0 };
 	int ret = 0;
 
 	tfs_words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
@@ -218,7 +218,7 @@ static int cmds_join_all(struct tfs_session *s, int dir, const struct words *min
  * takes none, an unknown command.  Context: s->lock held.
  */
 static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id,
-		       const struct words *ws, const struct tfs_funcs *fs)
+		       const struct tfs_words *ws, const struct tfs_funcs *fs)
 {
 	for (int i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
@@ -273,7 +273,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 }
 
 /* drop the command words of @list whose function, command and target match @fw */
-static void cmds_remove(struct words *list, const struct fword *fw)
+static void cmds_remove(struct tfs_words *list, const struct fword *fw)
 {
 	for (int i = list->n - 1; i >= 0; i--) {
 		struct fword e;
@@ -294,7 +294,7 @@ static void cmds_remove(struct words *list, const struct fword *fw)
  * that selects other functions as well is replaced by the names it still
  * selects (as the kernel, whose lists are sets of functions).
  */
-static void filter_remove(struct words *list, const char *pat, const struct tfs_funcs *fs)
+static void filter_remove(struct tfs_words *list, const char *pat, const struct tfs_funcs *fs)
 {
 	struct fword rm;
 
@@ -302,7 +302,7 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 		return;
 	for (int i = list->n - 1; i >= 0; i--) {
 		struct fword e;
-		struct words keep = { 0 };
+		struct tfs_words keep = { 0 };
 		int hit = 0;
 
 		if (!strcmp(list->w[i], pat)) {
@@ -355,7 +355,7 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
  * listed its functions yet.  -ENOSPC past UT_CTL_CMDS commands (each
  * needs a count shared by the processes).
  */
-static int cmds_add(struct words *cmds, const char *w, const struct fword *fw,
+static int cmds_add(struct tfs_words *cmds, const char *w, const struct fword *fw,
 		    const struct tfs_funcs *fs, int others)
 {
 	const char *rest = w + strlen(fw->glob);	/* ":cmd[:arg]" */
@@ -390,7 +390,7 @@ static int64_t cmd_count_of(const char *w)
 }
 
 /* the soft-mode holds of the event commands of @ws: @delta each */
-static int cmds_hold(struct tfs_session *s, const struct words *ws, int delta)
+static int cmds_hold(struct tfs_session *s, const struct tfs_words *ws, int delta)
 {
 	int apply = 0;
 
@@ -421,7 +421,7 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 {
 	struct ut_session_ctl *c = s->ctl;
 	uint32_t ob = __atomic_load_n(&c->cmd_bank, __ATOMIC_ACQUIRE) & 1, nb = ob ^ 1;
-	struct words old = { 0 }, now = { 0 };
+	struct tfs_words old = { 0 }, now = { 0 };
 
 	tfs_words_split(&old, c->commands, strlen(c->commands));
 	tfs_words_split(&now, text, strlen(text));
@@ -440,7 +440,7 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
 	/* an instance with a traceon command may turn on any time: the programs record for it */
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		struct words mine = { 0 };
+		struct tfs_words mine = { 0 };
 
 		in->traceon_cmds = 0;
 		if (in->rdir)
@@ -457,7 +457,7 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 
 int tfs_cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
 {
-	struct words none = { 0 };
+	struct tfs_words none = { 0 };
 	char tmp[UT_LIST_MAX];
 
 	if (!in->rdir || cmds_join_all(s, (int)in->rdir, &none, tmp) || !strcmp(tmp, s->ctl->commands))
@@ -474,7 +474,7 @@ int tfs_cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
 static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, const char *buf,
 		      size_t size, int trunc)
 {
-	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
+	struct tfs_words ws = { 0 }, list = { 0 }, cmds = { 0 };
 	struct tfs_funcs fs;
 	char *dst = list_of(s, in, id);
 	int ret, dir = -1, others = 0;
@@ -554,9 +554,9 @@ out:
 }
 
 /* the text of a list file: the functions it selects, then the commands */
-static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct sbuf *b)
+static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct tfs_sbuf *b)
 {
-	struct words list = { 0 };
+	struct tfs_words list = { 0 };
 	struct tfs_funcs fs;
 	char *sel = NULL;
 	const char *src = list_of(s, in, id);
@@ -640,7 +640,7 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 
 /* ---- the files: ->arg is the list ---- */
 
-static int list_file_show(struct tfs_handle *h, struct sbuf *b)
+static int list_file_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	list_show(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, b);
 	return 0;

@@ -53,13 +53,13 @@ uint64_t live_cache_now(const struct live_cache *c);
 /* ---- live_stage.c: buffers ---- */
 
 /* a function selection's kept frames (set_ftrace_filter of an instance) */
-#define KEPT_MAX	UT_STREAM_MAX_OPEN
+#define LIVE_KEPT_MAX	UT_STREAM_MAX_OPEN
 
 struct live_fsel {
 	int on, as_func;		/* the selection these frames were chosen with */
 	uint32_t known;			/* frames whose selection is known */
-	uint8_t kept[KEPT_MAX];		/* kept[i]: the open call at depth i was selected */
-	uint32_t kc[KEPT_MAX + 1];	/* kc[i]: selected calls below depth i */
+	uint8_t kept[LIVE_KEPT_MAX];		/* kept[i]: the open call at depth i was selected */
+	uint32_t kc[LIVE_KEPT_MAX + 1];	/* kc[i]: selected calls below depth i */
 };
 
 struct live_buf {
@@ -125,7 +125,7 @@ void live_pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_
 
 /* ---- live_stage.c: the view's stages ---- */
 
-struct pump_sink;
+struct live_pump_sink;
 
 struct live_stage {
 	const struct ut_data *cal;
@@ -161,7 +161,7 @@ struct live_stage {
 	/* what was shown: counted records, their bytes, the first one's time */
 	uint64_t entries, bytes, first_ts;
 	int have_first;
-	struct pump_sink *sink;		/* set: the events go to an instance's ring */
+	struct live_pump_sink *sink;		/* set: the events go to an instance's ring */
 	uint32_t trace_dir;		/* live_view.trace_dir */
 	/* an instance's trigger changes (a pump), and their state at the buffer's events so far */
 	const struct live_timeline *tl;
@@ -186,7 +186,7 @@ struct live_fsel *live_fsel_get(struct live_buf *b);
 /* ---- live_pump.c ---- */
 
 /* the last stage of a pump: the event into the sink's ring */
-int live_sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
+int live_sink_put(struct live_pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
 		  struct ut_event *ev);
 
 #endif /* USERTRACE_LIVE_INT_H */

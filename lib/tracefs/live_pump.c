@@ -27,7 +27,7 @@
 #include "usertrace/tracers.h"
 #include "utils/utils.h"
 
-struct pump_sink {
+struct live_pump_sink {
 	char path[PATH_MAX];		/* the ring's file, made at its first record */
 	const struct rb_header *src;	/* the session's buffer it copies */
 	uint32_t nr_pages;
@@ -72,7 +72,7 @@ static void ring_ctx(struct rb_writer *w, uint64_t ts, uint8_t ctx, uint8_t pree
 }
 
 /* the first @d open calls shown, as a STACK (DEPTH beyond UT_STACK_MAX) */
-static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
+static void ring_stack(struct live_pump_sink *k, uint32_t d, uint64_t ts)
 {
 	unsigned char buf[UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * UT_STACK_MAX];
 	unsigned char *ips = buf + UT_REC_OFF(stack, ips);
@@ -89,7 +89,7 @@ static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
 	ut_rec_put_n(buf, n);
 	/* with a selection, the calls it kept */
 	for (uint32_t i = 0; got < d && i < UT_STREAM_MAX_OPEN; i++)
-		if (!sel || (i < KEPT_MAX && sel->kept[i]))
+		if (!sel || (i < LIVE_KEPT_MAX && sel->kept[i]))
 			ut_put48(ips + UT_ADDR_BYTES * got++, s->stack[i]);
 	for (; got < d; got++)
 		ut_put48(ips + UT_ADDR_BYTES * got, 0);
@@ -99,7 +99,7 @@ static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
 /* rb_writer's page_start: every page states the open calls first */
 static void ring_page_start(struct rb_writer *w, uint64_t ts)
 {
-	struct pump_sink *k = (struct pump_sink *)((char *)w - offsetof(struct pump_sink, w));
+	struct live_pump_sink *k = (struct live_pump_sink *)((char *)w - offsetof(struct live_pump_sink, w));
 
 	ring_stack(k, k->wdepth, ts);
 	/* and the context, as the runtime restates it (a reader starts each page plain) */
@@ -108,7 +108,7 @@ static void ring_page_start(struct rb_writer *w, uint64_t ts)
 }
 
 /* the ring's file, at its first record: pages start at @ts */
-static int ring_open(struct pump_sink *k, uint64_t ts, uint32_t cpu)
+static int ring_open(struct live_pump_sink *k, uint64_t ts, uint32_t cpu)
 {
 	struct rb_header *h;
 
@@ -148,7 +148,7 @@ static int64_t depth_before(const struct ut_event *ev)
 	}
 }
 
-int live_sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
+int live_sink_put(struct live_pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
 		  struct ut_event *ev)
 {
 	struct rb_writer *w = &k->w;
@@ -239,7 +239,7 @@ struct live_pump {
 	uint64_t since;
 	int markers;			/* copies the rings of trace_marker too (a snapshot) */
 	struct live_buf *bufs;		/* the buffers it copies, read as trace_pipe does */
-	struct pump_sink *sink;		/* sink[i] copies src[i] */
+	struct live_pump_sink *sink;		/* sink[i] copies src[i] */
 	int nr;
 	char **old;			/* rings a resize replaced: "gen path" */
 	int nr_old;
@@ -256,7 +256,7 @@ void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask)
 		memcpy(p->cpumask, mask, sizeof(p->cpumask));
 }
 
-static void sink_close(struct pump_sink *k)
+static void sink_close(struct live_pump_sink *k)
 {
 	if (k->open) {
 		rb_writer_close(&k->w);
@@ -316,7 +316,7 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	}
 	p->nr = n;
 	for (int i = 0; i < p->nr; i++) {
-		struct pump_sink *k = &p->sink[i];
+		struct live_pump_sink *k = &p->sink[i];
 		struct live_buf *b = &p->bufs[i];
 		struct live_stage st;
 		struct live_pipe_src ps;
@@ -401,7 +401,7 @@ void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
 	}
 	p->nr_old = k;
 	for (int i = 0; i < p->nr; i++) {
-		struct pump_sink *s = &p->sink[i];
+		struct live_pump_sink *s = &p->sink[i];
 		char *line;
 
 		if (!s->open)

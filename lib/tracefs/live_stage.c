@@ -515,8 +515,8 @@ static int stage_func(const struct live_stage *f, uint64_t ip, uint64_t raw)
 static void fsel_known(const struct live_stage *f, struct live_fsel *k, const struct ut_stream *s,
 		       uint32_t d)
 {
-	if (d > KEPT_MAX)
-		d = KEPT_MAX;
+	if (d > LIVE_KEPT_MAX)
+		d = LIVE_KEPT_MAX;
 	if (k->known > d)
 		k->known = d;
 	for (uint32_t i = k->known; i < d; i++) {
@@ -550,19 +550,19 @@ static int stage_select(struct live_stage *f, const struct ut_stream *s, struct 
 	switch (ev->type) {
 	case UT_EV_ENTRY:
 		fsel_known(f, k, s, d);
-		pass = d < KEPT_MAX && stage_func(f, ev->ip, s->raw);
-		if (d < KEPT_MAX) {
+		pass = d < LIVE_KEPT_MAX && stage_func(f, ev->ip, s->raw);
+		if (d < LIVE_KEPT_MAX) {
 			k->kept[d] = (uint8_t)pass;
 			k->kc[d + 1] = k->kc[d] + (uint32_t)pass;
 			k->known = d + 1;
 		}
-		ev->depth = k->kc[d < KEPT_MAX ? d : KEPT_MAX];
+		ev->depth = k->kc[d < LIVE_KEPT_MAX ? d : LIVE_KEPT_MAX];
 		return pass;
 	case UT_EV_EXIT:
 		if (d < k->known)
 			pass = k->kept[d];
 		else
-			pass = d < KEPT_MAX && ev->ip && stage_func(f, ev->ip, UT_SYMTAB_LATEST);
+			pass = d < LIVE_KEPT_MAX && ev->ip && stage_func(f, ev->ip, UT_SYMTAB_LATEST);
 		fsel_known(f, k, s, d);
 		ev->depth = fsel_depth(k, d);
 		return pass;

@@ -395,7 +395,7 @@ void tfs_pids_view(const struct tfs_inst *in, int events, char *out, size_t size
 /* ---- the files ---- */
 
 /* as the kernel's: one id a line; set_ftrace_pid and set_ftrace_notrace_pid say "no pid" when empty */
-static int pids_show(struct tfs_handle *h, struct sbuf *b)
+static int pids_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	int k = h->n.f->arg;
 	const char *p;

@@ -23,7 +23,7 @@
 #include "lib/tracefs/tfs_int.h"
 #include "utils/profile.h"
 
-static int flag_show(struct tfs_handle *h, struct sbuf *b, uint32_t flag)
+static int flag_show(struct tfs_handle *h, struct tfs_sbuf *b, uint32_t flag)
 {
 	tfs_sb_printf(b, "%d\n", h->s->ctl->flags & flag ? 1 : 0);
 	return 0;
@@ -65,7 +65,7 @@ static int parse_int(const char *buf, size_t size, long long *v)
 	return 0;
 }
 
-static int stack_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	return flag_show(h, b, UT_CTL_STACK);
 }
@@ -79,7 +79,7 @@ static int stack_enabled_write(struct tfs_handle *h, const char *buf, size_t siz
 	return flag_set(h, UT_CTL_STACK, v != 0);
 }
 
-static int stack_max_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_max_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%llu\n", (unsigned long long)prof_stack_max(h->s->dir));
 	return 0;
@@ -97,7 +97,7 @@ static int stack_max_write(struct tfs_handle *h, const char *buf, size_t size)
 	return TFS_WR_DONE;
 }
 
-static int stack_trace_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_trace_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -115,7 +115,7 @@ static int stack_trace_show(struct tfs_handle *h, struct sbuf *b)
 	return ret;
 }
 
-static int profile_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int profile_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	return flag_show(h, b, UT_CTL_PROFILE);
 }

@@ -10,7 +10,7 @@
 #include "lib/trace/stat.h"
 #include "lib/tracefs/tfs_int.h"
 
-static int stat_show(struct tfs_handle *h, struct sbuf *b)
+static int stat_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *text = NULL;
 	size_t len = 0;

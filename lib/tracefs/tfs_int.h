@@ -148,7 +148,7 @@
 #define TFS_WR_THRESH	2	/* tracing_thresh: converted to ticks unlocked, then applied */
 
 struct tfs_handle;
-struct sbuf;
+struct tfs_sbuf;
 
 struct tfs_file {
 	const char *name;
@@ -160,7 +160,7 @@ struct tfs_file {
 	 * is -EINVAL (trace_marker).  Context: s->lock held; it may drop it
 	 * while it reads the buffers (tfs_view_print()).
 	 */
-	int (*show)(struct tfs_handle *h, struct sbuf *b);
+	int (*show)(struct tfs_handle *h, struct tfs_sbuf *b);
 	/*
 	 * @read: instead of @show, a file read as a stream from @off on
 	 * (trace_pipe: consuming, blocking).  Context: s->lock not held.
@@ -482,7 +482,7 @@ struct tfs_handle {
 };
 
 /* a growing text buffer */
-struct sbuf {
+struct tfs_sbuf {
 	char *p;
 	size_t len, cap;
 	int err;
@@ -504,12 +504,12 @@ struct tfs_funcs {
 	size_t tab_size;
 };
 
-struct words {
+struct tfs_words {
 	char **w;
 	int n;
 };
 
-struct view_buf {
+struct tfs_view_buf {
 	struct live_view v;
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
@@ -539,7 +539,7 @@ uint64_t tfs_us_to_ticks(struct tfs_session *s, unsigned long long us);
 unsigned long long tfs_ticks_to_us(struct tfs_session *s, uint64_t ticks);
 uint64_t tfs_ticks_to_ns(struct tfs_session *s, uint64_t ticks);
 /* the view of the max-latency buffers (tracers with use_max_tr); s->lock held */
-void tfs_view_max(struct tfs_session *s, struct view_buf *vb);
+void tfs_view_max(struct tfs_session *s, struct tfs_view_buf *vb);
 
 /* files.c: the registry of files, paths */
 size_t tfs_next_comp(const char **p, const char **comp);
@@ -551,21 +551,21 @@ int tfs_list_release(struct tfs_handle *h);
 
 /* util.c: text and number helpers */
 uint64_t tfs_mono_ns(void);
-void tfs_sb_add(struct sbuf *b, const char *s, size_t n);
+void tfs_sb_add(struct tfs_sbuf *b, const char *s, size_t n);
 __attribute__((format(printf, 2, 3)))
-void tfs_sb_printf(struct sbuf *b, const char *fmt, ...);
-void tfs_sb_puts(struct sbuf *b, const char *s);
+void tfs_sb_printf(struct tfs_sbuf *b, const char *fmt, ...);
+void tfs_sb_puts(struct tfs_sbuf *b, const char *s);
 char *tfs_strip_dup(const char *buf, size_t size);
 int tfs_parse_ull(const char *buf, size_t size, unsigned long long *v);
 int tfs_name_pid(const char *name, const char *prefix);
 int tfs_cmp_int(const void *a, const void *b);
 int tfs_ints_push(int **a, int *nr, int *cap, int v);
-void tfs_words_free(struct words *ws);
-int tfs_words_add(struct words *ws, const char *s, size_t len);
-int tfs_words_split(struct words *ws, const char *buf, size_t size);
-void tfs_words_del(struct words *ws, int i);
-int tfs_words_find(const struct words *ws, const char *w);
-int tfs_words_join(const struct words *ws, char *dst);
+void tfs_words_free(struct tfs_words *ws);
+int tfs_words_add(struct tfs_words *ws, const char *s, size_t len);
+int tfs_words_split(struct tfs_words *ws, const char *buf, size_t size);
+void tfs_words_del(struct tfs_words *ws, int i);
+int tfs_words_find(const struct tfs_words *ws, const char *w);
+int tfs_words_join(const struct tfs_words *ws, char *dst);
 int tfs_word_index(struct tfs_session *s, const char *buf, size_t size,
 		int (*find)(const char *), const char *err);
 
@@ -616,16 +616,16 @@ struct tfs_inst *tfs_inst_find(struct tfs_session *s, const char *name, size_t l
 void tfs_snap_empty(struct tfs_inst *in);
 /* the snapshot of @in now, showing nothing after @until (live_now() units; 0: all) */
 int tfs_snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until);
-void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
+void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_view_buf *vb);
 /* what tfs_view_make() allocated */
-void tfs_view_release(struct view_buf *vb);
-int tfs_view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
+void tfs_view_release(struct tfs_view_buf *vb);
+int tfs_view_print(struct tfs_session *s, const struct tfs_view_buf *vb, struct tfs_sbuf *b);
 void tfs_trace_clear(struct tfs_session *s, struct tfs_inst *in);
 
 /* funcs.c: the functions of the processes */
 void tfs_funcs_free(struct tfs_funcs *fs);
 void tfs_funcs_load(struct tfs_session *s, struct tfs_funcs *fs);
-void tfs_func_print(struct sbuf *b, const struct tfs_func *f);
+void tfs_func_print(struct tfs_sbuf *b, const struct tfs_func *f);
 int tfs_mod_match(const char *glob, const char *mod);
 
 /* tracer.c: the tracer of a directory */

@@ -25,7 +25,7 @@ const char *tfs_inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 }
 
 /* the global options, then the directory's tracer's own, as the kernel lists them */
-static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct tfs_sbuf *b)
 {
 	struct trace_array *tr = &in->tr;
 	const struct tracer *t = tr->current_trace;
@@ -119,7 +119,7 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 /* ---- the files ---- */
 
 /* as the kernel's: every registered tracer (tracers.def's, then a test's) */
-static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
+static int available_tracers_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	const struct tracer *t;
 	char why[8];
@@ -133,7 +133,7 @@ static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
 	return 0;
 }
 
-static int current_tracer_show(struct tfs_handle *h, struct sbuf *b)
+static int current_tracer_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%s\n", tfs_inst_tracer(h->s, h->n.inst));
 	return 0;
@@ -194,7 +194,7 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	return ret;
 }
 
-static int tracing_on_show(struct tfs_handle *h, struct sbuf *b)
+static int tracing_on_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	/* an instance's: what its triggers and commands switched until now */
 	if (h->n.inst != &h->s->top)
@@ -227,7 +227,7 @@ static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
 	return tfs_recording_update(s);
 }
 
-static int trace_options_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_options_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_trace_options(h->s, h->n.inst, b);
 	return 0;
@@ -247,7 +247,7 @@ static int trace_options_write(struct tfs_handle *h, const char *buf, size_t siz
 }
 
 /* options/NAME: h->n.opt is the option, h->n.opt_tracer its tracer (NULL: global) */
-static int option_show(struct tfs_handle *h, struct sbuf *b)
+static int option_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct trace_array *tr = &h->n.inst->tr;
 	uint32_t *w = h->n.opt_tracer ? trace_array_tracer_flags(tr, h->n.opt_tracer) : &tr->trace_flags;
@@ -269,7 +269,7 @@ static int option_write(struct tfs_handle *h, const char *buf, size_t size)
 	return option_set(h->s, in, h->n.opt_tracer, h->n.opt, (int)v);
 }
 
-static int trace_clock_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_clock_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	for (int i = 0; i < TRACE_NR_CLOCKS; i++)
 		tfs_sb_printf(b, i == h->n.inst->tr.clock_id ? "%s[%s]" : "%s%s", i ? " " : "",
@@ -292,7 +292,7 @@ static int trace_clock_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int tracing_thresh_show(struct tfs_handle *h, struct sbuf *b)
+static int tracing_thresh_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%llu\n", h->s->thresh_us);
 	return 0;
@@ -322,7 +322,7 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
  * but a decimal number is EINVAL (ERANGE past 2^64; EINVAL past 2^32 - 1,
  * which the control page cannot hold).  The programs re-arm their timers.
  */
-static int sysprof_period_show(struct tfs_handle *h, struct sbuf *b)
+static int sysprof_period_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	uint32_t us = h->s->ctl->sysprof_period_us;
 
@@ -411,7 +411,7 @@ static void max_latency_handover(struct tfs_session *s, struct tfs_inst *in,
 	}
 }
 
-static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
+static int max_latency_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%llu\n", max_latency_own(h) ? max_latency_now(h->s) : h->n.inst->tr.max_latency);
 	return 0;
@@ -433,7 +433,7 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int max_graph_depth_show(struct tfs_handle *h, struct sbuf *b)
+static int max_graph_depth_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_sb_printf(b, "%u\n", h->s->ctl->max_graph_depth);
 	return 0;
@@ -452,7 +452,7 @@ static int max_graph_depth_write(struct tfs_handle *h, const char *buf, size_t s
 	return TFS_WR_APPLY;
 }
 
-static int ftrace_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int ftrace_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
 	tfs_sb_puts(b, "1\n");

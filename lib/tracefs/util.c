@@ -24,7 +24,7 @@ uint64_t tfs_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void tfs_sb_add(struct sbuf *b, const char *s, size_t n)
+void tfs_sb_add(struct tfs_sbuf *b, const char *s, size_t n)
 {
 	if (b->err)
 		return;
@@ -48,7 +48,7 @@ void tfs_sb_add(struct sbuf *b, const char *s, size_t n)
 }
 
 __attribute__((format(printf, 2, 3)))
-void tfs_sb_printf(struct sbuf *b, const char *fmt, ...)
+void tfs_sb_printf(struct tfs_sbuf *b, const char *fmt, ...)
 {
 	char small[512], *big = NULL;
 	va_list ap;
@@ -72,7 +72,7 @@ void tfs_sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-void tfs_sb_puts(struct sbuf *b, const char *s)
+void tfs_sb_puts(struct tfs_sbuf *b, const char *s)
 {
 	tfs_sb_add(b, s, strlen(s));
 }
@@ -166,7 +166,7 @@ int tfs_ints_push(int **a, int *nr, int *cap, int v)
 	return 0;
 }
 
-void tfs_words_free(struct words *ws)
+void tfs_words_free(struct tfs_words *ws)
 {
 	for (int i = 0; i < ws->n; i++)
 		free(ws->w[i]);
@@ -175,7 +175,7 @@ void tfs_words_free(struct words *ws)
 	ws->n = 0;
 }
 
-int tfs_words_add(struct words *ws, const char *s, size_t len)
+int tfs_words_add(struct tfs_words *ws, const char *s, size_t len)
 {
 	char **nw = realloc(ws->w, (size_t)(ws->n + 1) * sizeof(*nw));
 
@@ -189,7 +189,7 @@ int tfs_words_add(struct words *ws, const char *s, size_t len)
 	return 0;
 }
 
-int tfs_words_split(struct words *ws, const char *buf, size_t size)
+int tfs_words_split(struct tfs_words *ws, const char *buf, size_t size)
 {
 	size_t i = 0;
 
@@ -207,14 +207,14 @@ int tfs_words_split(struct words *ws, const char *buf, size_t size)
 	return 0;
 }
 
-void tfs_words_del(struct words *ws, int i)
+void tfs_words_del(struct tfs_words *ws, int i)
 {
 	free(ws->w[i]);
 	memmove(ws->w + i, ws->w + i + 1, sizeof(*ws->w) * (size_t)(ws->n - i - 1));
 	ws->n--;
 }
 
-int tfs_words_find(const struct words *ws, const char *w)
+int tfs_words_find(const struct tfs_words *ws, const char *w)
 {
 	for (int i = 0; i < ws->n; i++)
 		if (!strcmp(ws->w[i], w))
@@ -223,7 +223,7 @@ int tfs_words_find(const struct words *ws, const char *w)
 }
 
 /* the list back into the control page; -ENOSPC if it does not fit */
-int tfs_words_join(const struct words *ws, char *dst)
+int tfs_words_join(const struct tfs_words *ws, char *dst)
 {
 	size_t len = 0;
 

@@ -38,7 +38,7 @@ static int cpu_of_mask(struct tfs_session *s)
 }
 
 /* the live_view of an instance.  Context: s->lock held. */
-void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
+void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_view_buf *vb)
 {
 	uint32_t *tw;
 	int k = 0;
@@ -145,7 +145,7 @@ void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct v
 	vb->v.ev_filter = (const struct ut_evfilter *const *)vb->evf;
 }
 
-void tfs_view_release(struct view_buf *vb)
+void tfs_view_release(struct tfs_view_buf *vb)
 {
 	tfs_evfilt_copy_free(vb->evf, vb->nr_evf);
 	vb->evf = NULL;
@@ -158,7 +158,7 @@ void tfs_view_release(struct view_buf *vb)
  * maximum only, as the kernel's max buffer holds the trace of the last
  * maximum.  No maximum kept yet: nothing.
  */
-void tfs_view_max(struct tfs_session *s, struct view_buf *vb)
+void tfs_view_max(struct tfs_session *s, struct tfs_view_buf *vb)
 {
 	struct ut_max_rec r;
 
@@ -208,10 +208,10 @@ static const char snapshot_help[] =
 	"#                      (Doesn't have to be '2' works with any number that\n"
 	"#                       is not a '0' or '1')\n";
 
-static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
+static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_sbuf *b)
 {
 	struct live_stats st = { 0 };
-	struct view_buf *vb = malloc(sizeof(*vb));
+	struct tfs_view_buf *vb = malloc(sizeof(*vb));
 
 	if (vb) {
 		tfs_view_make(s, in, cpu, vb);
@@ -237,7 +237,7 @@ static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, stru
  * the buffers are read, so that the programs' handshakes and other files
  * are not held up.
  */
-int tfs_view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b)
+int tfs_view_print(struct tfs_session *s, const struct tfs_view_buf *vb, struct tfs_sbuf *b)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -334,7 +334,7 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		tfs_pids_follow(s);
 		tfs_inst_pump(h->n.inst);
 		{
-			struct view_buf *vb = malloc(sizeof(*vb));
+			struct tfs_view_buf *vb = malloc(sizeof(*vb));
 
 			if (!vb) {
 				pthread_mutex_unlock(&s->lock);
@@ -383,10 +383,10 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 
 /* ---- the files ---- */
 
-static int trace_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
-	struct view_buf vb;
+	struct tfs_view_buf vb;
 	int ret;
 
 	tfs_pids_follow(h->s);
@@ -430,7 +430,7 @@ static int trace_write(struct tfs_handle *h, const char *buf, size_t size)
 static int trace_pipe_open(struct tfs_handle *h, int flags)
 {
 	struct tfs_inst *in = h->n.inst;
-	struct view_buf vb;
+	struct tfs_view_buf vb;
 	int k = h->n.cpu + 1;
 
 	(void)flags;
@@ -448,7 +448,7 @@ static int trace_pipe_open(struct tfs_handle *h, int flags)
 }
 
 /* @vb shows nothing recorded after @t (a snapshot trigger's time) */
-static void hide_after(struct view_buf *vb, uint64_t t)
+static void hide_after(struct tfs_view_buf *vb, uint64_t t)
 {
 	int n = vb->v.nr_hide;
 
@@ -467,7 +467,7 @@ static void hide_after(struct view_buf *vb, uint64_t t)
 	vb->v.nr_hide = n + 1;
 }
 
-static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
+static int snapshot_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
@@ -476,8 +476,8 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 	int ret;
 
 	if (in->snap_taken || max) {
-		struct view_buf vb;
-		struct sbuf t = { 0 };
+		struct tfs_view_buf vb;
+		struct tfs_sbuf t = { 0 };
 
 		/* the copy, in the format of now (tracer, options, clock) */
 		tfs_view_make(s, in, -1, &vb);
@@ -560,7 +560,7 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int stats_show(struct tfs_handle *h, struct sbuf *b)
+static int stats_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	tfs_pids_follow(h->s);
 	tfs_inst_pump(h->n.inst);
