@@ -63,12 +63,12 @@ RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 # the runtime: every file of runtime/ and runtime/tracers/, and the parts
 # of lib/ it shares with the tools
 RT_SRC      := $(sort $(wildcard runtime/*.c)) $(RT_TRACER_SRC) lib/event/registry.c \
-	       lib/event/filter.c lib/event/builtin.c $(REAP_SRC) lib/filter/list.c $(RINGBUF_SRC)
+	       lib/event/evfilter.c lib/event/builtin.c $(REAP_SRC) lib/funclist/funclist.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
 # the tools: a file per subcommand (cmds/), the decoder (utils/), output
 # (lib/trace/) and the tracing directory (lib/tracefs/)
 CLI_SRC     := usertrace.c $(sort $(wildcard cmds/*.c)) $(TRACEFS_SRC) $(LIVE_SRC) \
-	       $(sort $(wildcard utils/*.c)) lib/filter/list.c \
+	       $(sort $(wildcard utils/*.c)) lib/funclist/funclist.c \
 	       $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
@@ -88,7 +88,7 @@ $(O)/rt/runtime/tracers/kmemtrace.o: RT_CFLAGS += -fomit-frame-pointer
 $(O)/rt/runtime/tracers/kmemtrace_cxx.o: RT_CFLAGS += -fomit-frame-pointer -fexceptions
 $(O)/rt/runtime/lock.o: RT_CFLAGS += -fomit-frame-pointer
 
-$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h runtime/tracers/*.h lib/filter/*.h lib/event/*.h)
+$(O)/rt/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h runtime/*.h runtime/tracers/*.h lib/funclist/*.h lib/event/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
@@ -108,7 +108,7 @@ $(O)/gen/rec-offsets.h: arch/x86_64/rec-offsets.c $(wildcard include/usertrace/*
 	rm -f $@.s
 	mv $@.tmp $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/funclist/*.h lib/event/*.h cmds/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(TFS_CFLAGS) $(SANFLAGS) -c $< -o $@
 

@@ -23,7 +23,7 @@
 #include "cmds/kevsrc.h"
 #include "cmds/powersrc.h"
 #include "cmds/source.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "usertrace/event.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"

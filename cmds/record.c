@@ -46,7 +46,7 @@
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
 #include "usertrace/session.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/builtin.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"

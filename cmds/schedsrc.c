@@ -38,7 +38,7 @@
 #include "cmds/kevsrc.h"
 #include "cmds/schedsrc.h"
 #include "cmds/source.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/reap.h"
 #include "usertrace/event.h"
 #include "usertrace/record.h"

@@ -24,20 +24,20 @@ FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c $(SYM_SRC) utils/pr
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
 		  lib/ringbuf/ringbuf.c cmds/report.c cmds/folded.c cmds/dump.c \
 		  $(sort $(wildcard cmds/export*.c))
-FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/filter.c
+FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/evfilter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
 		  $(TRACE_OUT_SRC) utils/data.c $(SYM_SRC) utils/profile.c \
 		  utils/utils.c lib/ringbuf/ringbuf.c $(EVENT_SRC) $(TEP_SRC)
 
 FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
-		      lib/filter/*.h lib/event/*.h cmds/*.h runtime/*.h fuzz/*.h)
+		      lib/funclist/*.h lib/event/*.h cmds/*.h runtime/*.h fuzz/*.h)
 
 $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FZ_CFLAGS) -c $< -o $@
 
-# runtime/filter.c and lib/filter/list.c are included by the harness itself
-$(FZ)/obj/fuzz/fuzz_filter.o: runtime/filter.c lib/filter/list.c
+# runtime/funcfilter.c and lib/funclist/funclist.c are included by the harness itself
+$(FZ)/obj/fuzz/fuzz_filter.o: runtime/funcfilter.c lib/funclist/funclist.c
 
 $(FZ)/fuzz_data: $(patsubst %.c,$(FZ)/obj/%.o,$(FZ_DATA_SRC))
 	$(FUZZ_CC) $(FZ_SAN) -fsanitize=fuzzer -o $@ $^ -lelf -lstdc++ -lzstd $(TEP_LIBS)
@@ -82,10 +82,10 @@ FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,
 $(O)/tests/fuzz-replay-data: fuzz/replay.c fuzz/fuzz_data.c fuzz/files.c $(FZR_DATA_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FZR_CC) -o $@ $(filter %.c %.o,$^) -lelf -lstdc++ -lzstd $(TEP_LIBS)
-$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/filter.c lib/filter/list.c \
-		lib/event/filter.c $(FZ_HDRS)
+$(O)/tests/fuzz-replay-filter: fuzz/replay.c fuzz/fuzz_filter.c runtime/funcfilter.c lib/funclist/funclist.c \
+		lib/event/evfilter.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/filter.c
+	$(FZR_CC) -o $@ fuzz/replay.c fuzz/fuzz_filter.c lib/event/evfilter.c
 $(O)/tests/fuzz-replay-tracefs: fuzz/replay.c fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c \
 		$(FZR_TRACEFS_OBJ) $(FZ_HDRS)
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_filter.c - libFuzzer target: the function lists as the runtime
- * parses and applies them (runtime/filter.c, lib/filter/list.c): globs,
+ * parses and applies them (runtime/funcfilter.c, lib/funclist/funclist.c): globs,
  * !pattern, :mod:, func:command[:count], in set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace and the
  * commands list.
@@ -19,12 +19,12 @@
  * input also drives; then it changes the lists (each moved one place
  * on), reflags the table and unloads a library.
  *
- * filter.c keeps every table and command array it ever published (a
+ * funcfilter.c keeps every table and command array it ever published (a
  * hook may still read an old one); the harness frees them between
- * inputs, which is why it includes filter.c rather than linking it.
+ * inputs, which is why it includes funcfilter.c rather than linking it.
  *
  * An input that starts with "#event\n" is for the other mode, event
- * filters (lib/event/filter.c): the rest, up to a NUL, is an expression
+ * filters (lib/event/evfilter.c): the rest, up to a NUL, is an expression
  * compiled for a sample event with every kind of field and for no event
  * (record -f's check); a good program runs on an entry made of the bytes
  * after the NUL, then again with those bytes written over the program
@@ -35,11 +35,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "runtime/filter.c"
-#include "lib/filter/list.c"
-#include "lib/event/filter.h"
+#include "runtime/funcfilter.c"
+#include "lib/funclist/funclist.c"
+#include "lib/event/evfilter.h"
 
-/* ---- what filter.c uses of the rest of the runtime ---- */
+/* ---- what funcfilter.c uses of the rest of the runtime ---- */
 
 struct ut_session_ctl *ut_ctl;
 int ut_rec_mode;
@@ -160,7 +160,7 @@ static const char *const lib_names[] = {
 #define MAX_EXTRA	64
 #define MAX_KEEP	256
 
-/* everything filter.c published during one input */
+/* everything funcfilter.c published during one input */
 static void *keep[MAX_KEEP];
 static int nkeep;
 

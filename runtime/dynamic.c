@@ -50,7 +50,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "runtime/runtime.h"
 #include "runtime/tracer.h"
 #include "usertrace/tracers.h"
@@ -837,8 +837,8 @@ __attribute__((visibility("default"))) int usertrace_ftrace_set(const char *filt
 	pthread_mutex_lock(&patch_lock);
 	for (size_t i = 0; i < nr_recs; i++) {
 		struct ut_dyn_rec *r = &recs[i];
-		int on = ut_list_match(filter, r->name, r->module) != 0 &&
-			 ut_list_match(notrace, r->name, r->module) != 1;
+		int on = ut_funclist_match(filter, r->name, r->module) != 0 &&
+			 ut_funclist_match(notrace, r->name, r->module) != 1;
 
 		if (on != (int)r->enabled && r->mod < nr_mods)
 			set_record(r, mods[r->mod].stub, on);

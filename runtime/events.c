@@ -168,7 +168,7 @@ void ut_events_init(const char *session)
 
 /* ---- the program API (usertrace/tracing.h) ---- */
 
-/* as the traceon/traceoff commands: the tracing directory reads it back (top_sync()) */
+/* as the traceon/traceoff commands: the tracing directory reads it back (tfs_top_sync()) */
 static void api_tracing_on(void)
 {
 	ut_top_switch(reg, 1, NULL);

@@ -290,7 +290,7 @@ int ut_dir_switch(struct ut_evreg *r, uint32_t dir, int on, volatile int64_t *co
 int ut_dir_soft_switch(struct ut_evreg *r, uint32_t dir, uint32_t target, int enable,
 		       volatile int64_t *count);
 
-/* filter.c */
+/* funcfilter.c */
 struct ut_fsym {
 	uintptr_t addr, size;
 	const char *name;

@@ -5,7 +5,7 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/filter/*.h lib/event/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/funclist/*.h lib/event/*.h)
 
 # The tools' objects (the main build's $(O)/cli/*.o, sanitized under
 # make asan) as one archive per part, in the Makefile's groups; a unit
@@ -18,10 +18,10 @@ UT_AR_event   := $(EVENT_SRC) $(TEP_SRC) $(REAP_SRC)
 UT_AR_trace   := $(TRACE_OUT_SRC)
 UT_AR_tracefs := $(TRACEFS_SRC)
 UT_AR_live    := $(LIVE_SRC)
-UT_AR_filter  := lib/filter/list.c
+UT_AR_funclist := lib/funclist/funclist.c
 UT_AR_reader  := $(filter-out $(TRACE_OUT_SRC),$(sort $(wildcard utils/*.c)))
 UT_AR_cmds    := $(sort $(wildcard cmds/*.c))
-UT_AR_PARTS   := ringbuf event trace tracefs live filter reader cmds
+UT_AR_PARTS   := ringbuf event trace tracefs live funclist reader cmds
 UT_ARCHIVES   := $(foreach p,$(UT_AR_PARTS),$(O)/libut-$(p).a)
 
 $(foreach p,$(UT_AR_PARTS),$(eval $(O)/libut-$(p).a: $(patsubst %.c,$(O)/cli/%.o,$(UT_AR_$(p)))))
@@ -68,9 +68,9 @@ $(O)/tests/test_format: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 $(O)/tests/test_format: tests/unit/sample_event.h tests/unit/ftrace-formats.txt tests/unit/builtin-formats.txt
 $(O)/tests/test_tep: tests/unit/sample_event.h
 
-# test_filter includes runtime/filter.c (not a prerequisite to compile),
+# test_filter includes runtime/funcfilter.c (not a prerequisite to compile),
 # stubbing the rest of the runtime
-$(O)/tests/test_filter: tests/unit/test_filter.c runtime/filter.c runtime/runtime.h $(HDRS) $(UT_ARCHIVES)
+$(O)/tests/test_filter: tests/unit/test_filter.c runtime/funcfilter.c runtime/runtime.h $(HDRS) $(UT_ARCHIVES)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $< $(UT_LINK)
 

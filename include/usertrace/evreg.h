@@ -18,12 +18,12 @@
  * session, when the settings change.  `patterns` are record's -e
  * arguments, applied to each event when it registers.
  *
- * Filters (lib/event/filter.h): a slot's `filter` names one of the
+ * Filters (lib/event/evfilter.h): a slot's `filter` names one of the
  * compiled programs of progs[], which the processes run on each entry of
  * the event before they reserve room for it.  A program is rewritten
  * under the lock in a sequence count (`seq` odd while it changes); a
  * reader runs it, then checks that `seq` did not move, else runs it
- * again.  Running a torn program is harmless (filter.h), so readers take
+ * again.  Running a torn program is harmless (evfilter.h), so readers take
  * no lock.  `filters` are record's -f arguments with the -e pattern each
  * follows, compiled for an event when it registers; an event they do not
  * compile for gets UT_EVS_FILTER_ERR and is not recorded.
@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 
 #define UT_EVREG_FILE		"events"
 #define UT_EVREG_MAGIC		"UTEVREG\1"
@@ -101,7 +101,7 @@ struct ut_evreg_trig {
 	volatile uint32_t cmd;		/* enum ut_trig_cmd + 1; 0: unused */
 	uint32_t target;		/* enable/disable_event: the target's slot */
 	volatile int64_t count;
-	uint32_t filter;		/* 0: none (the filter of an `if`, see filter.h) */
+	uint32_t filter;		/* 0: none (the filter of an `if`, see evfilter.h) */
 	uint16_t dir;			/* 0: the top's; else its instance's dirs[] */
 	volatile uint16_t after;	/* runs after the write (UT_EVS_TRIG_AFTER) */
 };

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "lib/event/builtin.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/reap.h"
 #include "usertrace/event.h"
 #include "usertrace/record.h"

@@ -85,7 +85,7 @@ static inline int ut_sw_dir(struct ut_evreg_dir *d, int on, volatile int64_t *co
  * (the control page's), unless an instance records too (insts_on): then
  * they go on recording for it, and the top's word in the registry
  * changes.  Either change is logged with its time, so that the top's
- * views show what was recorded from the switch on (top_sync()).
+ * views show what was recorded from the switch on (tfs_top_sync()).
  * @r may be NULL (no registry: the programs' word alone), @word too (no
  * control page: the registry's alone).  1 if changed.
  */

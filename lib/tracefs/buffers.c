@@ -18,7 +18,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 /* do all CPUs' buffers have one size (*@pages, else the largest)? */
-int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
+int tfs_cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
 {
 	uint32_t max = in->cpu_pages[0];
 	int same = 1;
@@ -33,32 +33,32 @@ int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages)
 	return same;
 }
 
-void cpu_pages_init(struct tfs_inst *in, uint32_t pages)
+void tfs_cpu_pages_init(struct tfs_inst *in, uint32_t pages)
 {
 	for (int i = 0; i < TFS_MAX_CPUS; i++)
 		in->cpu_pages[i] = pages;
 }
 
 /* the session's thread and process ids: buffers' names and procs[] */
-int session_ids(struct tfs_session *s, int **out)
+int tfs_session_ids(struct tfs_session *s, int **out)
 {
 	int *ids = NULL, nr = 0, cap = 0, k = 0;
 	struct dirent *de;
 	DIR *d = opendir(s->dir);
 
 	while (d && (de = readdir(d))) {
-		int pid = name_pid(de->d_name, "buf."), tid;
+		int pid = tfs_name_pid(de->d_name, "buf."), tid;
 		const char *t;
 
 		if (pid < 0)
 			continue;
 		t = strchr(de->d_name + 4, '.');
-		tid = t ? name_pid(t, ".") : -1;
+		tid = t ? tfs_name_pid(t, ".") : -1;
 		for (int j = 0; j < 2; j++) {
 			int v = j ? tid : pid;
 
 			if (v > 0)
-				ints_push(&ids, &nr, &cap, v);
+				tfs_ints_push(&ids, &nr, &cap, v);
 		}
 	}
 	if (d)
@@ -66,11 +66,11 @@ int session_ids(struct tfs_session *s, int **out)
 	for (int i = 0; i < UT_CTL_PROCS; i++) {
 		int pid = s->ctl->procs[i].pid;
 
-		if (pid && ints_push(&ids, &nr, &cap, pid) < 0)
+		if (pid && tfs_ints_push(&ids, &nr, &cap, pid) < 0)
 			break;
 	}
 	if (nr)
-		qsort(ids, (size_t)nr, sizeof(*ids), cmp_int);
+		qsort(ids, (size_t)nr, sizeof(*ids), tfs_cmp_int);
 	for (int i = 0; i < nr; i++)
 		if (!k || ids[k - 1] != ids[i])
 			ids[k++] = ids[i];
@@ -178,9 +178,9 @@ static void drop_replaced_buffers(struct tfs_session *s)
 	free(v);
 }
 
-static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
+static void show_cmdlines(struct tfs_session *s, struct tfs_sbuf *b)
 {
-	int *ids, n = session_ids(s, &ids);
+	int *ids, n = tfs_session_ids(s, &ids);
 
 	for (int i = 0; i < n; i++) {
 		char path[64], comm[64] = "<...>";
@@ -199,7 +199,7 @@ static void show_cmdlines(struct tfs_session *s, struct sbuf *b)
 			}
 			close(fd);
 		}
-		sb_printf(b, "%d %s\n", ids[i], comm);
+		tfs_sb_printf(b, "%d %s\n", ids[i], comm);
 	}
 	free(ids);
 }
@@ -210,14 +210,14 @@ static uint32_t *cpumask_of(struct tfs_session *s, struct tfs_inst *in)
 	return in == &s->top ? s->cpumask : in->cpumask;
 }
 
-static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct sbuf *b)
+static void show_cpumask(struct tfs_session *s, const uint32_t *cpumask, struct tfs_sbuf *b)
 {
 	int nw = (s->ncpu + 31) / 32;
 
-	sb_printf(b, "%x", cpumask[nw - 1]);
+	tfs_sb_printf(b, "%x", cpumask[nw - 1]);
 	for (int i = nw - 2; i >= 0; i--)
-		sb_printf(b, ",%08x", cpumask[i]);
-	sb_puts(b, "\n");
+		tfs_sb_printf(b, ",%08x", cpumask[i]);
+	tfs_sb_puts(b, "\n");
 }
 
 /* a separator of tracing_cpumask's words, as the kernel's bitmap_parse() skips them */
@@ -276,23 +276,23 @@ static int write_marker(struct tfs_session *s, struct tfs_inst *in, const char *
 {
 	int ret = live_marker_write(in->marker, buf, size);
 
-	return ret < 0 ? ret : print_triggers(s, in, buf, size);
+	return ret < 0 ? ret : tfs_print_triggers(s, in, buf, size);
 }
 
 /* ---- the files ---- */
 
-static int buffer_size_show(struct tfs_handle *h, struct sbuf *b)
+static int buffer_size_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
 	uint32_t pages;
 
 	/* as the kernel: one CPU's size, the common size, or X when they differ */
 	if (h->n.cpu >= 0)
-		sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
-	else if (cpu_pages_same(h->s, in, &pages))
-		sb_printf(b, "%u\n", pages * 4);
+		tfs_sb_printf(b, "%u\n", in->cpu_pages[h->n.cpu] * 4);
+	else if (tfs_cpu_pages_same(h->s, in, &pages))
+		tfs_sb_printf(b, "%u\n", pages * 4);
 	else
-		sb_puts(b, "X\n");
+		tfs_sb_puts(b, "X\n");
 	return 0;
 }
 
@@ -305,7 +305,7 @@ static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
 	uint32_t pages, max;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)) || !v) {
+	if ((perr = tfs_parse_ull(buf, size, &v)) || !v) {
 		tfs_err(s, "Invalid buffer size", h->n.f->name);
 		return perr ? perr : -EINVAL;
 	}
@@ -321,12 +321,12 @@ static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (h->n.cpu >= 0)
 		in->cpu_pages[h->n.cpu] = pages;
 	else
-		cpu_pages_init(in, pages);
-	cpu_pages_same(s, in, &max);
+		tfs_cpu_pages_init(in, pages);
+	tfs_cpu_pages_same(s, in, &max);
 	pages = max;
 	live_marker_resize(in->marker, pages);
 	if (in->pump) {
-		inst_pump(in);
+		tfs_inst_pump(in);
 		live_pump_resize(in->pump, pages);
 		in->nr_pages = pages;
 	} else if (pages != c->nr_pages) {
@@ -336,24 +336,24 @@ static int buffer_size_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int buffer_total_show(struct tfs_handle *h, struct sbuf *b)
+static int buffer_total_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
 	int nb = in->pump ? live_pump_buffers(in->pump) : count_buffers(h->s);
 
-	sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : h->s->ctl->nr_pages) *
+	tfs_sb_printf(b, "%llu\n", (unsigned long long)(in->pump ? in->nr_pages : h->s->ctl->nr_pages) *
 				  4 * (nb ? nb : 1));
 	return 0;
 }
 
-static int cpumask_show(struct tfs_handle *h, struct sbuf *b)
+static int cpumask_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_cpumask(h->s, cpumask_of(h->s, h->n.inst), b);
 	return 0;
 }
 
 /*
- * The top's mask is what the programs record (recording_update()); an
+ * The top's mask is what the programs record (tfs_recording_update()); an
  * instance's, what its pump takes from them from now on (what it took
  * before stays, as in the kernel's buffer).
  */
@@ -373,9 +373,9 @@ static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
 	}
 	if (in == &s->top) {
 		memcpy(s->cpumask, mask, sizeof(mask));
-		return recording_update(s);
+		return tfs_recording_update(s);
 	}
-	inst_pump(in);		/* what came before, with the old mask */
+	tfs_inst_pump(in);		/* what came before, with the old mask */
 	memcpy(in->cpumask, mask, sizeof(mask));
 	/* CPUs past the configured ones: none to leave out */
 	for (int i = s->ncpu; i < TFS_MAX_CPUS; i++)
@@ -392,10 +392,10 @@ static int cpumask_write(struct tfs_handle *h, const char *buf, size_t size)
  * an unsigned long); one page is the size already.  The buffers' format
  * has pages of one size: larger ones are EINVAL with an error_log line.
  */
-static int subbuf_show(struct tfs_handle *h, struct sbuf *b)
+static int subbuf_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_printf(b, "%u\n", RB_PAGE_SIZE / 1024);
+	tfs_sb_printf(b, "%u\n", RB_PAGE_SIZE / 1024);
 	return 0;
 }
 
@@ -403,7 +403,7 @@ static int subbuf_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	const unsigned long long page_kb = RB_PAGE_SIZE / 1024;
 	unsigned long long kb, pages;
-	int ret = parse_ull(buf, size, &kb);
+	int ret = tfs_parse_ull(buf, size, &kb);
 
 	if (!ret && kb > ULONG_MAX)
 		ret = -ERANGE;
@@ -423,7 +423,7 @@ static int subbuf_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int cmdlines_show(struct tfs_handle *h, struct sbuf *b)
+static int cmdlines_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_cmdlines(h->s, b);
 	return 0;
@@ -441,7 +441,7 @@ static int cmp_u64(const void *a, const void *b)
  * fills it only while the record-tgid option is set (empty before).  The
  * buffers' names (buf.PID.TID) and procs[] give each thread's process.
  */
-static int tgids_show(struct tfs_handle *h, struct sbuf *b)
+static int tgids_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	uint64_t *v = NULL;
 	size_t nr = 0, cap = 0;
@@ -462,10 +462,10 @@ static int tgids_show(struct tfs_handle *h, struct sbuf *b)
 				d = NULL;
 				continue;
 			}
-			if ((pid = name_pid(de->d_name, "buf.")) < 0)
+			if ((pid = tfs_name_pid(de->d_name, "buf.")) < 0)
 				continue;
 			t = strchr(de->d_name + 4, '.');
-			tid = t ? name_pid(t, ".") : pid;
+			tid = t ? tfs_name_pid(t, ".") : pid;
 			if (tid < 0)
 				continue;
 		} else {
@@ -488,16 +488,16 @@ static int tgids_show(struct tfs_handle *h, struct sbuf *b)
 		qsort(v, nr, sizeof(*v), cmp_u64);
 	for (size_t i = 0; i < nr; i++)
 		if (!i || v[i] >> 32 != v[i - 1] >> 32)
-			sb_printf(b, "%d %d\n", (int)(v[i] >> 32), (int)(uint32_t)v[i]);
+			tfs_sb_printf(b, "%d %d\n", (int)(v[i] >> 32), (int)(uint32_t)v[i]);
 	free(v);
 	return 0;
 }
 
 /* timestamp_mode: the kernel's choice between delta and absolute; ours are deltas */
-static int tsmode_show(struct tfs_handle *h, struct sbuf *b)
+static int tsmode_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_puts(b, "[delta] absolute\n");
+	tfs_sb_puts(b, "[delta] absolute\n");
 	return 0;
 }
 
@@ -509,7 +509,7 @@ static int marker_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (!(in->tr.trace_flags & TRACE_ITER_MARKERS))
 		return -EINVAL;
 	/* a buffer that is off takes no marker */
-	if (!inst_on(h->s, in))
+	if (!tfs_inst_on(h->s, in))
 		return -EBADF;
 	return write_marker(h->s, in, buf, size);
 }

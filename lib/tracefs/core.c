@@ -31,10 +31,10 @@ static void tsc_rate(struct tfs_session *s)
 
 	if (s->ticks_per_ns > 0)
 		return;
-	m0 = mono_ns();
+	m0 = tfs_mono_ns();
 	t0 = __rdtsc();
 	nanosleep(&ts, NULL);
-	m1 = mono_ns();
+	m1 = tfs_mono_ns();
 	t1 = __rdtsc();
 	if (m1 > m0 && t1 > t0)
 		s->ticks_per_ns = (double)(t1 - t0) / (double)(m1 - m0);
@@ -45,7 +45,7 @@ static void tsc_rate(struct tfs_session *s)
 #endif
 }
 
-uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
+uint64_t tfs_us_to_ticks(struct tfs_session *s, unsigned long long us)
 {
 	uint64_t t;
 
@@ -58,7 +58,7 @@ uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us)
 	return t ? t : 1;
 }
 
-uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks)
+uint64_t tfs_ticks_to_ns(struct tfs_session *s, uint64_t ticks)
 {
 	if (s->ctl->clock != UT_CLOCK_TSC)
 		return ticks;
@@ -66,9 +66,9 @@ uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks)
 	return (uint64_t)((long double)ticks / s->ticks_per_ns);
 }
 
-unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks)
+unsigned long long tfs_ticks_to_us(struct tfs_session *s, uint64_t ticks)
 {
-	return ticks_to_ns(s, ticks) / 1000;
+	return tfs_ticks_to_ns(s, ticks) / 1000;
 }
 
 /*
@@ -96,7 +96,7 @@ static void trig_requests(struct tfs_session *s)
 	req = __atomic_load_n(&s->evreg->snapshot_req, __ATOMIC_ACQUIRE);
 	if (req != s->snap_req_seen) {
 		s->snap_req_seen = req;
-		if (snap_take(s, &s->top, trig_time(s, &s->evreg->dirs[0])))
+		if (tfs_snap_take(s, &s->top, trig_time(s, &s->evreg->dirs[0])))
 			tfs_err(s, "Cannot take the snapshot", "snapshot");
 	}
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
@@ -106,7 +106,7 @@ static void trig_requests(struct tfs_session *s)
 		if (req == in->snap_req_seen)
 			continue;
 		in->snap_req_seen = req;
-		if (snap_take(s, in, trig_time(s, in->rd))) {
+		if (tfs_snap_take(s, in, trig_time(s, in->rd))) {
 			struct tfs_inst *was = s->err_inst;
 
 			s->err_inst = in;	/* the instance's error_log */
@@ -114,7 +114,7 @@ static void trig_requests(struct tfs_session *s)
 			s->err_inst = was;
 		}
 	}
-	inst_trig_sync(s);
+	tfs_inst_trig_sync(s);
 }
 
 /*
@@ -145,10 +145,10 @@ static void *pump_main(void *arg)
 		 * instance takes a new child's first events.
 		 */
 		if (tick % 10 == 0)
-			pids_follow(s);
+			tfs_pids_follow(s);
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
 			if (tick % 10 == 0 || inst_log_filling(in))
-				inst_pump(in);
+				tfs_inst_pump(in);
 		if (tick % 10 == 0)
 			trig_requests(s);
 		tick++;
@@ -253,7 +253,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	pthread_cond_init(&s->pump_cond, NULL);
-	inst_init(&s->top);
+	tfs_inst_init(&s->top);
 	/* the recorder's tracer; one that refuses to start leaves nop */
 	tracer_switch(&s->top.tr, tracer_find(ut_tracers_first(s->ctl->active_tracers)));
 	s->top.on = s->ctl->tracing_on != 0;
@@ -262,10 +262,10 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	memcpy(s->top.notrace, s->ctl->notrace, UT_LIST_MAX);
 	s->top.filter[UT_LIST_MAX - 1] = s->top.notrace[UT_LIST_MAX - 1] = '\0';
 	/* the events enabled before (by a former daemon of the session): the top's */
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
 		if (__atomic_load_n(&s->evreg->slots[i].state, __ATOMIC_ACQUIRE) & UT_EVS_RECORD)
-			ev_bit_set(s->top.ev_on, i, 1);
+			tfs_ev_bit_set(s->top.ev_on, i, 1);
 	s->top.marker = live_marker_open(s->dir, s->dir, s->ctl->nr_pages);
 	if (!s->top.marker) {
 		fprintf(stderr, "usertrace: %s: trace_marker: %s\n", s->dir, strerror(errno));
@@ -281,7 +281,7 @@ struct tfs_session *tfs_session_open(const char *session_dir)
 	}
 	snprintf(s->maxdir, sizeof(s->maxdir), "%s/" UT_MAX_DIR, s->dir);
 	s->have_pump_thr = pthread_create(&s->pump_thr, NULL, pump_main, s) == 0;
-	cpu_pages_init(&s->top, s->ctl->nr_pages);
+	tfs_cpu_pages_init(&s->top, s->ctl->nr_pages);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	s->ncpu = ncpu < 1 ? 1 : ncpu > TFS_MAX_CPUS ? TFS_MAX_CPUS : (int)ncpu;
 	for (int i = 0; i < s->ncpu; i++)
@@ -320,12 +320,12 @@ void tfs_session_close(struct tfs_session *s)
 		struct tfs_inst *in = s->insts;
 
 		s->insts = in->next;
-		inst_free(in, 1);
+		tfs_inst_free(in, 1);
 		free(in);
 	}
-	inst_free(&s->top, 0);
+	tfs_inst_free(&s->top, 0);
 	pthread_cond_destroy(&s->pump_cond);
-	evfilt_free_all(s);
+	tfs_evfilt_free_all(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
 		free(s->evd[i]);
 	free(s->evd);

@@ -30,7 +30,7 @@ void tfs_err(struct tfs_session *s, const char *msg, const char *cmd)
 /* an entry whose text (after the time) is made by the caller: "location: error: ..." */
 void tfs_err_raw(struct tfs_session *s, const char *text)
 {
-	uint64_t ns = mono_ns();
+	uint64_t ns = tfs_mono_ns();
 	struct tfs_inst *in = s->err_inst ? s->err_inst : &s->top;
 	char *e = NULL;
 
@@ -45,17 +45,17 @@ void tfs_err_raw(struct tfs_session *s, const char *text)
 	in->errlog[in->nr_err++] = e;
 }
 
-void errlog_clear(struct tfs_inst *in)
+void tfs_errlog_clear(struct tfs_inst *in)
 {
 	for (int i = 0; i < in->nr_err; i++)
 		free(in->errlog[i]);
 	in->nr_err = 0;
 }
 
-static int errlog_show(struct tfs_handle *h, struct sbuf *b)
+static int errlog_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	for (int i = 0; i < h->n.inst->nr_err; i++)
-		sb_puts(b, h->n.inst->errlog[i]);
+		tfs_sb_puts(b, h->n.inst->errlog[i]);
 	return 0;
 }
 
@@ -63,13 +63,13 @@ static int errlog_show(struct tfs_handle *h, struct sbuf *b)
 static int errlog_open(struct tfs_handle *h, int flags)
 {
 	if (tfs_open_trunc(flags))
-		errlog_clear(h->n.inst);
+		tfs_errlog_clear(h->n.inst);
 	return 0;
 }
 
 static int errlog_truncate(struct tfs_handle *h)
 {
-	errlog_clear(h->n.inst);
+	tfs_errlog_clear(h->n.inst);
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 /* the descriptors of the slots registered since the last call.  Context: s->lock held. */
-void ev_refresh(struct tfs_session *s)
+void tfs_ev_refresh(struct tfs_session *s)
 {
 	uint32_t nr;
 
@@ -26,12 +26,12 @@ void ev_refresh(struct tfs_session *s)
 		s->evd[s->nr_evd] = ut_evreg_desc(s->evreg, s->nr_evd);
 }
 
-int ev_bit(const uint64_t *set, uint32_t i)
+int tfs_ev_bit(const uint64_t *set, uint32_t i)
 {
 	return (int)(set[i / 64] >> (i % 64) & 1);
 }
 
-void ev_bit_set(uint64_t *set, uint32_t i, int on)
+void tfs_ev_bit_set(uint64_t *set, uint32_t i, int on)
 {
 	if (on)
 		set[i / 64] |= 1ull << (i % 64);
@@ -40,7 +40,7 @@ void ev_bit_set(uint64_t *set, uint32_t i, int on)
 }
 
 /* does slot @i hold event @sys:@name (@name NULL: any of @sys, @sys NULL: any)? */
-int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name)
+int tfs_ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name)
 {
 	const struct ut_event_desc *d = s->evd[i];
 
@@ -56,15 +56,15 @@ static int ev_first_of(const struct tfs_session *s, uint32_t i)
 	if (!s->evd[i])
 		return 0;
 	for (uint32_t j = 0; j < i; j++)
-		if (ev_is(s, j, s->evd[i]->system, s->evd[i]->name))
+		if (tfs_ev_is(s, j, s->evd[i]->system, s->evd[i]->name))
 			return 0;
 	return 1;
 }
 
 /* the first slot of the event (or system: @name NULL) named by @len bytes at @c; -1 if none */
-int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
+int tfs_ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
 {
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++) {
 		const struct ut_event_desc *d = s->evd[i];
 		const char *w;
@@ -79,7 +79,7 @@ int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len)
 }
 
 /* does the directory enable an event (or its tracer one)? */
-int ev_any(const struct tfs_inst *in)
+int tfs_ev_any(const struct tfs_inst *in)
 {
 	for (int i = 0; i < TFS_EV_WORDS; i++)
 		if (in->ev_on[i] || in->tr_ev[i])
@@ -87,21 +87,21 @@ int ev_any(const struct tfs_inst *in)
 	return 0;
 }
 
-void ev_dir(const struct tfs_inst *in, uint64_t *set)
+void tfs_ev_dir(const struct tfs_inst *in, uint64_t *set)
 {
 	for (int i = 0; i < TFS_EV_WORDS; i++)
 		set[i] = in->ev_on[i] | in->tr_ev[i];
 }
 
 /* the events a tracer shows (its .events: sched_switch's, mmiotrace's), as record -t */
-void tracer_events(struct tfs_session *s, struct tfs_inst *in)
+void tfs_tracer_events(struct tfs_session *s, struct tfs_inst *in)
 {
 	const char *const *evs = in->tr.current_trace ? in->tr.current_trace->events : NULL;
 
 	memset(in->tr_ev, 0, sizeof(in->tr_ev));
 	if (!evs || !*evs)
 		return;
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (; *evs; evs++) {
 		const char *colon = strchr(*evs, ':');
 		char sys[64];
@@ -111,15 +111,15 @@ void tracer_events(struct tfs_session *s, struct tfs_inst *in)
 		memcpy(sys, *evs, (size_t)(colon - *evs));
 		sys[colon - *evs] = 0;
 		for (uint32_t i = 0; i < s->nr_evd; i++)
-			if (ev_is(s, i, sys, colon + 1))
-				ev_bit_set(in->tr_ev, i, 1);
+			if (tfs_ev_is(s, i, sys, colon + 1))
+				tfs_ev_bit_set(in->tr_ev, i, 1);
 	}
 }
 
 /* what every directory enables together into @set.  Context: s->lock held. */
-void ev_union(struct tfs_session *s, uint64_t *set)
+void tfs_ev_union(struct tfs_session *s, uint64_t *set)
 {
-	ev_dir(&s->top, set);
+	tfs_ev_dir(&s->top, set);
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
 		for (int i = 0; i < TFS_EV_WORDS; i++)
 			set[i] |= in->ev_on[i] | in->tr_ev[i];
@@ -128,19 +128,19 @@ void ev_union(struct tfs_session *s, uint64_t *set)
 /*
  * The registry's enable bits from the directories' sets: an event is
  * recorded while some directory enables it.  Returns 1 when a bit changed
- * (the programs must apply it: ctl_apply()).  Context: s->lock held.
+ * (the programs must apply it: tfs_ctl_apply()).  Context: s->lock held.
  */
-int ev_publish(struct tfs_session *s)
+int tfs_ev_publish(struct tfs_session *s)
 {
 	uint64_t all[TFS_EV_WORDS];
 	int changed = 0;
 
 	if (!s->evreg)
 		return 0;
-	ev_union(s, all);
+	tfs_ev_union(s, all);
 	for (uint32_t i = 0; i < s->nr_evd; i++) {
 		volatile uint32_t *st = &s->evreg->slots[i].state;
-		int want = ev_bit(all, i);
+		int want = tfs_ev_bit(all, i);
 
 		if (!!(__atomic_load_n(st, __ATOMIC_ACQUIRE) & UT_EVS_RECORD) == want)
 			continue;
@@ -151,9 +151,9 @@ int ev_publish(struct tfs_session *s)
 		changed = 1;
 	}
 	/* the programs' filters follow the directories that enable each event */
-	evfilt_publish_all(s);
+	tfs_evfilt_publish_all(s);
 	/* and the soft modes (an instance enabling an event the top holds) */
-	changed |= soft_publish_all(s);
+	changed |= tfs_soft_publish_all(s);
 	/* the session's buffers get events the top did not enable: its views drop them */
 	for (int i = 0; i < TFS_EV_WORDS; i++)
 		if (all[i] & ~(s->top.ev_on[i] | s->top.tr_ev[i]))
@@ -179,7 +179,7 @@ static int ev_has_trig(const struct tfs_inst *in, uint32_t i)
  */
 static int ev_held(const struct tfs_inst *in, uint32_t i)
 {
-	return ev_bit(in->ev_on, i) || in->ev_soft[i] || ev_has_trig(in, i);
+	return tfs_ev_bit(in->ev_on, i) || in->ev_soft[i] || ev_has_trig(in, i);
 }
 
 /*
@@ -191,9 +191,9 @@ static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys
 {
 	unsigned set = 0;
 
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd && set != 3; i++)
-		if (ev_is(s, i, sys, NULL))
+		if (tfs_ev_is(s, i, sys, NULL))
 			set |= 1u << ev_held(in, i);
 	return "?01X"[set];
 }
@@ -202,12 +202,12 @@ static char ev_state(struct tfs_session *s, struct tfs_inst *in, const char *sys
  * a line "system:name" per event (@in NULL: all of them, else those @in
  * enables or holds in soft mode, as the kernel's set_event lists them)
  */
-static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct tfs_sbuf *b)
 {
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++)
 		if (ev_first_of(s, i) && (!in || ev_held(in, i)))
-			sb_printf(b, "%s:%s\n", s->evd[i]->system, s->evd[i]->name);
+			tfs_sb_printf(b, "%s:%s\n", s->evd[i]->system, s->evd[i]->name);
 }
 
 /*
@@ -216,24 +216,24 @@ static void ev_list(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
  * @match is an event's name or its system.  Returns how many slots it
  * selected; the caller publishes.  Context: s->lock held.
  */
-int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
+int tfs_ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
 		  const char *name, int on)
 {
 	int n = 0;
 
-	ev_refresh(s);
+	tfs_ev_refresh(s);
 	for (uint32_t i = 0; i < s->nr_evd; i++) {
 		const struct ut_event_desc *d = s->evd[i];
 
 		if (!d || (match && strcmp(match, d->name) && strcmp(match, d->system)) ||
-		    !ev_is(s, i, sys, name))
+		    !tfs_ev_is(s, i, sys, name))
 			continue;
 		/* an instance's buffers take what came before with the set of before */
 		if (!n && in != &s->top)
-			inst_pump(in);
-		ev_bit_set(in->ev_on, i, on);
+			tfs_inst_pump(in);
+		tfs_ev_bit_set(in->ev_on, i, on);
 		/* in soft mode, enabling records it and disabling stops it, as the kernel's */
-		ev_soft_enable(s, in, i, on);
+		tfs_ev_soft_enable(s, in, i, on);
 		n++;
 	}
 	return n;
@@ -241,15 +241,15 @@ int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const 
 
 /*
  * A directory's events changed: the registry's bits and the recording
- * state follow.  Returns 1 when the programs must apply them (ctl_apply();
+ * state follow.  Returns 1 when the programs must apply them (tfs_ctl_apply();
  * s->ev_apply is set too, for a write that fails after a change).
  * Context: s->lock held.
  */
 static int ev_changed(struct tfs_session *s)
 {
-	int changed = ev_publish(s);
+	int changed = tfs_ev_publish(s);
 
-	changed |= recording_update(s);
+	changed |= tfs_recording_update(s);
 	s->ev_apply |= changed;
 	return changed;
 }
@@ -266,8 +266,8 @@ static int ev_changed(struct tfs_session *s)
 static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const char *buf,
 			   size_t size)
 {
-	struct words ws = { 0 };
-	int ret = words_split(&ws, buf, size), changed;
+	struct tfs_words ws = { 0 };
+	int ret = tfs_words_split(&ws, buf, size), changed;
 
 	for (int i = 0; !ret && i < ws.n; i++) {
 		char *w = ws.w[i], *colon;
@@ -283,10 +283,10 @@ static int write_set_event(struct tfs_session *s, struct tfs_inst *in, const cha
 		} else {
 			match = w;
 		}
-		if (!ev_set(s, in, match, sys, name, on))
+		if (!tfs_ev_set(s, in, match, sys, name, on))
 			ret = -EINVAL;
 	}
-	words_free(&ws);
+	tfs_words_free(&ws);
 	changed = ev_changed(s);
 	return ret ? ret : changed;
 }
@@ -301,14 +301,14 @@ static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_session *s = h->s;
 	unsigned long long v;
-	int ret = parse_ull(buf, size, &v), n;
+	int ret = tfs_parse_ull(buf, size, &v), n;
 
 	if (ret || v > 1)
 		return ret ? ret : -EINVAL;
 	if (h->n.slot >= 0)
-		n = ev_set(s, h->n.inst, NULL, h->n.ev->system, h->n.ev->name, (int)v);
+		n = tfs_ev_set(s, h->n.inst, NULL, h->n.ev->system, h->n.ev->name, (int)v);
 	else
-		n = ev_set(s, h->n.inst, NULL, h->n.evsys, NULL, (int)v);
+		n = tfs_ev_set(s, h->n.inst, NULL, h->n.evsys, NULL, (int)v);
 	if (!n)
 		return -EINVAL;
 	return ev_changed(s);
@@ -316,13 +316,13 @@ static int write_ev_enable(struct tfs_handle *h, const char *buf, size_t size)
 
 /* ---- the files ---- */
 
-static int available_events_show(struct tfs_handle *h, struct sbuf *b)
+static int available_events_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	ev_list(h->s, NULL, b);
 	return 0;
 }
 
-static int set_event_show(struct tfs_handle *h, struct sbuf *b)
+static int set_event_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	ev_list(h->s, h->n.inst, b);
 	return 0;
@@ -336,7 +336,7 @@ static int set_event_write(struct tfs_handle *h, const char *buf, size_t size)
 /* as the kernel's: every event of the directory is disabled */
 static int set_event_truncate(struct tfs_handle *h)
 {
-	ev_set(h->s, h->n.inst, NULL, NULL, NULL, 0);
+	tfs_ev_set(h->s, h->n.inst, NULL, NULL, NULL, 0);
 	return ev_changed(h->s);
 }
 
@@ -350,9 +350,9 @@ static int set_event_open(struct tfs_handle *h, int flags)
  * events/enable, events/SYS/enable: as the kernel's, 0 or 1 when the
  * events (of the system) all are, else X
  */
-static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
+static int enable_all_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%c\n", ev_state(h->s, h->n.inst, h->n.evsys));
+	tfs_sb_printf(b, "%c\n", ev_state(h->s, h->n.inst, h->n.evsys));
 	return 0;
 }
 
@@ -361,54 +361,54 @@ static int enable_all_show(struct tfs_handle *h, struct sbuf *b)
  * event with a trigger of its own is in soft mode too, recorded while it
  * is enabled
  */
-static int enable_show(struct tfs_handle *h, struct sbuf *b)
+static int enable_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	int rec;
 
-	if (ev_soft_state(h->s, h->n.inst, (uint32_t)h->n.slot, &rec))
-		sb_printf(b, "%d*\n", rec);
+	if (tfs_ev_soft_state(h->s, h->n.inst, (uint32_t)h->n.slot, &rec))
+		tfs_sb_printf(b, "%d*\n", rec);
 	else if (ev_has_trig(h->n.inst, (uint32_t)h->n.slot))
-		sb_printf(b, "%d*\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
+		tfs_sb_printf(b, "%d*\n", tfs_ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
 	else
-		sb_printf(b, "%d\n", ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
+		tfs_sb_printf(b, "%d\n", tfs_ev_bit(h->n.inst->ev_on, (uint32_t)h->n.slot));
 	return 0;
 }
 
-static int format_show(struct tfs_handle *h, struct sbuf *b)
+static int format_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *t = ut_event_format(h->n.ev);
 
 	if (!t)
 		return -ENOMEM;
-	sb_puts(b, t);
+	tfs_sb_puts(b, t);
 	free(t);
 	return 0;
 }
 
-static int id_show(struct tfs_handle *h, struct sbuf *b)
+static int id_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
+	tfs_sb_printf(b, "%u\n", (unsigned)h->n.ev->id);
 	return 0;
 }
 
-static int header_page_show(struct tfs_handle *h, struct sbuf *b)
+static int header_page_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_puts(b, ut_event_header_page());
+	tfs_sb_puts(b, ut_event_header_page());
 	return 0;
 }
 
-static int header_event_show(struct tfs_handle *h, struct sbuf *b)
+static int header_event_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_puts(b, ut_event_header_event());
+	tfs_sb_puts(b, ut_event_header_event());
 	return 0;
 }
 
 /*
  * The events' directories themselves (events/SYS/, events/SYS/NAME/,
  * events/ftrace/NAME/) come from the registries of events (files.c's
- * resolve()); these are the files in them.  The ftrace system's events,
+ * tfs_resolve()); these are the files in them.  The ftrace system's events,
  * as the kernel's, have format and id only: the tracers write them.
  */
 const struct tfs_file tfs_events_files[] = {

@@ -3,7 +3,7 @@
  * evfilt.c - the events' filter files: events/SYS/filter and
  * events/SYS/NAME/filter, as the kernel's (their triggers: evtrig.c).
  *
- * A filter is compiled here (lib/event/filter.c) against the event's
+ * A filter is compiled here (lib/event/evfilter.c) against the event's
  * descriptor and stored in the session's registry, where the programs
  * run it before they write the event.
  *
@@ -11,7 +11,7 @@
  * its program per slot (tfs_inst.evfilt), its views and its pump keep the
  * events it matches (live_view.ev_filter), and the programs run the
  * filter when every directory that enables the event has the same
- * (evfilt_publish()), so that they record no more than needed.  Several
+ * (tfs_evfilt_publish()), so that they record no more than needed.  Several
  * layouts of one event (two versions of a library) have the text of the
  * first one's filter, compiled for each.
  */
@@ -24,7 +24,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 /* error_log's entry for a refused filter, in the kernel's words */
-void evfilt_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err)
+void tfs_evfilt_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err)
 {
 	char text[UT_EVF_TEXT_MAX + 512];
 
@@ -71,17 +71,17 @@ static int same_text(const char *a, const char *b)
  * views and pump filtering for themselves.  With no directory keeping
  * it, the top's.
  */
-void evfilt_publish(struct tfs_session *s, uint32_t slot)
+void tfs_evfilt_publish(struct tfs_session *s, uint32_t slot)
 {
 	struct tfs_inst *pick = NULL;
 	int mixed = 0;
 
 	if (!s->evreg)
 		return;
-	if (ev_bit(s->top.ev_on, slot) || ev_bit(s->top.tr_ev, slot) || s->top.ev_soft[slot])
+	if (tfs_ev_bit(s->top.ev_on, slot) || tfs_ev_bit(s->top.tr_ev, slot) || s->top.ev_soft[slot])
 		pick = &s->top;
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		if (!ev_bit(in->ev_on, slot) && !ev_bit(in->tr_ev, slot) && !in->ev_soft[slot])
+		if (!tfs_ev_bit(in->ev_on, slot) && !tfs_ev_bit(in->tr_ev, slot) && !in->ev_soft[slot])
 			continue;
 		if (!pick)
 			pick = in;
@@ -93,13 +93,13 @@ void evfilt_publish(struct tfs_session *s, uint32_t slot)
 	ut_evreg_set_filter(s->evreg, slot, !mixed && pick->evfilt[slot] ? pick->evfilt[slot]->prog : NULL);
 }
 
-void evfilt_publish_all(struct tfs_session *s)
+void tfs_evfilt_publish_all(struct tfs_session *s)
 {
 	for (uint32_t i = 0; i < s->nr_evd && i < UT_EVREG_SLOTS; i++)
-		evfilt_publish(s, i);
+		tfs_evfilt_publish(s, i);
 }
 
-struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr)
+struct ut_evfilter **tfs_evfilt_copy(struct tfs_inst *in, uint32_t nr)
 {
 	struct ut_evfilter **c = NULL;
 
@@ -115,7 +115,7 @@ struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr)
 	return c;
 }
 
-const struct ut_evfilter *const *evfilt_progs(struct tfs_inst *in)
+const struct ut_evfilter *const *tfs_evfilt_progs(struct tfs_inst *in)
 {
 	static __thread const struct ut_evfilter *p[UT_EVREG_SLOTS];
 	int any = 0;
@@ -127,23 +127,23 @@ const struct ut_evfilter *const *evfilt_progs(struct tfs_inst *in)
 	return any ? p : NULL;
 }
 
-void evfilt_copy_free(struct ut_evfilter **f, uint32_t nr)
+void tfs_evfilt_copy_free(struct ut_evfilter **f, uint32_t nr)
 {
 	for (uint32_t i = 0; f && i < nr && i < UT_EVREG_SLOTS; i++)
 		free(f[i]);
 	free(f);
 }
 
-static void filter_show_text(const struct tfs_evfilt *f, struct sbuf *b)
+static void filter_show_text(const struct tfs_evfilt *f, struct tfs_sbuf *b)
 {
 	char t[2 * UT_EVF_TEXT_MAX + 256];
 
 	if (!f || (!f->text && !f->bad)) {
-		sb_puts(b, "none\n");
+		tfs_sb_puts(b, "none\n");
 		return;
 	}
 	ut_evfilter_show(t, sizeof(t), f->text, f->bad ? &f->err : NULL);
-	sb_puts(b, t);
+	tfs_sb_puts(b, t);
 }
 
 /* the written text, NUL-terminated and prepared: 1 clear, 0 set, -errno */
@@ -166,7 +166,7 @@ static int blank(const char *t)
 }
 
 /* events/SYS/NAME/filter: the directory's own */
-static int filter_show(struct tfs_handle *h, struct sbuf *b)
+static int filter_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	filter_show_text(h->n.inst->evfilt[h->n.slot], b);
 	return 0;
@@ -208,20 +208,20 @@ static int event_filter(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 		/* as the kernel's: the event is left without a filter */
 		evfilt_set(f, err.ret ? expr : NULL, err.ret ? &err : NULL, NULL);
 		if (err.ret)
-			evfilt_errlog(s, expr, &err);
-		evfilt_publish(s, slot);
+			tfs_evfilt_errlog(s, expr, &err);
+		tfs_evfilt_publish(s, slot);
 		return ret;
 	}
 	evfilt_set(f, expr, NULL, prog);
-	evfilt_publish(s, slot);
+	tfs_evfilt_publish(s, slot);
 	for (uint32_t i = slot + 1; i < s->nr_evd; i++) {
 		struct tfs_evfilt *g;
 
-		if (!ev_is(s, i, s->evd[slot]->system, s->evd[slot]->name) || !(g = evfilt_of(in, i)))
+		if (!tfs_ev_is(s, i, s->evd[slot]->system, s->evd[slot]->name) || !(g = evfilt_of(in, i)))
 			continue;
 		compile_slot(s, i, expr, &prog, &err);
 		evfilt_set(g, expr, NULL, prog);
-		evfilt_publish(s, i);
+		tfs_evfilt_publish(s, i);
 	}
 	return 0;
 }
@@ -262,7 +262,7 @@ static struct tfs_sysfilt *sysfilt_of(struct tfs_inst *in, const char *sys)
 	return f;
 }
 
-static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
+static int sys_filter_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_sysfilt *f;
 
@@ -274,7 +274,7 @@ static int sys_filter_show(struct tfs_handle *h, struct sbuf *b)
 			}
 			break;
 		}
-	sb_puts(b, ut_evfilter_system_default);
+	tfs_sb_puts(b, ut_evfilter_system_default);
 	return 0;
 }
 
@@ -292,7 +292,7 @@ static int sys_filter(struct tfs_session *s, struct tfs_inst *in, const char *sy
 	if (!descs || !slots || !sf)
 		goto out;
 	for (uint32_t i = 0; i < s->nr_evd; i++)
-		if (s->evd[i] && ev_is(s, i, sys, NULL)) {
+		if (s->evd[i] && tfs_ev_is(s, i, sys, NULL)) {
 			slots[n] = i;
 			descs[n++] = s->evd[i];
 		}
@@ -300,7 +300,7 @@ static int sys_filter(struct tfs_session *s, struct tfs_inst *in, const char *sy
 		for (size_t k = 0; k < n; k++) {
 			if (in->evfilt[slots[k]])
 				evfilt_set(in->evfilt[slots[k]], NULL, NULL, NULL);
-			evfilt_publish(s, slots[k]);
+			tfs_evfilt_publish(s, slots[k]);
 		}
 		evfilt_set(&sf->f, NULL, NULL, NULL);
 		ret = 0;
@@ -314,7 +314,7 @@ static int sys_filter(struct tfs_session *s, struct tfs_inst *in, const char *sy
 	ret = ut_evfilter_compile_system(expr, descs, n, progs, errs, ok, &sys_err);
 	if (ret < 0) {
 		evfilt_set(&sf->f, expr, &sys_err, NULL);
-		evfilt_errlog(s, expr, &sys_err);
+		tfs_evfilt_errlog(s, expr, &sys_err);
 		goto out;
 	}
 	evfilt_set(&sf->f, expr, NULL, NULL);
@@ -323,14 +323,14 @@ static int sys_filter(struct tfs_session *s, struct tfs_inst *in, const char *sy
 		struct ut_evfilter *prog = NULL;
 
 		if (!ok[k])
-			evfilt_errlog(s, expr, &errs[k]);
+			tfs_evfilt_errlog(s, expr, &errs[k]);
 		else if ((prog = malloc(sizeof(*prog))))
 			memcpy(prog, &progs[k], sizeof(*prog));
 		if (f)
 			evfilt_set(f, expr, ok[k] ? NULL : &errs[k], prog);
 		else
 			free(prog);
-		evfilt_publish(s, slots[k]);
+		tfs_evfilt_publish(s, slots[k]);
 	}
 	ret = 0;
 out:
@@ -347,7 +347,7 @@ static int sys_filter_write(struct tfs_handle *h, const char *buf, size_t size)
 	char *t = NULL;
 	int ret;
 
-	ev_refresh(h->s);
+	tfs_ev_refresh(h->s);
 	ret = filter_text(buf, size, &t);
 	if (ret >= 0 && blank(t))
 		ret = 0;

@@ -15,7 +15,7 @@
  * directory: the top's act on what the programs record (tracing_on, the
  * slots' soft switches), an instance's on the instance's words in the
  * registry (dirs[d]), whose logged changes its pump applies at their
- * times (inst_pump()).  Several layouts of one event share the first
+ * times (tfs_inst_pump()).  Several layouts of one event share the first
  * one's triggers.
  */
 #include <errno.h>
@@ -42,7 +42,7 @@ static void bit_put(volatile uint64_t *w, uint32_t i, int on)
  * UT_EVREG_DIRS - 1 instances have them.
  * Context: s->lock held.
  */
-int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
+int tfs_inst_rdir(struct tfs_session *s, struct tfs_inst *in)
 {
 	struct ut_evreg_dir *d;
 
@@ -75,14 +75,14 @@ int inst_rdir(struct tfs_session *s, struct tfs_inst *in)
  * pump takes), so that the programs write their stack after each event.
  * Context: s->lock held.
  */
-int opt_stack_update(struct tfs_session *s, struct tfs_inst *in)
+int tfs_opt_stack_update(struct tfs_session *s, struct tfs_inst *in)
 {
 	int on = (in->tr.trace_flags & TRACE_ITER_STACKTRACE) != 0;
 	uint32_t bit;
 
 	if (!s->evreg)
 		return 0;	/* no events to follow */
-	if (on && inst_rdir(s, in) < 0) {
+	if (on && tfs_inst_rdir(s, in) < 0) {
 		in->tr.trace_flags &= ~(uint32_t)TRACE_ITER_STACKTRACE;
 		tfs_err(s, "Too many instances with triggers or stacks", "stacktrace");
 		return -ENOSPC;
@@ -157,26 +157,26 @@ static int soft_publish(struct tfs_session *s, uint32_t slot)
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
 		struct ut_evreg_dir *d = in->rd;
 
-		if (d && in->ev_soft[slot] && !ev_bit((const uint64_t *)d->soft_mode, slot)) {
+		if (d && in->ev_soft[slot] && !tfs_ev_bit((const uint64_t *)d->soft_mode, slot)) {
 			/* as the kernel's, soft mode starts from the event's enable */
-			int off = !ev_bit(in->ev_on, slot);
+			int off = !tfs_ev_bit(in->ev_on, slot);
 
 			if (!off)
 				__atomic_add_fetch(&s->evreg->soft_on[slot], 1, __ATOMIC_ACQ_REL);
-			ev_bit_set(in->soft_off, slot, off);
+			tfs_ev_bit_set(in->soft_off, slot, off);
 			bit_put(d->soft_off, slot, off);
 			bit_put(d->soft_mode, slot, 1);
-		} else if (d && !in->ev_soft[slot] && ev_bit((const uint64_t *)d->soft_mode, slot)) {
+		} else if (d && !in->ev_soft[slot] && tfs_ev_bit((const uint64_t *)d->soft_mode, slot)) {
 			uint64_t b = 1ull << (slot % 64);
 
 			bit_put(d->soft_mode, slot, 0);
 			if (!(__atomic_fetch_or(&d->soft_off[slot / 64], b, __ATOMIC_ACQ_REL) & b))
 				__atomic_sub_fetch(&s->evreg->soft_on[slot], 1, __ATOMIC_ACQ_REL);
 			bit_put(d->soft_off, slot, 0);
-			ev_bit_set(in->soft_off, slot, 0);
+			tfs_ev_bit_set(in->soft_off, slot, 0);
 		}
 		inst_soft |= in->ev_soft[slot] != 0;
-		inst_on |= ev_bit(in->ev_on, slot);
+		inst_on |= tfs_ev_bit(in->ev_on, slot);
 	}
 	others = s->top.ev_soft[slot] && inst_on;
 	v = s->trig_reg[slot] ? v | UT_EVS_TRIGGERS : v & ~UT_EVS_TRIGGERS;
@@ -184,14 +184,14 @@ static int soft_publish(struct tfs_session *s, uint32_t slot)
 	v = others ? v | UT_EVS_OTHERS : v & ~UT_EVS_OTHERS;
 	v = inst_soft ? v | UT_EVS_INST_SOFT : v & ~UT_EVS_INST_SOFT;
 	if (s->top.ev_soft[slot] && !(old & UT_EVS_SOFT_MODE))
-		v |= UT_EVS_SOFT_MODE | (ev_bit(s->top.ev_on, slot) ? 0 : UT_EVS_SOFT_DISABLED);
+		v |= UT_EVS_SOFT_MODE | (tfs_ev_bit(s->top.ev_on, slot) ? 0 : UT_EVS_SOFT_DISABLED);
 	else if (!s->top.ev_soft[slot])
 		v &= ~(UT_EVS_SOFT_MODE | UT_EVS_SOFT_DISABLED);
 	/* the programs record what the top's switches left out: its views choose */
 	if (others || inst_soft)
 		s->top_ev_wide = 1;
 	/* the filter the programs run follows who may keep it */
-	evfilt_publish(s, slot);
+	tfs_evfilt_publish(s, slot);
 	if (v == old)
 		return 0;
 	/* only the bits that changed here: a program may flip SOFT_DISABLED meanwhile */
@@ -203,7 +203,7 @@ static int soft_publish(struct tfs_session *s, uint32_t slot)
 }
 
 /* every slot's bits (a directory's events or its instances changed) */
-int soft_publish_all(struct tfs_session *s)
+int tfs_soft_publish_all(struct tfs_session *s)
 {
 	int apply = 0;
 
@@ -217,7 +217,7 @@ int soft_publish_all(struct tfs_session *s)
  * them, with their runs left (the registry's for a program event's
  * @slot; -1: ftrace:print's own), or @avail when there is none.
  */
-static void trig_list(struct tfs_session *s, struct sbuf *b, const struct tfs_trig *tt, int slot,
+static void trig_list(struct tfs_session *s, struct tfs_sbuf *b, const struct tfs_trig *tt, int slot,
 		      const char *avail)
 {
 	uint64_t last = UINT64_MAX;
@@ -237,14 +237,14 @@ static void trig_list(struct tfs_session *s, struct sbuf *b, const struct tfs_tr
 		count = slot < 0 ? best->count :
 			__atomic_load_n(&s->evreg->trigs[slot][best->reg].count, __ATOMIC_RELAXED);
 		ut_trig_show(&best->spec, count, best->filter, line, sizeof(line));
-		sb_puts(b, line);
+		tfs_sb_puts(b, line);
 		any = 1;
 	}
 	if (!any)
-		sb_puts(b, avail);
+		tfs_sb_puts(b, avail);
 }
 
-static int trig_show(struct tfs_handle *h, struct sbuf *b)
+static int trig_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	trig_list(h->s, b, h->n.inst->evtrig[h->n.slot], h->n.slot, UT_TRIG_AVAILABLE);
 	return 0;
@@ -256,7 +256,7 @@ static int trig_show(struct tfs_handle *h, struct sbuf *b)
  * __ftrace_event_enable_disable() leaves it: enabled if it records now
  * (an enable_event that fired), disabled if not (a disable_event that
  * fired), whatever its enable file said before.  Returns 1 if its
- * enable changed (the caller publishes: ev_publish()).
+ * enable changed (the caller publishes: tfs_ev_publish()).
  */
 static int soft_release(struct tfs_session *s, struct tfs_inst *in, uint32_t slot)
 {
@@ -264,14 +264,14 @@ static int soft_release(struct tfs_session *s, struct tfs_inst *in, uint32_t slo
 
 	if (!in->ev_soft[slot])
 		return 0;
-	if (in->ev_soft[slot] > 1 || !ev_soft_state(s, in, slot, &rec)) {
+	if (in->ev_soft[slot] > 1 || !tfs_ev_soft_state(s, in, slot, &rec)) {
 		in->ev_soft[slot]--;
 		return 0;
 	}
 	in->ev_soft[slot] = 0;
-	if (ev_bit(in->ev_on, slot) == rec)
+	if (tfs_ev_bit(in->ev_on, slot) == rec)
 		return 0;
-	ev_bit_set(in->ev_on, slot, rec);
+	tfs_ev_bit_set(in->ev_on, slot, rec);
 	return 1;
 }
 
@@ -321,7 +321,7 @@ static int trig_prepare(struct tfs_session *s, const char *buf, size_t size,
 	if (ret)
 		return ret;
 	if (spec->cmd == UT_TRIG_ENABLE_EVENT || spec->cmd == UT_TRIG_DISABLE_EVENT) {
-		int i = ev_find(s, spec->system, spec->event, strlen(spec->event));
+		int i = tfs_ev_find(s, spec->system, spec->event, strlen(spec->event));
 
 		if (i < 0 || !s->evreg)
 			return -EINVAL;
@@ -352,7 +352,7 @@ static int trig_compile(struct tfs_session *s, const char *text, const struct ut
 	ret = ut_evfilter_compile(*prog, text, d, &err);
 	if (ret < 0) {
 		if (err.ret)
-			evfilt_errlog(s, text, &err);
+			tfs_evfilt_errlog(s, text, &err);
 		free(*prog);
 		*prog = NULL;
 	}
@@ -411,12 +411,12 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 			reg_k = k;
 	/* what the instance's buffers took until now was chosen by its triggers of before */
 	if (in != &s->top)
-		inst_pump(in);
+		tfs_inst_pump(in);
 	if (spec.remove) {
 		if (same >= 0) {
 			int evchg = trig_remove(s, in, slot, &tt[same]);
 
-			apply = soft_publish(s, slot) | (evchg && ev_publish(s)) | recording_update(s);
+			apply = soft_publish(s, slot) | (evchg && tfs_ev_publish(s)) | tfs_recording_update(s);
 		}
 		ret = apply ? TFS_WR_APPLY : 0;
 		goto out;
@@ -433,7 +433,7 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 		goto out;
 	}
 	ret = same >= 0 ? -EEXIST : -ENOSPC;
-	if (same >= 0 || free_k < 0 || reg_k < 0 || inst_rdir(s, in) < 0)
+	if (same >= 0 || free_k < 0 || reg_k < 0 || tfs_inst_rdir(s, in) < 0)
 		goto out;
 	t = &tt[free_k];
 	if (spec.filter) {
@@ -468,7 +468,7 @@ static int trig_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (spec.cmd == UT_TRIG_TRACEON) {
 		/* an instance that is off: the programs record, its pump keeps what it turns on */
 		in->traceon_trigs++;
-		apply |= recording_update(s);
+		apply |= tfs_recording_update(s);
 	}
 	if (spec.cmd == UT_TRIG_ENABLE_EVENT || spec.cmd == UT_TRIG_DISABLE_EVENT) {
 		in->ev_soft[target]++;
@@ -496,7 +496,7 @@ out:
 	"# Available triggers:\n" \
 	"# traceon traceoff snapshot enable_event disable_event\n"
 
-static int ptrig_show(struct tfs_handle *h, struct sbuf *b)
+static int ptrig_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	trig_list(h->s, b, h->n.inst->ptrig, -1, PRINT_TRIG_AVAILABLE);
 	return 0;
@@ -535,7 +535,7 @@ static int ptrig_write(struct tfs_handle *h, const char *buf, size_t size)
 		goto out;
 	if (spec.remove) {
 		if (same >= 0 && ptrig_remove(s, in, &in->ptrig[same]))
-			ev_publish(s);
+			tfs_ev_publish(s);
 		ret = same >= 0 ? TFS_WR_APPLY : 0;
 		goto out;
 	}
@@ -562,13 +562,13 @@ out:
 /* the directory's tracing_on from a print trigger: 1 if it changed */
 static int print_switch(struct tfs_session *s, struct tfs_inst *in, int on)
 {
-	if (inst_on(s, in) == on)
+	if (tfs_inst_on(s, in) == on)
 		return 0;
-	inst_set_on(s, in, on);
+	tfs_inst_set_on(s, in, on);
 	return 1;
 }
 
-int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len)
+int tfs_print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len)
 {
 	struct {
 		struct ut_trace_entry ent;
@@ -613,8 +613,8 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
 		case UT_TRIG_ENABLE_EVENT:
 		case UT_TRIG_DISABLE_EVENT:
 			on = t->spec.cmd == UT_TRIG_ENABLE_EVENT;
-			if (ev_soft_state(s, in, t->target, &changed) && changed != on) {
-				ev_soft_enable(s, in, t->target, on);
+			if (tfs_ev_soft_state(s, in, t->target, &changed) && changed != on) {
+				tfs_ev_soft_enable(s, in, t->target, on);
 				changed = 1;
 			} else {
 				changed = 0;
@@ -628,9 +628,9 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
 			t->count--;
 	}
 	/* as the kernel's swap at the event: the marker, nothing after it */
-	if (snap && snap_take(s, in, live_ns(s->dir, live_marker_last_ts(in->marker))))
+	if (snap && tfs_snap_take(s, in, live_ns(s->dir, live_marker_last_ts(in->marker))))
 		tfs_err(s, "Cannot take the snapshot", "snapshot");
-	return apply ? recording_update(s) : 0;
+	return apply ? tfs_recording_update(s) : 0;
 }
 
 /*
@@ -639,27 +639,27 @@ int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text,
  * goes.  Returns 1 if the tracepoints' liveness changed.  Context:
  * s->lock held.
  */
-int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta)
+int tfs_ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta)
 {
 	if (!s->evreg || slot >= UT_EVREG_SLOTS)
 		return 0;
 	if (delta > 0)
 		in->ev_soft[slot]++;
 	else if (soft_release(s, in, slot))
-		return ev_publish(s) | soft_publish(s, slot);
+		return tfs_ev_publish(s) | soft_publish(s, slot);
 	return soft_publish(s, slot);
 }
 
 /* the enable file of an event in soft mode: "0*" or "1*", as the kernel's */
-int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded)
+int tfs_ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded)
 {
 	uint32_t st;
 
 	if (!s->evreg || !in->ev_soft[slot])
 		return 0;
 	if (in != &s->top) {
-		inst_pump(in);	/* its triggers' changes until now */
-		*recorded = !ev_bit(in->soft_off, slot);
+		tfs_inst_pump(in);	/* its triggers' changes until now */
+		*recorded = !tfs_ev_bit(in->soft_off, slot);
 		return 1;
 	}
 	st = __atomic_load_n(&s->evreg->slots[slot].state, __ATOMIC_ACQUIRE);
@@ -668,7 +668,7 @@ int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int
 }
 
 /* the user's enable of an event in soft mode switches its recording, as the kernel's */
-void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on)
+void tfs_ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on)
 {
 	struct ut_evreg_dir *d = in->rd;
 
@@ -686,15 +686,15 @@ void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, i
 	if (!d)
 		return;
 	/* the change is the pump's from now: what came before goes with the old state */
-	inst_pump(in);
-	ev_bit_set(in->soft_off, slot, !on);
+	tfs_inst_pump(in);
+	tfs_ev_bit_set(in->soft_off, slot, !on);
 	{
 		uint64_t b = 1ull << (slot % 64), was;
 
 		was = on ? __atomic_fetch_and(&d->soft_off[slot / 64], ~b, __ATOMIC_ACQ_REL) :
 			   __atomic_fetch_or(&d->soft_off[slot / 64], b, __ATOMIC_ACQ_REL);
 		/* it was off and is on, or the other way: the programs' count follows */
-		if (!!(was & b) == on && ev_bit((const uint64_t *)d->soft_mode, slot))
+		if (!!(was & b) == on && tfs_ev_bit((const uint64_t *)d->soft_mode, slot))
 			__atomic_add_fetch(&s->evreg->soft_on[slot], on ? 1 : -1, __ATOMIC_ACQ_REL);
 	}
 }
@@ -704,7 +704,7 @@ void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, i
  * soft mode they held; then its registry words are free.  Context:
  * s->lock held.
  */
-void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
+void tfs_evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
 {
 	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
 		for (int k = 0; in->evtrig[i] && k < UT_EVREG_TRIGS; k++)
@@ -730,7 +730,7 @@ void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in)
 	in->rd = NULL;
 }
 
-void evfilt_free_inst(struct tfs_inst *in)
+void tfs_evfilt_free_inst(struct tfs_inst *in)
 {
 	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
 		if (in->evfilt[i]) {
@@ -750,7 +750,7 @@ void evfilt_free_inst(struct tfs_inst *in)
 }
 
 /* the memory of a directory's triggers, the session closing (the registry goes too) */
-void evtrig_free_mem(struct tfs_inst *in)
+void tfs_evtrig_free_mem(struct tfs_inst *in)
 {
 	for (uint32_t i = 0; i < UT_EVREG_SLOTS; i++) {
 		for (int k = 0; in->evtrig[i] && k < UT_EVREG_TRIGS; k++)
@@ -766,10 +766,10 @@ void evtrig_free_mem(struct tfs_inst *in)
 	in->ptrig = NULL;
 }
 
-void evfilt_free_all(struct tfs_session *s)
+void tfs_evfilt_free_all(struct tfs_session *s)
 {
-	evfilt_free_inst(&s->top);
-	evtrig_free_mem(&s->top);
+	tfs_evfilt_free_inst(&s->top);
+	tfs_evtrig_free_mem(&s->top);
 }
 
 const struct tfs_file tfs_evtrig_files[] = {

@@ -140,7 +140,7 @@ static unsigned dir_where(struct tfs_session *s, const struct tfs_node *n)
 /* ---- paths ---- */
 
 /* the next component of *p: its length, *p moved past it */
-size_t next_comp(const char **p, const char **comp)
+size_t tfs_next_comp(const char **p, const char **comp)
 {
 	const char *s = *p, *e;
 
@@ -152,7 +152,7 @@ size_t next_comp(const char **p, const char **comp)
 	return (size_t)(e - s);
 }
 
-int comp_is(const char *c, size_t len, const char *name)
+int tfs_comp_is(const char *c, size_t len, const char *name)
 {
 	return strlen(name) == len && !strncmp(c, name, len);
 }
@@ -174,7 +174,7 @@ static int node_file(struct tfs_session *s, struct tfs_node *n, const char *c, s
 static int node_last_file(struct tfs_session *s, struct tfs_node *n, const char **p)
 {
 	const char *c;
-	size_t len = next_comp(p, &c);
+	size_t len = tfs_next_comp(p, &c);
 
 	if (!len)
 		return 0;
@@ -182,7 +182,7 @@ static int node_last_file(struct tfs_session *s, struct tfs_node *n, const char 
 }
 
 /* resolve @path.  Context: s->lock held. */
-int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
+int tfs_resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 {
 	const char *p = path ? path : "", *c;
 	size_t len;
@@ -193,45 +193,45 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 	n->slot = -1;
 	n->inst = &s->top;
 	n->dir = D_ROOT;
-	len = next_comp(&p, &c);
+	len = tfs_next_comp(&p, &c);
 	if (!len)
 		return 0;
-	if (comp_is(c, len, "instances")) {
-		len = next_comp(&p, &c);
+	if (tfs_comp_is(c, len, "instances")) {
+		len = tfs_next_comp(&p, &c);
 		if (!len) {
 			n->dir = D_INSTANCES;
 			return 0;
 		}
-		n->inst = inst_find(s, c, len);
+		n->inst = tfs_inst_find(s, c, len);
 		if (!n->inst)
 			return -ENOENT;
-		len = next_comp(&p, &c);
+		len = tfs_next_comp(&p, &c);
 		if (!len)
 			return 0;
 	}
-	if (comp_is(c, len, "options")) {
+	if (tfs_comp_is(c, len, "options")) {
 		n->dir = D_OPTIONS;
-		len = next_comp(&p, &c);
+		len = tfs_next_comp(&p, &c);
 		if (!len)
 			return 0;
 		n->opt = trace_opt_find(n->inst->tr.current_trace, c, len, &n->opt_tracer);
 		if (!n->opt || !node_file(s, n, NULL, 0))
 			return -ENOENT;
-	} else if (comp_is(c, len, "trace_stat") && n->inst == &s->top && stat_tracer_at(0)) {
+	} else if (tfs_comp_is(c, len, "trace_stat") && n->inst == &s->top && stat_tracer_at(0)) {
 		/* as the kernel's: there once a stat tracer is registered */
 		n->dir = D_STAT;
-		len = next_comp(&p, &c);
+		len = tfs_next_comp(&p, &c);
 		if (!len)
 			return 0;
 		n->stat = stat_tracer_find(c, len);
 		if (!n->stat || !node_file(s, n, NULL, 0))
 			return -ENOENT;
-	} else if (comp_is(c, len, "per_cpu")) {
+	} else if (tfs_comp_is(c, len, "per_cpu")) {
 		char *end;
 		long cpu;
 
 		n->dir = D_PERCPU;
-		len = next_comp(&p, &c);
+		len = tfs_next_comp(&p, &c);
 		if (!len)
 			return 0;
 		if (len < 4 || strncmp(c, "cpu", 3) || !isdigit((unsigned char)c[3]))
@@ -243,20 +243,20 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 		n->dir = D_CPU;
 		if ((ret = node_last_file(s, n, &p)) <= 0)
 			return ret;
-	} else if (comp_is(c, len, "events")) {
+	} else if (tfs_comp_is(c, len, "events")) {
 		n->dir = D_EVENTS;
-		len = next_comp(&p, &c);
+		len = tfs_next_comp(&p, &c);
 		if (!len)
 			return 0;
 		if (node_file(s, n, c, len)) {
 			/* events/enable, header_page... */
-		} else if (comp_is(c, len, "ftrace")) {
+		} else if (tfs_comp_is(c, len, "ftrace")) {
 			n->dir = D_EVSYS;
-			len = next_comp(&p, &c);
+			len = tfs_next_comp(&p, &c);
 			if (!len)
 				return 0;
 			for (unsigned i = 0; i < ut_ftrace_nr_events; i++)
-				if (comp_is(c, len, ut_ftrace_events[i].name))
+				if (tfs_comp_is(c, len, ut_ftrace_events[i].name))
 					n->ev = &ut_ftrace_events[i];
 			if (!n->ev)
 				return -ENOENT;
@@ -265,17 +265,17 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 				return ret;
 		} else {
 			/* a system of the programs' events */
-			int i = ev_find(s, NULL, c, len);
+			int i = tfs_ev_find(s, NULL, c, len);
 
 			if (i < 0)
 				return -ENOENT;
 			n->evsys = s->evd[i]->system;
 			n->dir = D_EVSYS;
-			len = next_comp(&p, &c);
+			len = tfs_next_comp(&p, &c);
 			if (!len)
 				return 0;
 			if (!node_file(s, n, c, len)) {
-				i = ev_find(s, n->evsys, c, len);
+				i = tfs_ev_find(s, n->evsys, c, len);
 				if (i < 0)
 					return -ENOENT;
 				n->slot = i;
@@ -288,7 +288,7 @@ int resolve(struct tfs_session *s, const char *path, struct tfs_node *n)
 	} else if (!node_file(s, n, c, len)) {
 		return -ENOENT;
 	}
-	len = next_comp(&p, &c);
+	len = tfs_next_comp(&p, &c);
 	if (len)
 		return n->dir == D_NONE ? -ENOTDIR : -ENOENT;
 	return 0;
@@ -308,7 +308,7 @@ int tfs_stat(struct tfs_session *s, const char *path, struct tfs_stat *st)
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &n);
+	ret = tfs_resolve(s, path, &n);
 	pthread_mutex_unlock(&s->lock);
 	if (!ret)
 		node_stat(s, &n, st);
@@ -320,12 +320,12 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 {
 	struct tfs_stat dir = { 1, 0750 }, evdir = { 1, 0755 };
 	struct tfs_node n;
-	struct words names = { 0 };
+	struct tfs_words names = { 0 };
 	unsigned where;
 	int ret, top;
 
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &n);
+	ret = tfs_resolve(s, path, &n);
 	if (ret || n.dir == D_NONE) {
 		pthread_mutex_unlock(&s->lock);
 		return ret ? ret : -ENOTDIR;
@@ -334,22 +334,22 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 	where = dir_where(s, &n);
 	if (n.dir == D_INSTANCES)
 		for (struct tfs_inst *in = s->insts; in; in = in->next)
-			words_add(&names, in->name, strlen(in->name));
+			tfs_words_add(&names, in->name, strlen(in->name));
 	if (n.dir == D_EVENTS || (n.dir == D_EVSYS && n.evsys)) {
 		/* the programs' systems, or the events of one */
-		ev_refresh(s);
+		tfs_ev_refresh(s);
 		for (uint32_t i = 0; i < s->nr_evd; i++) {
 			const char *w;
 
-			if (!ev_is(s, i, n.evsys, NULL))
+			if (!tfs_ev_is(s, i, n.evsys, NULL))
 				continue;
 			w = n.evsys ? s->evd[i]->name : s->evd[i]->system;
-			if (words_find(&names, w) >= 0 || !strcmp(w, "ftrace"))
+			if (tfs_words_find(&names, w) >= 0 || !strcmp(w, "ftrace"))
 				continue;
 			/* hidden by a file of that name */
 			if (file_find(where, w, strlen(w)))
 				continue;
-			words_add(&names, w, strlen(w));
+			tfs_words_add(&names, w, strlen(w));
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -418,7 +418,7 @@ int tfs_readdir(struct tfs_session *s, const char *path,
 			ret = fill(ctx, ut_ftrace_events[i].name, &evdir);
 		break;
 	}
-	words_free(&names);
+	tfs_words_free(&names);
 	return ret > 0 ? 0 : ret;
 }
 
@@ -454,7 +454,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 
 	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &n);
+	ret = tfs_resolve(s, path, &n);
 	if (ret)
 		goto out;
 	ret = -EISDIR;
@@ -485,7 +485,7 @@ int tfs_open(struct tfs_session *s, const char *path, int flags, struct tfs_hand
 out:
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 	if (ret == 0 && (flags & (O_TRUNC | O_ACCMODE)))
 		tfs_collect(s);
 	return ret;
@@ -502,14 +502,14 @@ ssize_t tfs_read(struct tfs_handle *h, char *buf, size_t size, off_t off)
 	if (h->n.f->read || !h->have_text)
 		tfs_collect(s);
 	if (h->n.f->sync && !h->have_text)
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 	if (h->n.f->read)
 		return h->n.f->read(h, buf, size);
 	if (off < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
 	if (!h->have_text) {
-		struct sbuf b = { 0 };
+		struct tfs_sbuf b = { 0 };
 
 		ret = h->n.f->show ? h->n.f->show(h, &b) : -EINVAL;
 		if (!ret && b.err)
@@ -557,7 +557,7 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 	pthread_mutex_unlock(&s->lock);
 	if (ret == TFS_WR_THRESH) {
 		/* tracing_thresh: the TSC rate is measured without the lock */
-		uint64_t t = us_to_ticks(s, s->thresh_us);
+		uint64_t t = tfs_us_to_ticks(s, s->thresh_us);
 
 		pthread_mutex_lock(&s->lock);
 		s->ctl->tracing_thresh = t;
@@ -565,7 +565,7 @@ ssize_t tfs_write(struct tfs_handle *h, const char *buf, size_t size, off_t off)
 		ret = TFS_WR_APPLY;
 	}
 	if (ret == TFS_WR_APPLY || apply)
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 	tfs_collect(s);
 	return ret < 0 ? ret : (ssize_t)size;
 }
@@ -577,7 +577,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 
 	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &h.n);
+	ret = tfs_resolve(s, path, &h.n);
 	if (!ret && h.n.dir != D_NONE)
 		ret = -EISDIR;
 	if (!ret && !(h.n.f->mode & 0222))
@@ -589,7 +589,7 @@ int tfs_truncate(struct tfs_session *s, const char *path)
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 	tfs_collect(s);
 	return ret;
 }
@@ -616,7 +616,7 @@ void tfs_release(struct tfs_handle *h)
 	h->n.inst->refs--;
 	pthread_mutex_unlock(&s->lock);
 	if (apply)
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 	if (apply)
 		tfs_collect(s);
 	/* h->rd is the directory's: it stays */

@@ -89,7 +89,7 @@ static void funcs_add(struct tfs_funcs *fs, const char *name, const char *mod, i
 	fs->tab[k] = ++fs->n;
 }
 
-void funcs_free(struct tfs_funcs *fs)
+void tfs_funcs_free(struct tfs_funcs *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		free(fs->f[i].name);
@@ -153,7 +153,7 @@ static void funcs_load_file(struct tfs_funcs *fs, const char *dir, const char *f
 }
 
 /* every ftrace.<pid> of the session, in pid order */
-void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
+void tfs_funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 {
 	int *pids = NULL, nr = 0, cap = 0;
 	struct dirent *de;
@@ -164,16 +164,16 @@ void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		int pid = name_pid(de->d_name, "ftrace.");
+		int pid = tfs_name_pid(de->d_name, "ftrace.");
 
 		if (pid < 0 || strchr(de->d_name + 7, '.'))
 			continue;
-		if (ints_push(&pids, &nr, &cap, pid) < 0)
+		if (tfs_ints_push(&pids, &nr, &cap, pid) < 0)
 			break;
 	}
 	closedir(d);
 	if (nr)
-		qsort(pids, (size_t)nr, sizeof(*pids), cmp_int);
+		qsort(pids, (size_t)nr, sizeof(*pids), tfs_cmp_int);
 	for (int i = 0; i < nr; i++) {
 		char fname[32];
 
@@ -183,16 +183,16 @@ void funcs_load(struct tfs_session *s, struct tfs_funcs *fs)
 	free(pids);
 }
 
-void func_print(struct sbuf *b, const struct tfs_func *f)
+void tfs_func_print(struct tfs_sbuf *b, const struct tfs_func *f)
 {
 	if (f->exe)
-		sb_puts(b, f->name);
+		tfs_sb_puts(b, f->name);
 	else
-		sb_printf(b, "%s [%s]", f->name, f->mod);
+		tfs_sb_printf(b, "%s [%s]", f->name, f->mod);
 }
 
 /* does module @mod (a path or a name) match a `:mod:` glob */
-int mod_match(const char *glob, const char *mod)
+int tfs_mod_match(const char *glob, const char *mod)
 {
 	return !fnmatch(glob, mod, 0) || !fnmatch(glob, base_name(mod), 0);
 }
@@ -200,36 +200,36 @@ int mod_match(const char *glob, const char *mod)
 /* which listing a file is (its ->arg) */
 enum { FN_AVAIL, FN_ENABLED, FN_DYNINFO };
 
-static int funcs_show(struct tfs_handle *h, struct sbuf *b)
+static int funcs_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	int id = h->n.f->arg;
 	struct tfs_funcs fs;
 	size_t patchable = 0;
-	struct words mods = { 0 };
+	struct tfs_words mods = { 0 };
 
-	funcs_load(s, &fs);
+	tfs_funcs_load(s, &fs);
 	for (size_t i = 0; i < fs.n; i++) {
 		const struct tfs_func *f = &fs.f[i];
 
 		if (id == FN_AVAIL) {
-			func_print(b, f);
-			sb_puts(b, "\n");
+			tfs_func_print(b, f);
+			tfs_sb_puts(b, "\n");
 		} else if (id == FN_ENABLED && f->enabled) {
-			func_print(b, f);
-			sb_puts(b, " (1)\n");
+			tfs_func_print(b, f);
+			tfs_sb_puts(b, " (1)\n");
 		} else if (id == FN_DYNINFO && f->patchable) {
 			patchable++;
-			if (words_find(&mods, f->mod) < 0)
-				words_add(&mods, f->mod, strlen(f->mod));
+			if (tfs_words_find(&mods, f->mod) < 0)
+				tfs_words_add(&mods, f->mod, strlen(f->mod));
 		}
 	}
 	/* the kernel's dyn_ftrace records are 16 bytes, in 4 KiB pages */
 	if (id == FN_DYNINFO)
-		sb_printf(b, "%zu pages:%zu groups: %d\n", patchable,
-			  (patchable * 16 + 4095) / 4096, mods.n);
-	words_free(&mods);
-	funcs_free(&fs);
+		tfs_sb_printf(b, "%zu pages:%zu groups: %d\n", patchable,
+			      (patchable * 16 + 4095) / 4096, mods.n);
+	tfs_words_free(&mods);
+	tfs_funcs_free(&fs);
 	return 0;
 }
 

@@ -45,7 +45,7 @@ static int proc_alive(pid_t pid)
 }
 
 /*
- * ctl_apply - make the traced processes take the settings now in the
+ * tfs_ctl_apply - make the traced processes take the settings now in the
  * control page: bump gen, wake it, wait until every live process applied
  * it (at most 2 s, then an error_log line; the write still succeeds).
  * Context: s->lock not held.
@@ -65,11 +65,11 @@ static int control_alive(pid_t pid, pid_t tid)
 	return access(path, F_OK) == 0;
 }
 
-void ctl_apply(struct tfs_session *s)
+void tfs_ctl_apply(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
 	uint32_t g = __atomic_add_fetch(&c->gen, 1, __ATOMIC_SEQ_CST);
-	uint64_t deadline = mono_ns() + TFS_ACK_TIMEOUT_NS;
+	uint64_t deadline = tfs_mono_ns() + TFS_ACK_TIMEOUT_NS;
 
 	tfs_futex(&c->gen, FUTEX_WAKE, INT_MAX, NULL);
 	for (;;) {
@@ -87,7 +87,7 @@ void ctl_apply(struct tfs_session *s)
 		}
 		if (!waiting)
 			return;
-		if (mono_ns() > deadline) {
+		if (tfs_mono_ns() > deadline) {
 			pthread_mutex_lock(&s->lock);
 			tfs_err(s, "Timed out waiting for the traced processes to apply the settings", "");
 			pthread_mutex_unlock(&s->lock);

@@ -39,7 +39,7 @@ static int insts_recording(struct tfs_session *s)
 
 /*
  * The top instance's tracing_on.  The control page's word is what the
- * programs follow: the top's state or an instance's (recording_update()).
+ * programs follow: the top's state or an instance's (tfs_recording_update()).
  * Function commands (traceon, traceoff) in the programs change the word
  * too; they are the top's commands, so such a change is the top's new
  * state, from the time they logged it (dirs[0]'s log, top_log_sync()):
@@ -47,7 +47,7 @@ static int insts_recording(struct tfs_session *s)
  * directory in between.  Context: s->lock held.
  */
 
-void top_sync(struct tfs_session *s)
+void tfs_top_sync(struct tfs_session *s)
 {
 	uint32_t v;
 
@@ -59,10 +59,10 @@ void top_sync(struct tfs_session *s)
 	}
 }
 
-int inst_on(struct tfs_session *s, struct tfs_inst *in)
+int tfs_inst_on(struct tfs_session *s, struct tfs_inst *in)
 {
 	if (in == &s->top)
-		top_sync(s);
+		tfs_top_sync(s);
 	return in->on;
 }
 
@@ -70,24 +70,24 @@ int inst_on(struct tfs_session *s, struct tfs_inst *in)
  * What the programs record: the top instance's tracer and every
  * instance's are the active tracers (the programs record what they need
  * together), while the top or an instance with a tracer is on.  Returns 1 when
- * the tracer changed (the programs must apply it: ctl_apply()).
+ * the tracer changed (the programs must apply it: tfs_ctl_apply()).
  * Context: s->lock held.
  */
-int recording_update(struct tfs_session *s)
+int tfs_recording_update(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
 	uint32_t set;
 	int changed;
 
 	/* a traceoff in the programs since: keep it */
-	top_sync(s);
-	set = tracer_bit(tfs_tracer_name(&s->top));
+	tfs_top_sync(s);
+	set = tfs_tracer_bit(tfs_tracer_name(&s->top));
 	/*
 	 * Instances that are off count too: switching tracing_on then needs
 	 * no handshake, and keeps the recording's kind.
 	 */
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
-		set |= tracer_bit(tfs_tracer_name(in));
+		set |= tfs_tracer_bit(tfs_tracer_name(in));
 	programs_on(s, 1);
 	changed = c->active_tracers != set;
 	c->active_tracers = set;
@@ -106,14 +106,14 @@ int recording_update(struct tfs_session *s)
 		c->flags = flags;
 	}
 	changed |= rec_filter_update(s);
-	changed |= lists_update(s);
+	changed |= tfs_lists_update(s);
 	return changed;
 }
 
 /* does the directory's tracer make the programs record function calls now? */
 static int inst_traces(struct tfs_inst *in)
 {
-	return in->on && tracer_mode(tfs_tracer_name(in)) > 0;
+	return in->on && tfs_tracer_mode(tfs_tracer_name(in)) > 0;
 }
 
 /*
@@ -126,7 +126,7 @@ static int inst_records(struct tfs_inst *in)
 	int t = ut_tracer_index(tfs_tracer_name(in));
 
 	return (in->on || in->traceon_trigs || in->traceon_cmds) &&
-	       (tracer_mode(tfs_tracer_name(in)) > 0 || ev_any(in) || inst_soft_any(in) || in->nr_cmds ||
+	       (tfs_tracer_mode(tfs_tracer_name(in)) > 0 || tfs_ev_any(in) || inst_soft_any(in) || in->nr_cmds ||
 		(t >= 0 && (ut_tracers[t].needs & UT_NEED_ENTRIES)));
 }
 
@@ -141,15 +141,15 @@ static int inst_soft_any(const struct tfs_inst *in)
 
 /*
  * Directory @in's tracing_on to @on, as a write of the file or a print
- * trigger makes it (the caller then runs recording_update()).  Context:
+ * trigger makes it (the caller then runs tfs_recording_update()).  Context:
  * s->lock held.
  */
-void inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on)
+void tfs_inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on)
 {
 	/* what was recorded before the switch is the buffer's */
-	inst_pump(in);
+	tfs_inst_pump(in);
 	if (in == &s->top) {
-		top_set_on(s, on);
+		tfs_top_set_on(s, on);
 		return;
 	}
 	in->on = on;
@@ -162,9 +162,9 @@ void inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on)
  * The instances' triggers turned some on or off: the programs record
  * while the top or an instance needs it.  Context: s->lock held.
  */
-void inst_trig_sync(struct tfs_session *s)
+void tfs_inst_trig_sync(struct tfs_session *s)
 {
-	top_sync(s);
+	tfs_top_sync(s);
 	programs_on(s, 0);
 }
 
@@ -207,7 +207,7 @@ static void programs_on(struct tfs_session *s, int force)
  * none records, the top's lists.  Returns 1 when the control page's lists
  * changed.  Context: s->lock held.
  */
-int lists_update(struct tfs_session *s)
+int tfs_lists_update(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
 	char filter[UT_LIST_MAX] = "", notrace[UT_LIST_MAX] = "";
@@ -253,7 +253,7 @@ int lists_update(struct tfs_session *s)
 static int ids_union(const char *list, int32_t *ids, uint32_t *n)
 {
 	int32_t v[UT_REC_PIDS_MAX];
-	int nv = pids_parse(list, v, UT_REC_PIDS_MAX);
+	int nv = tfs_pids_parse(list, v, UT_REC_PIDS_MAX);
 
 	for (int i = 0; i < nv; i++) {
 		uint32_t j;
@@ -275,7 +275,7 @@ static void ids_inter(const char *list, int32_t *ids, uint32_t *n)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < *n; i++)
-		if (pids_has(list, ids[i]))
+		if (tfs_pids_has(list, ids[i]))
 			ids[k++] = ids[i];
 	*n = k;
 }
@@ -298,7 +298,7 @@ static void pids_union(struct tfs_session *s, int events, int32_t *ids, uint32_t
 		if (!in->pids[k][0] || ids_union(in->pids[k], ids, n) < 0)
 			all = 1;
 		if (first) {
-			int m = pids_parse(in->pids[k + 1], no, UT_REC_PIDS_MAX);
+			int m = tfs_pids_parse(in->pids[k + 1], no, UT_REC_PIDS_MAX);
 
 			*nno = m < 0 ? 0 : (uint32_t)m;	/* too many: the views exclude them */
 		} else {
@@ -346,7 +346,7 @@ static int rec_filter_update(struct tfs_session *s)
 	for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next)
 		for (int k = 0; k < TFS_NR_PIDS; k++) {
 			int32_t v[UT_REC_PIDS_MAX];
-			int m = pids_follows(in, k) ? pids_parse(in->pids[k], v, UT_REC_PIDS_MAX) : 0;
+			int m = tfs_pids_follows(in, k) ? tfs_pids_parse(in->pids[k], v, UT_REC_PIDS_MAX) : 0;
 			uint32_t what = k <= TFS_PIDS_FUNC_NO ? UT_FOLLOW_FUNC : UT_FOLLOW_EVENT;
 
 			for (int i = 0; i < m; i++) {
@@ -390,9 +390,9 @@ static int rec_filter_update(struct tfs_session *s)
 }
 
 /* the top instance goes on or off now: its views hide the time it is off */
-void top_set_on(struct tfs_session *s, int on)
+void tfs_top_set_on(struct tfs_session *s, int on)
 {
-	top_sync(s);
+	tfs_top_sync(s);
 	top_state(s, on);
 	/* the programs switch the top from the state the user left */
 	if (s->evreg)
@@ -527,7 +527,7 @@ static int fire_soft(const struct live_fire *f)
  * log ran over, the state before the changes left is what the first of
  * each undid.  Context: s->lock held.
  */
-void inst_pump(struct tfs_inst *in)
+void tfs_inst_pump(struct tfs_inst *in)
 {
 	struct live_fire fires[2 * UT_EVREG_DIRLOG];
 	uint64_t soft_mode[TFS_EV_WORDS], soft0[TFS_EV_WORDS], seen[TFS_EV_WORDS], done = in->log_done;
@@ -538,8 +538,8 @@ void inst_pump(struct tfs_inst *in)
 
 	if (!in->pump)
 		return;
-	pids_view(in, 0, pids, sizeof(pids));
-	pids_view(in, 1, evpids, sizeof(evpids));
+	tfs_pids_view(in, 0, pids, sizeof(pids));
+	tfs_pids_view(in, 1, evpids, sizeof(evpids));
 	if (in->rd) {
 		/* the changes until now: the records after stay for the next run */
 		tl.until = live_pump_now(in->pump);
@@ -570,10 +570,10 @@ void inst_pump(struct tfs_inst *in)
 			if (fire_on(&fires[i]) && !on_seen) {
 				on_seen = 1;
 				tl.on = fires[i].what - 1 != UT_TRIG_TRACEON;
-			} else if (fire_soft(&fires[i]) && !ev_bit(seen, fires[i].target)) {
-				ev_bit_set(seen, fires[i].target, 1);
-				ev_bit_set(soft0, fires[i].target,
-					   fires[i].what - 1 == UT_TRIG_ENABLE_EVENT);
+			} else if (fire_soft(&fires[i]) && !tfs_ev_bit(seen, fires[i].target)) {
+				tfs_ev_bit_set(seen, fires[i].target, 1);
+				tfs_ev_bit_set(soft0, fires[i].target,
+					       fires[i].what - 1 == UT_TRIG_ENABLE_EVENT);
 			}
 		}
 		tl.soft_mode = soft_mode;
@@ -581,9 +581,9 @@ void inst_pump(struct tfs_inst *in)
 		tl.fires = fires;
 		tl.nr = n;
 	}
-	ev_dir(in, ev_on);
+	tfs_ev_dir(in, ev_on);
 	live_pump_run(in->pump, tfs_tracer_name(in), inst_records(in) || n, pids, evpids,
-		      in->filter, in->notrace, ev_on, evfilt_progs(in), &tl);
+		      in->filter, in->notrace, ev_on, tfs_evfilt_progs(in), &tl);
 	if (!in->rd)
 		return;
 	in->log_done = done;
@@ -594,7 +594,7 @@ void inst_pump(struct tfs_inst *in)
 		if (fire_on(f))
 			in->on = f->what - 1 == UT_TRIG_TRACEON;
 		else if (fire_soft(f))
-			ev_bit_set(in->soft_off, f->target, f->what - 1 == UT_TRIG_DISABLE_EVENT);
+			tfs_ev_bit_set(in->soft_off, f->target, f->what - 1 == UT_TRIG_DISABLE_EVENT);
 	}
 	in->nr_carry = n - applied < UT_EVREG_DIRLOG ? n - applied : UT_EVREG_DIRLOG;
 	memcpy(in->carry, fires + n - in->nr_carry, sizeof(*fires) * (size_t)in->nr_carry);
@@ -610,7 +610,7 @@ void inst_pump(struct tfs_inst *in)
 	}
 }
 
-void inst_init(struct tfs_inst *in)
+void tfs_inst_init(struct tfs_inst *in)
 {
 	pthread_mutex_init(&in->pipe_lock, NULL);
 	in->on = 1;
@@ -619,14 +619,14 @@ void inst_init(struct tfs_inst *in)
 	in->tr.trace_flags = trace_opt_defaults(trace_opts, TRACE_NR_OPTS);
 }
 
-void inst_free(struct tfs_inst *in, int remove)
+void tfs_inst_free(struct tfs_inst *in, int remove)
 {
 	/* as the kernel's rmdir: the directory's tracer is reset */
 	if (in->tr.current_trace->reset)
 		in->tr.current_trace->reset(&in->tr);
 	in->tr.current_trace = &nop_tracer;
-	snap_empty(in);
-	errlog_clear(in);
+	tfs_snap_empty(in);
+	tfs_errlog_clear(in);
 	live_marker_close(in->marker);
 	in->marker = NULL;
 	for (int i = 0; in->pipes && i <= TFS_MAX_CPUS; i++)
@@ -637,13 +637,13 @@ void inst_free(struct tfs_inst *in, int remove)
 	live_pump_close(in->pump, remove);
 	in->pump = NULL;
 	if (in->name[0]) {
-		/* the top's go with the session (evfilt_free_all()) */
-		evfilt_free_inst(in);
-		evtrig_free_mem(in);
+		/* the top's go with the session (tfs_evfilt_free_all()) */
+		tfs_evfilt_free_inst(in);
+		tfs_evtrig_free_mem(in);
 	}
 }
 
-struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len)
+struct tfs_inst *tfs_inst_find(struct tfs_session *s, const char *name, size_t len)
 {
 	for (struct tfs_inst *in = s->insts; in; in = in->next)
 		if (strlen(in->name) == len && !strncmp(in->name, name, len))
@@ -662,19 +662,19 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 {
 	const char *p = path, *c;
 	struct tfs_inst *in;
-	size_t len = next_comp(&p, &c);
+	size_t len = tfs_next_comp(&p, &c);
 	char name[NAME_MAX + 1];
 
-	if (!comp_is(c, len, "instances")) {
+	if (!tfs_comp_is(c, len, "instances")) {
 		struct tfs_node n;
 		int ret;
 
 		pthread_mutex_lock(&s->lock);
-		ret = resolve(s, path, &n);
+		ret = tfs_resolve(s, path, &n);
 		pthread_mutex_unlock(&s->lock);
 		return ret == 0 ? -EEXIST : ret == -ENOENT ? -EACCES : ret;
 	}
-	len = next_comp(&p, &c);
+	len = tfs_next_comp(&p, &c);
 	if (!len)
 		return -EEXIST;
 	if (len > NAME_MAX)
@@ -684,11 +684,11 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 	while (*p == '/')
 		p++;
 	if (*p)
-		return inst_find(s, c, len) ? -EACCES : -ENOENT;
+		return tfs_inst_find(s, c, len) ? -EACCES : -ENOENT;
 	if (!inst_name_ok(name))
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
-	if (inst_find(s, name, len)) {
+	if (tfs_inst_find(s, name, len)) {
 		pthread_mutex_unlock(&s->lock);
 		return -EEXIST;
 	}
@@ -698,11 +698,11 @@ int tfs_mkdir(struct tfs_session *s, const char *path)
 		return -ENOMEM;
 	}
 	memcpy(in->name, name, len + 1);
-	inst_init(in);
-	/* as the kernel: a new instance has the nop tracer (inst_init()) and an empty buffer */
+	tfs_inst_init(in);
+	/* as the kernel: a new instance has the nop tracer (tfs_inst_init()) and an empty buffer */
 	snprintf(in->bufdir, sizeof(in->bufdir), "%s/inst.%s", s->dir, name);
 	in->nr_pages = s->ctl->nr_pages;
-	cpu_pages_init(in, in->nr_pages);
+	tfs_cpu_pages_init(in, in->nr_pages);
 	/* as the kernel's: every CPU */
 	for (int i = 0; i < s->ncpu && i < TFS_MAX_CPUS; i++)
 		in->cpumask[i / 32] |= 1u << (i % 32);
@@ -729,40 +729,40 @@ int tfs_rmdir(struct tfs_session *s, const char *path)
 	const char *p = path, *c;
 	struct tfs_inst **pp, *in;
 	struct tfs_node n;
-	size_t len = next_comp(&p, &c);
+	size_t len = tfs_next_comp(&p, &c);
 	int ret, apply;
 
 	/* the instance's pump takes what was collected until now */
 	tfs_collect(s);
 	pthread_mutex_lock(&s->lock);
-	ret = resolve(s, path, &n);
+	ret = tfs_resolve(s, path, &n);
 	if (ret)
 		goto out;
 	ret = n.dir == D_NONE ? -ENOTDIR : -EPERM;
-	if (!comp_is(c, len, "instances") || n.dir != D_ROOT || n.inst == &s->top)
+	if (!tfs_comp_is(c, len, "instances") || n.dir != D_ROOT || n.inst == &s->top)
 		goto out;
 	ret = -EBUSY;
 	if (n.inst->refs)
 		goto out;
-	top_sync(s);
+	tfs_top_sync(s);
 	/* its commands and triggers go first: the soft modes they held are recomputed without them */
-	apply = cmds_free_inst(s, n.inst);
-	evtrig_free_inst(s, n.inst);
+	apply = tfs_cmds_free_inst(s, n.inst);
+	tfs_evtrig_free_inst(s, n.inst);
 	for (pp = &s->insts; (in = *pp); pp = &in->next) {
 		if (in == n.inst) {
 			*pp = in->next;
-			inst_free(in, 1);
+			tfs_inst_free(in, 1);
 			free(in);
 			break;
 		}
 	}
-	top_sync(s);
+	tfs_top_sync(s);
 	ret = 0;
 	/* the programs may no longer record the events it enabled, nor at all */
-	if (ev_publish(s) | recording_update(s) | apply) {
+	if (tfs_ev_publish(s) | tfs_recording_update(s) | apply) {
 		/* the programs may record less now */
 		pthread_mutex_unlock(&s->lock);
-		ctl_apply(s);
+		tfs_ctl_apply(s);
 		tfs_collect(s);
 		return 0;
 	}

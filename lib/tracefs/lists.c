@@ -95,7 +95,7 @@ static int fword_parse(const char *w, struct fword *fw)
 /* functions of @fs a glob (with an optional :mod:) selects */
 static int fword_matches(const struct fword *fw, const struct tfs_func *f)
 {
-	if (fw->has_mod && !mod_match(fw->mod, f->mod))
+	if (fw->has_mod && !tfs_mod_match(fw->mod, f->mod))
 		return 0;
 	return !fw->glob[0] || !fnmatch(fw->glob, f->name, 0);
 }
@@ -167,48 +167,48 @@ static struct tfs_inst *dir_inst(struct tfs_session *s, uint32_t dir)
 }
 
 /* the commands of directory @dir (its words as written), into @out; how many others there are */
-static int dir_cmds(struct tfs_session *s, int dir, struct words *out)
+static int dir_cmds(struct tfs_session *s, int dir, struct tfs_words *out)
 {
-	struct words all = { 0 };
+	struct tfs_words all = { 0 };
 	int others = 0;
 
-	words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
+	tfs_words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < all.n; i++) {
 		const char *rest;
 
 		if ((int)word_dir(all.w[i], &rest) == dir)
-			words_add(out, rest, strlen(rest));
+			tfs_words_add(out, rest, strlen(rest));
 		else
 			others++;
 	}
-	words_free(&all);
+	tfs_words_free(&all);
 	return others;
 }
 
 /* the control page's list with @mine as directory @dir's commands, into @dst; -ENOSPC: too long */
-static int cmds_join_all(struct tfs_session *s, int dir, const struct words *mine, char *dst)
+static int cmds_join_all(struct tfs_session *s, int dir, const struct tfs_words *mine, char *dst)
 {
-	struct words all = { 0 }, next = { 0 };
+	struct tfs_words all = { 0 }, next = { 0 };
 	int ret = 0;
 
-	words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
+	tfs_words_split(&all, s->ctl->commands, strlen(s->ctl->commands));
 	for (int i = 0; i < all.n && !ret; i++) {
 		const char *rest;
 
 		if ((int)word_dir(all.w[i], &rest) != dir)
-			ret = words_add(&next, all.w[i], strlen(all.w[i]));
+			ret = tfs_words_add(&next, all.w[i], strlen(all.w[i]));
 	}
 	for (int i = 0; i < mine->n && !ret; i++) {
 		char w[600];
 		int n = dir ? snprintf(w, sizeof(w), "%d|%s", dir, mine->w[i]) :
 			      snprintf(w, sizeof(w), "%s", mine->w[i]);
 
-		ret = n < 0 || (size_t)n >= sizeof(w) ? -ENOSPC : words_add(&next, w, (size_t)n);
+		ret = n < 0 || (size_t)n >= sizeof(w) ? -ENOSPC : tfs_words_add(&next, w, (size_t)n);
 	}
 	if (!ret)
-		ret = words_join(&next, dst);
-	words_free(&all);
-	words_free(&next);
+		ret = tfs_words_join(&next, dst);
+	tfs_words_free(&all);
+	tfs_words_free(&next);
 	return ret;
 }
 
@@ -218,7 +218,7 @@ static int cmds_join_all(struct tfs_session *s, int dir, const struct words *min
  * takes none, an unknown command.  Context: s->lock held.
  */
 static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id,
-		       const struct words *ws, const struct tfs_funcs *fs)
+		       const struct tfs_words *ws, const struct tfs_funcs *fs)
 {
 	for (int i = 0; i < ws->n; i++) {
 		const char *w = ws->w[i];
@@ -247,7 +247,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 				return -EINVAL;
 			}
 			if (is_event_cmd(fw.cmd) && !neg &&
-			    ev_find(s, fw.sys, fw.event, strlen(fw.event)) < 0) {
+			    tfs_ev_find(s, fw.sys, fw.event, strlen(fw.event)) < 0) {
 				tfs_err(s, "Event not found", w);
 				return -EINVAL;
 			}
@@ -273,7 +273,7 @@ static int check_words(struct tfs_session *s, struct tfs_inst *in, enum tfs_list
 }
 
 /* drop the command words of @list whose function, command and target match @fw */
-static void cmds_remove(struct words *list, const struct fword *fw)
+static void cmds_remove(struct tfs_words *list, const struct fword *fw)
 {
 	for (int i = list->n - 1; i >= 0; i--) {
 		struct fword e;
@@ -284,7 +284,7 @@ static void cmds_remove(struct words *list, const struct fword *fw)
 			continue;
 		if (strcmp(e.glob, fw->glob) && fnmatch(fw->glob, e.glob, 0))
 			continue;
-		words_del(list, i);
+		tfs_words_del(list, i);
 	}
 }
 
@@ -294,7 +294,7 @@ static void cmds_remove(struct words *list, const struct fword *fw)
  * that selects other functions as well is replaced by the names it still
  * selects (as the kernel, whose lists are sets of functions).
  */
-static void filter_remove(struct words *list, const char *pat, const struct tfs_funcs *fs)
+static void filter_remove(struct tfs_words *list, const char *pat, const struct tfs_funcs *fs)
 {
 	struct fword rm;
 
@@ -302,18 +302,18 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 		return;
 	for (int i = list->n - 1; i >= 0; i--) {
 		struct fword e;
-		struct words keep = { 0 };
+		struct tfs_words keep = { 0 };
 		int hit = 0;
 
 		if (!strcmp(list->w[i], pat)) {
-			words_del(list, i);
+			tfs_words_del(list, i);
 			continue;
 		}
 		if (list->w[i][0] == '!' || fword_parse(list->w[i], &e))
 			continue;
 		if (!strpbrk(e.glob, "*?[") && !e.has_mod) {
 			if (!rm.has_mod && !fnmatch(rm.glob[0] ? rm.glob : "*", e.glob, 0))
-				words_del(list, i);
+				tfs_words_del(list, i);
 			continue;
 		}
 		/* a glob: expand what it keeps */
@@ -324,14 +324,14 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 				hit = 1;
 				continue;
 			}
-			if (words_find(&keep, fs->f[k].name) < 0)
-				words_add(&keep, fs->f[k].name, strlen(fs->f[k].name));
+			if (tfs_words_find(&keep, fs->f[k].name) < 0)
+				tfs_words_add(&keep, fs->f[k].name, strlen(fs->f[k].name));
 		}
 		if (!hit) {
-			words_free(&keep);
+			tfs_words_free(&keep);
 			continue;
 		}
-		words_del(list, i);
+		tfs_words_del(list, i);
 		for (int k = keep.n - 1; k >= 0; k--) {
 			char **nw = realloc(list->w, (size_t)(list->n + 1) * sizeof(*nw));
 
@@ -343,7 +343,7 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
 			keep.w[k] = NULL;
 			list->n++;
 		}
-		words_free(&keep);
+		tfs_words_free(&keep);
 	}
 }
 
@@ -355,13 +355,13 @@ static void filter_remove(struct words *list, const char *pat, const struct tfs_
  * listed its functions yet.  -ENOSPC past UT_CTL_CMDS commands (each
  * needs a count shared by the processes).
  */
-static int cmds_add(struct words *cmds, const char *w, const struct fword *fw,
+static int cmds_add(struct tfs_words *cmds, const char *w, const struct fword *fw,
 		    const struct tfs_funcs *fs, int others)
 {
 	const char *rest = w + strlen(fw->glob);	/* ":cmd[:arg]" */
 
 	if (!fs->present)
-		return words_add(cmds, w, strlen(w)) < 0 ? -ENOMEM : 0;
+		return tfs_words_add(cmds, w, strlen(w)) < 0 ? -ENOMEM : 0;
 	for (size_t k = 0; k < fs->n; k++) {
 		char word[512];
 		int n;
@@ -369,11 +369,11 @@ static int cmds_add(struct words *cmds, const char *w, const struct fword *fw,
 		if (!fword_matches(fw, &fs->f[k]))
 			continue;
 		n = snprintf(word, sizeof(word), "%s%s", fs->f[k].name, rest);
-		if (n < 0 || (size_t)n >= sizeof(word) || words_find(cmds, word) >= 0)
+		if (n < 0 || (size_t)n >= sizeof(word) || tfs_words_find(cmds, word) >= 0)
 			continue;
 		if (others + cmds->n >= UT_CTL_CMDS)
 			return -ENOSPC;
-		if (words_add(cmds, word, (size_t)n) < 0)
+		if (tfs_words_add(cmds, word, (size_t)n) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -390,7 +390,7 @@ static int64_t cmd_count_of(const char *w)
 }
 
 /* the soft-mode holds of the event commands of @ws: @delta each */
-static int cmds_hold(struct tfs_session *s, const struct words *ws, int delta)
+static int cmds_hold(struct tfs_session *s, const struct tfs_words *ws, int delta)
 {
 	int apply = 0;
 
@@ -403,9 +403,9 @@ static int cmds_hold(struct tfs_session *s, const struct words *ws, int delta)
 		in = dir_inst(s, word_dir(ws->w[i], &rest));
 		if (!in || fword_parse(rest, &fw) || !fw.sys[0])
 			continue;
-		slot = ev_find(s, fw.sys, fw.event, strlen(fw.event));
+		slot = tfs_ev_find(s, fw.sys, fw.event, strlen(fw.event));
 		if (slot >= 0)
-			apply |= ev_soft_ref(s, in, (uint32_t)slot, delta);
+			apply |= tfs_ev_soft_ref(s, in, (uint32_t)slot, delta);
 	}
 	return apply;
 }
@@ -421,12 +421,12 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 {
 	struct ut_session_ctl *c = s->ctl;
 	uint32_t ob = __atomic_load_n(&c->cmd_bank, __ATOMIC_ACQUIRE) & 1, nb = ob ^ 1;
-	struct words old = { 0 }, now = { 0 };
+	struct tfs_words old = { 0 }, now = { 0 };
 
-	words_split(&old, c->commands, strlen(c->commands));
-	words_split(&now, text, strlen(text));
+	tfs_words_split(&old, c->commands, strlen(c->commands));
+	tfs_words_split(&now, text, strlen(text));
 	for (int i = 0; i < now.n && i < UT_CTL_CMDS; i++) {
-		int j = words_find(&old, now.w[i]);
+		int j = tfs_words_find(&old, now.w[i]);
 
 		c->cmd_count[nb][i] = j >= 0 && j < UT_CTL_CMDS ?
 				      __atomic_load_n(&c->cmd_count[ob][j], __ATOMIC_RELAXED) :
@@ -434,13 +434,13 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 	}
 	cmds_hold(s, &now, 1);
 	cmds_hold(s, &old, -1);
-	words_free(&old);
-	words_free(&now);
+	tfs_words_free(&old);
+	tfs_words_free(&now);
 	strcpy(c->commands, text);
 	__atomic_store_n(&c->cmd_bank, nb, __ATOMIC_RELEASE);
 	/* an instance with a traceon command may turn on any time: the programs record for it */
 	for (struct tfs_inst *in = s->insts; in; in = in->next) {
-		struct words mine = { 0 };
+		struct tfs_words mine = { 0 };
 
 		in->traceon_cmds = 0;
 		if (in->rdir)
@@ -451,13 +451,13 @@ static void cmds_publish(struct tfs_session *s, const char *text)
 
 			in->traceon_cmds += !fword_parse(mine.w[i], &fw) && !strcmp(fw.cmd, "traceon");
 		}
-		words_free(&mine);
+		tfs_words_free(&mine);
 	}
 }
 
-int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
+int tfs_cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
 {
-	struct words none = { 0 };
+	struct tfs_words none = { 0 };
 	char tmp[UT_LIST_MAX];
 
 	if (!in->rdir || cmds_join_all(s, (int)in->rdir, &none, tmp) || !strcmp(tmp, s->ctl->commands))
@@ -474,13 +474,13 @@ int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in)
 static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, const char *buf,
 		      size_t size, int trunc)
 {
-	struct words ws = { 0 }, list = { 0 }, cmds = { 0 };
+	struct tfs_words ws = { 0 }, list = { 0 }, cmds = { 0 };
 	struct tfs_funcs fs;
 	char *dst = list_of(s, in, id);
 	int ret, dir = -1, others = 0;
 
-	funcs_load(s, &fs);
-	ret = words_split(&ws, buf, size);
+	tfs_funcs_load(s, &fs);
+	ret = tfs_words_split(&ws, buf, size);
 	if (!ret)
 		ret = check_words(s, in, id, &ws, &fs);
 	if (ret)
@@ -490,7 +490,7 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		struct fword fw;
 
 		if (ws.w[i][0] != '!' && !fword_parse(ws.w[i], &fw) && fw.cmd[0] &&
-		    inst_rdir(s, in) < 0) {
+		    tfs_inst_rdir(s, in) < 0) {
 			tfs_err(s, "Too many instances with triggers or commands", ws.w[i]);
 			ret = -ENOSPC;
 			goto out;
@@ -499,7 +499,7 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 	if (id == L_FILTER)
 		dir = cmds_dir(s, in);
 	if (!trunc)
-		words_split(&list, dst, strlen(dst));
+		tfs_words_split(&list, dst, strlen(dst));
 	/* '>' replaces the functions; commands stay, as the kernel's */
 	if (dir >= 0)
 		others = dir_cmds(s, dir, &cmds);
@@ -518,14 +518,14 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 			}
 		} else if (neg) {
 			filter_remove(&list, w + 1, &fs);
-		} else if (words_find(&list, w) < 0) {
-			words_add(&list, w, strlen(w));
+		} else if (tfs_words_find(&list, w) < 0) {
+			tfs_words_add(&list, w, strlen(w));
 		}
 	}
 	{
 		char tmp[UT_LIST_MAX], tmpc[UT_LIST_MAX];
 
-		ret = words_join(&list, tmp);
+		ret = tfs_words_join(&list, tmp);
 		if (!ret && dir >= 0)
 			ret = cmds_join_all(s, dir, &cmds, tmpc);
 		if (ret) {
@@ -534,41 +534,41 @@ static int list_write(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 		}
 		ret = strcmp(tmp, dst) != 0;
 		if (ret && in != &s->top)
-			inst_pump(in);	/* what came before is taken with the old lists */
+			tfs_inst_pump(in);	/* what came before is taken with the old lists */
 		strcpy(dst, tmp);
 		if (id == L_FILTER || id == L_NOTRACE)
-			ret = lists_update(s);
+			ret = tfs_lists_update(s);
 		if (dir >= 0 && strcmp(tmpc, s->ctl->commands)) {
 			cmds_publish(s, tmpc);
 			/* an instance's traceon: the programs record while it may turn on */
-			recording_update(s);
+			tfs_recording_update(s);
 			ret = 1;
 		}
 	}
 out:
-	words_free(&ws);
-	words_free(&list);
-	words_free(&cmds);
-	funcs_free(&fs);
+	tfs_words_free(&ws);
+	tfs_words_free(&list);
+	tfs_words_free(&cmds);
+	tfs_funcs_free(&fs);
 	return ret;
 }
 
 /* the text of a list file: the functions it selects, then the commands */
-static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct sbuf *b)
+static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list id, struct tfs_sbuf *b)
 {
-	struct words list = { 0 };
+	struct tfs_words list = { 0 };
 	struct tfs_funcs fs;
 	char *sel = NULL;
 	const char *src = list_of(s, in, id);
 
-	words_split(&list, src, strlen(src));
+	tfs_words_split(&list, src, strlen(src));
 	if (!list.n) {
 		if (id == L_FILTER || id == L_GFUNC || id == L_STACK)
-			sb_puts(b, "#### all functions enabled ####\n");
+			tfs_sb_puts(b, "#### all functions enabled ####\n");
 		else
-			sb_puts(b, "#### no functions disabled ####\n");
+			tfs_sb_puts(b, "#### no functions disabled ####\n");
 	} else {
-		funcs_load(s, &fs);
+		tfs_funcs_load(s, &fs);
 		sel = calloc(fs.n + 1, 1);
 		for (int i = 0; sel && i < list.n; i++) {
 			int neg = list.w[i][0] == '!', any = 0;
@@ -584,25 +584,25 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 			}
 			if (!any && !neg) {
 				/* nothing known matches yet (not loaded): the pattern */
-				sb_puts(b, list.w[i]);
-				sb_puts(b, "\n");
+				tfs_sb_puts(b, list.w[i]);
+				tfs_sb_puts(b, "\n");
 			}
 		}
 		for (size_t k = 0; sel && k < fs.n; k++) {
 			if (sel[k]) {
-				func_print(b, &fs.f[k]);
-				sb_puts(b, "\n");
+				tfs_func_print(b, &fs.f[k]);
+				tfs_sb_puts(b, "\n");
 			}
 		}
 		free(sel);
-		funcs_free(&fs);
+		tfs_funcs_free(&fs);
 	}
-	words_free(&list);
+	tfs_words_free(&list);
 	if (id != L_FILTER || cmds_dir(s, in) < 0)
 		return;
-	words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
+	tfs_words_split(&list, s->ctl->commands, strlen(s->ctl->commands));
 	if (list.n)
-		funcs_load(s, &fs);
+		tfs_funcs_load(s, &fs);
 	for (int i = 0; i < list.n; i++) {
 		uint32_t bank = __atomic_load_n(&s->ctl->cmd_bank, __ATOMIC_ACQUIRE) & 1;
 		const struct tfs_func *f = NULL;
@@ -617,30 +617,30 @@ static void list_show(struct tfs_session *s, struct tfs_inst *in, enum tfs_list 
 			if (!strcmp(fs.f[k].name, fw.glob))
 				f = &fs.f[k];
 		if (f)
-			func_print(b, f);
+			tfs_func_print(b, f);
 		else
-			sb_puts(b, fw.glob);
-		sb_printf(b, ":%s", fw.cmd);
+			tfs_sb_puts(b, fw.glob);
+		tfs_sb_printf(b, ":%s", fw.cmd);
 		if (fw.sys[0])
-			sb_printf(b, ":%s:%s", fw.sys, fw.event);
+			tfs_sb_printf(b, ":%s:%s", fw.sys, fw.event);
 		/* as the kernel: the runs left, shared by the processes */
 		if (fw.count && i < UT_CTL_CMDS)
-			sb_printf(b, ":count=%lld\n",
-				  (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
-							     __ATOMIC_RELAXED));
+			tfs_sb_printf(b, ":count=%lld\n",
+				      (long long)__atomic_load_n(&s->ctl->cmd_count[bank][i],
+								 __ATOMIC_RELAXED));
 		else if (fw.count)
-			sb_printf(b, ":count=%s\n", fw.count);
+			tfs_sb_printf(b, ":count=%s\n", fw.count);
 		else
-			sb_puts(b, ":unlimited\n");
+			tfs_sb_puts(b, ":unlimited\n");
 	}
 	if (list.n)
-		funcs_free(&fs);
-	words_free(&list);
+		tfs_funcs_free(&fs);
+	tfs_words_free(&list);
 }
 
 /* ---- the files: ->arg is the list ---- */
 
-static int list_file_show(struct tfs_handle *h, struct sbuf *b)
+static int list_file_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	list_show(h->s, h->n.inst, (enum tfs_list)h->n.f->arg, b);
 	return 0;
@@ -667,9 +667,9 @@ static int list_file_truncate(struct tfs_handle *h)
 	if (!l || !l[0])
 		return 0;
 	if (in != &s->top)
-		inst_pump(in);
+		tfs_inst_pump(in);
 	l[0] = '\0';
-	return id == L_FILTER || id == L_NOTRACE ? lists_update(s) : TFS_WR_APPLY;
+	return id == L_FILTER || id == L_NOTRACE ? tfs_lists_update(s) : TFS_WR_APPLY;
 }
 
 #define LIST_FILE(name, where, list)							\

@@ -50,7 +50,7 @@ static int print_merge(struct live_cache *c, const struct live_view *v, struct u
 	trace_iter_init(&iter, d, t, f);
 	iter.lat = v->lat;
 	/* the programs' events, as the registry describes them (trace_print_all frees them) */
-	iter.events = cache_events(c);
+	iter.events = live_cache_events(c);
 	iter.events_loaded = iter.events != NULL;
 	for (const char *const *o = v->options; o && *o; o++)
 		if (tracer_set_option(&iter, *o) < 0)
@@ -141,7 +141,7 @@ static uint64_t pages_overrun(const struct live_pages *s, const struct live_stag
 {
 	const struct rb_page *p = (const void *)s->pages;
 
-	if (!s->nr || !stage_time(f, ut_data_ns(f->cal, p->ts)) || !stage_cut(f, p->cpu, p->ts) ||
+	if (!s->nr || !live_stage_time(f, ut_data_ns(f->cal, p->ts)) || !live_stage_cut(f, p->cpu, p->ts) ||
 	    (f->cpu >= 0 && (uint32_t)f->cpu != p->cpu))
 		return 0;
 	return s->overrun;
@@ -155,7 +155,7 @@ static void pages_count(struct live_cache *c, struct live_pages *s, struct live_
 	struct ut_cursor *cur;
 	struct ut_event ev;
 
-	pages_src(s, &src);
+	live_pages_src(s, &src);
 	cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, f, NULL);
 	while (ut_cursor_next(cur, &ev) > 0)
 		;
@@ -178,12 +178,12 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 	*out = NULL;
 	*len = 0;
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &ret);
+	c = live_cache_get(session_dir, &ret);
 	if (!c)
 		goto out;
-	stage_init(&f, c, v);
-	nr = scan_bufs(dir, &bufs, 0, 1);
-	cuts_set(&f, bufs, nr, v);
+	live_stage_init(&f, c, v);
+	nr = live_scan_bufs(dir, &bufs, 0, 1);
+	live_cuts_set(&f, bufs, nr, v);
 	order = buf_order(bufs, nr);
 	st = xcalloc((size_t)nr + 1, sizeof(*st));
 	snaps = xcalloc((size_t)nr + 1, sizeof(*snaps));
@@ -195,12 +195,12 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		struct live_buf *b = &bufs[i];
 		struct ut_thread_info *ti;
 
-		if (!buf_shown(v, b))
+		if (!live_buf_shown(v, b))
 			continue;
 		st[i] = f;
-		stage_buffer(&st[i], b);
+		live_stage_buffer(&st[i], b);
 		st[i].since = since_consumed(&f, v, b->name);
-		pages_copy(&snaps[i], b);
+		live_pages_copy(&snaps[i], b);
 		pages_count(c, &snaps[i], b, &st[i]);
 		ti = &d.threads[d.nr_threads++];
 		*ti = b->ti;
@@ -213,20 +213,20 @@ int live_trace(const char *session_dir, const struct live_view *v, char **out, s
 		int i = order[k];
 		struct ut_page_src src;
 
-		if (!buf_shown(v, &bufs[i]))
+		if (!live_buf_shown(v, &bufs[i]))
 			continue;
-		pages_src(&snaps[i], &src);
+		live_pages_src(&snaps[i], &src);
 		ut_merge_add(m, &d.threads[t++], &src, live_stages, &st[i], NULL);
 	}
 	ret = print_merge(c, v, &d, m, 1, NULL, out, len);
 	free(d.threads);
-	cuts_free(&f);
+	live_cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	for (int i = 0; i < nr; i++) {
 		if (snaps)
-			pages_free(&snaps[i]);
-		buf_free(&bufs[i]);
+			live_pages_free(&snaps[i]);
+		live_buf_free(&bufs[i]);
 	}
 	free(snaps);
 	free(st);
@@ -253,33 +253,33 @@ int live_stats_view(const char *session_dir, const struct live_view *v, struct l
 
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &ret);
+	c = live_cache_get(session_dir, &ret);
 	if (!c)
 		goto out;
-	stage_init(&f, c, NULL);
+	live_stage_init(&f, c, NULL);
 	f.cpu = v->cpu;
 	f.since = v->since;
-	nr = scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0, 1);
-	cuts_set(&f, bufs, nr, v);
+	nr = live_scan_bufs(bufdir ? bufdir : session_dir, &bufs, 0, 1);
+	live_cuts_set(&f, bufs, nr, v);
 	for (int i = 0; i < nr; i++) {
 		struct live_stage s = f;
 		struct live_pages snap;
 
-		stage_buffer(&s, &bufs[i]);
-		pages_copy(&snap, &bufs[i]);
+		live_stage_buffer(&s, &bufs[i]);
+		live_pages_copy(&snap, &bufs[i]);
 		pages_count(c, &snap, &bufs[i], &s);
 		st->entries += s.entries;
 		st->bytes += s.bytes;
 		st->overrun += pages_overrun(&snap, &s);
 		if (s.have_first && s.first_ts < oldest)
 			oldest = s.first_ts;
-		pages_free(&snap);
-		buf_free(&bufs[i]);
+		live_pages_free(&snap);
+		live_buf_free(&bufs[i]);
 	}
-	cuts_free(&f);
+	live_cuts_free(&f);
 	free(bufs);
 	st->written = st->entries + st->overrun;
-	st->now_ts = (double)cache_now(c) / 1e9;
+	st->now_ts = (double)live_cache_now(c) / 1e9;
 	/* as the kernel: 0 with no event */
 	st->oldest_event_ts = oldest == UINT64_MAX ? 0 : (double)oldest / 1e9;
 out:
@@ -349,7 +349,7 @@ struct live_reader *live_pipe_open(const char *session_dir, const struct live_vi
 	int n = 0, err;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &err);
+	c = live_cache_get(session_dir, &err);
 	pthread_mutex_unlock(&live_lock);
 	if (!c || !tracer_find(v->tracer ? v->tracer : UT_TRACER_DEFAULT)) {
 		errno = c ? EINVAL : -err;
@@ -390,7 +390,7 @@ void live_pipe_close(struct live_reader *r)
 	if (!r)
 		return;
 	for (int i = 0; i < r->nr; i++)
-		buf_free(&r->bufs[i]);
+		live_buf_free(&r->bufs[i]);
 	free(r->bufs);
 	for (char **o = r->options; *o; o++)
 		free(*o);
@@ -478,12 +478,12 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 	*out = NULL;
 	*len = 0;
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(r->session, &ret);
+	c = live_cache_get(r->session, &ret);
 	if (!c)
 		goto out;
-	stage_init(&f, c, &r->v);
-	r->nr = scan_bufs(r->bufdir, &r->bufs, r->nr, 1);
-	cuts_set(&f, r->bufs, r->nr, &r->v);
+	live_stage_init(&f, c, &r->v);
+	r->nr = live_scan_bufs(r->bufdir, &r->bufs, r->nr, 1);
+	live_cuts_set(&f, r->bufs, r->nr, &r->v);
 	order = buf_order(r->bufs, r->nr);
 	st = xcalloc((size_t)r->nr + 1, sizeof(*st));
 	ps = xcalloc((size_t)r->nr + 1, sizeof(*ps));
@@ -497,22 +497,22 @@ int live_pipe_read(struct live_reader *r, char **out, size_t *len)
 		struct ut_thread_info *ti = &b->ti;
 		struct ut_page_src src;
 
-		buf_thread(b);
+		live_buf_thread(b);
 		st[i] = f;
-		stage_buffer(&st[i], b);
+		live_stage_buffer(&st[i], b);
 		/* consumed, not shown: as if the thread had not been traced */
-		st[i].drop_all = !buf_shown(&r->v, b);
+		st[i].drop_all = !live_buf_shown(&r->v, b);
 		if (!st[i].drop_all) {
 			ti = &d.threads[d.nr_threads++];
 			*ti = b->ti;
 		}
-		pipe_src(&ps[i], b, &src);
-		ut_merge_add(m, ti, &src, live_stages, &st[i], stream_get(b));
+		live_pipe_src(&ps[i], b, &src);
+		ut_merge_add(m, ti, &src, live_stages, &st[i], live_stream_get(b));
 	}
 	ret = print_merge(c, &r->v, &d, m, 0, &r->counter, out, len);
 	r->v.ev_filter = NULL;
 	free(d.threads);
-	cuts_free(&f);
+	live_cuts_free(&f);
 out:
 	pthread_mutex_unlock(&live_lock);
 	free(ps);

@@ -68,7 +68,7 @@ struct live_view {
 	const struct trace_lat_info *lat;
 	/*
 	 * the directory's event filters: [slot] the program an event of that
-	 * slot must match to be shown (lib/event/filter.h), NULL: none.
+	 * slot must match to be shown (lib/event/evfilter.h), NULL: none.
 	 * NULL: no filter.
 	 */
 	const struct ut_evfilter *const *ev_filter;

@@ -47,7 +47,7 @@ static void live_cleanup(void)
 	}
 }
 
-int session_clock(const char *session)
+int live_session_clock(const char *session)
 {
 	struct ut_session_ctl ctl;
 	char path[PATH_MAX];
@@ -170,7 +170,7 @@ static const struct ut_evreg *map_evreg(const char *session)
 	return m;
 }
 
-struct live_cache *cache_get(const char *session, int *err)
+struct live_cache *live_cache_get(const char *session, int *err)
 {
 	struct live_cache *c;
 	char path[PATH_MAX + 16];
@@ -181,7 +181,7 @@ struct live_cache *cache_get(const char *session, int *err)
 	for (c = caches; c; c = c->next)
 		if (!strcmp(c->session, session))
 			goto found;
-	clock = session_clock(session);
+	clock = live_session_clock(session);
 	if (clock < 0) {
 		*err = clock;
 		return NULL;
@@ -237,7 +237,7 @@ found:
  * made from the registry's descriptors.  NULL if the session has no
  * registry.  live_lock held.
  */
-struct ut_evtab *cache_events(struct live_cache *c)
+struct ut_evtab *live_cache_events(struct live_cache *c)
 {
 	struct ut_evtab *t;
 	uint32_t nr;
@@ -260,7 +260,7 @@ struct ut_evtab *cache_events(struct live_cache *c)
 	return t;
 }
 
-uint64_t cache_now(const struct live_cache *c)
+uint64_t live_cache_now(const struct live_cache *c)
 {
 	return c->cal.clock == UT_CLOCK_TSC ? ut_data_ns(&c->cal, ut_rdtsc()) : ut_mono_ns();
 }
@@ -272,7 +272,7 @@ uint64_t live_ns(const char *session_dir, uint64_t raw)
 	int err;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &err);
+	c = live_cache_get(session_dir, &err);
 	ns = c ? ut_data_ns(&c->cal, raw) : raw;
 	pthread_mutex_unlock(&live_lock);
 	return ns;
@@ -284,7 +284,7 @@ uint64_t live_raw_now(const char *session_dir)
 	int err, tsc;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &err);
+	c = live_cache_get(session_dir, &err);
 	tsc = c && c->cal.clock == UT_CLOCK_TSC;
 	pthread_mutex_unlock(&live_lock);
 	return tsc ? ut_rdtsc() : ut_mono_ns();
@@ -297,8 +297,8 @@ uint64_t live_now(const char *session_dir)
 	int err;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(session_dir, &err);
-	now = c ? cache_now(c) : ut_mono_ns();
+	c = live_cache_get(session_dir, &err);
+	now = c ? live_cache_now(c) : ut_mono_ns();
 	pthread_mutex_unlock(&live_lock);
 	return now;
 }

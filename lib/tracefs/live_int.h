@@ -43,23 +43,23 @@ struct live_cache {
 extern pthread_mutex_t live_lock;	/* the caches and every reader's state */
 
 /* ctl->clock of the session, or -errno */
-int session_clock(const char *session);
+int live_session_clock(const char *session);
 /* the cache of @session, made on first use; NULL with *err set.  live_lock held. */
-struct live_cache *cache_get(const char *session, int *err);
+struct live_cache *live_cache_get(const char *session, int *err);
 /* the programs' events, for printing them; NULL if none.  live_lock held. */
-struct ut_evtab *cache_events(struct live_cache *c);
-uint64_t cache_now(const struct live_cache *c);
+struct ut_evtab *live_cache_events(struct live_cache *c);
+uint64_t live_cache_now(const struct live_cache *c);
 
 /* ---- live_stage.c: buffers ---- */
 
 /* a function selection's kept frames (set_ftrace_filter of an instance) */
-#define KEPT_MAX	UT_STREAM_MAX_OPEN
+#define LIVE_KEPT_MAX	UT_STREAM_MAX_OPEN
 
 struct live_fsel {
 	int on, as_func;		/* the selection these frames were chosen with */
 	uint32_t known;			/* frames whose selection is known */
-	uint8_t kept[KEPT_MAX];		/* kept[i]: the open call at depth i was selected */
-	uint32_t kc[KEPT_MAX + 1];	/* kc[i]: selected calls below depth i */
+	uint8_t kept[LIVE_KEPT_MAX];		/* kept[i]: the open call at depth i was selected */
+	uint32_t kc[LIVE_KEPT_MAX + 1];	/* kc[i]: selected calls below depth i */
 };
 
 struct live_buf {
@@ -84,21 +84,21 @@ struct live_buf {
  * instance's copies of them), and with @markers the rings of trace_marker
  * (LIVE_MARKER_RING*), added to @bufs past its @nr; returns the new count.
  */
-int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers);
-void buf_free(struct live_buf *b);
+int live_scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers);
+void live_buf_free(struct live_buf *b);
 /* the thread of buffer @b as the decoder and the printer see it (its comm changes) */
-void buf_thread(struct live_buf *b);
+void live_buf_thread(struct live_buf *b);
 /* the decoder's state kept with @b (made on first use) */
-struct ut_stream *stream_get(struct live_buf *b);
+struct ut_stream *live_stream_get(struct live_buf *b);
 /* set_ftrace_pid: is the buffer's thread (or its process) listed? */
-int pid_selected(const char *pids, const struct live_buf *b);
+int live_pid_selected(const char *pids, const struct live_buf *b);
 /* may a buffer of @b's kind hold events that set_event_pid @evpids chooses by another task? */
-int buf_other_tasks(const char *evpids, const struct live_buf *b);
+int live_buf_other_tasks(const char *evpids, const struct live_buf *b);
 /* does view @v show anything of buffer @b (its calls or its events)? */
-int buf_shown(const struct live_view *v, const struct live_buf *b);
+int live_buf_shown(const struct live_view *v, const struct live_buf *b);
 /* head and overrun read together */
-void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun);
-uint64_t oldest_seq(const struct rb_header *h, uint64_t head);
+void live_load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun);
+uint64_t live_oldest_seq(const struct rb_header *h, uint64_t head);
 
 /* a copy of the pages a buffer holds now (trace, stats, snapshots): not consuming */
 struct live_pages {
@@ -106,9 +106,9 @@ struct live_pages {
 	uint64_t nr, next;
 	uint64_t overrun;		/* events overwritten before the first */
 };
-void pages_copy(struct live_pages *s, const struct live_buf *b);
-void pages_free(struct live_pages *s);
-void pages_src(struct live_pages *s, struct ut_page_src *src);
+void live_pages_copy(struct live_pages *s, const struct live_buf *b);
+void live_pages_free(struct live_pages *s);
+void live_pages_src(struct live_pages *s, struct ut_page_src *src);
 
 /* what is new past a trace_pipe reader's position, consumed as it is read */
 struct live_pipe_src {
@@ -121,11 +121,11 @@ struct live_pipe_src {
 		unsigned char bytes[RB_PAGE_SIZE];
 	} page;
 };
-void pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *src);
+void live_pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *src);
 
 /* ---- live_stage.c: the view's stages ---- */
 
-struct pump_sink;
+struct live_pump_sink;
 
 struct live_stage {
 	const struct ut_data *cal;
@@ -161,7 +161,7 @@ struct live_stage {
 	/* what was shown: counted records, their bytes, the first one's time */
 	uint64_t entries, bytes, first_ts;
 	int have_first;
-	struct pump_sink *sink;		/* set: the events go to an instance's ring */
+	struct live_pump_sink *sink;		/* set: the events go to an instance's ring */
 	uint32_t trace_dir;		/* live_view.trace_dir */
 	/* an instance's trigger changes (a pump), and their state at the buffer's events so far */
 	const struct live_timeline *tl;
@@ -170,23 +170,23 @@ struct live_stage {
 };
 
 /* the stages of view @v (NULL: none) for buffer @b (NULL: set later) */
-void stage_init(struct live_stage *f, const struct live_cache *c, const struct live_view *v);
-void stage_buffer(struct live_stage *f, struct live_buf *b);
+void live_stage_init(struct live_stage *f, const struct live_cache *c, const struct live_view *v);
+void live_stage_buffer(struct live_stage *f, struct live_buf *b);
 /* the stages in order, as one ut_stage_fn */
 int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev);
 /* is an event at @ns of @cpu at @raw in the view's time and CPU's buffer? */
-int stage_time(const struct live_stage *f, uint64_t ns);
-int stage_cut(const struct live_stage *f, uint32_t cpu, uint64_t raw);
-/* the per-CPU cuts of view @v into @f (cuts_free() frees them) */
-void cuts_set(struct live_stage *f, struct live_buf *bufs, int nr, const struct live_view *v);
-void cuts_free(struct live_stage *f);
+int live_stage_time(const struct live_stage *f, uint64_t ns);
+int live_stage_cut(const struct live_stage *f, uint32_t cpu, uint64_t raw);
+/* the per-CPU cuts of view @v into @f (live_cuts_free() frees them) */
+void live_cuts_set(struct live_stage *f, struct live_buf *bufs, int nr, const struct live_view *v);
+void live_cuts_free(struct live_stage *f);
 /* the kept-frames state of buffer @b for a selection (made on first use) */
-struct live_fsel *fsel_get(struct live_buf *b);
+struct live_fsel *live_fsel_get(struct live_buf *b);
 
 /* ---- live_pump.c ---- */
 
 /* the last stage of a pump: the event into the sink's ring */
-int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
-	     struct ut_event *ev);
+int live_sink_put(struct live_pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
+		  struct ut_event *ev);
 
 #endif /* USERTRACE_LIVE_INT_H */

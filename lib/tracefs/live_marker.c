@@ -33,7 +33,7 @@ struct live_marker {
 struct live_marker *live_marker_open(const char *session_dir, const char *dir, uint32_t nr_pages)
 {
 	struct live_marker *m;
-	int clock = session_clock(session_dir);
+	int clock = live_session_clock(session_dir);
 
 	if (clock < 0 || nr_pages < 2) {
 		errno = clock < 0 ? -clock : EINVAL;

@@ -5,7 +5,7 @@
  * A pump reads the session's buffers as trace_pipe does (consuming, from
  * where it stopped) through utils/data.c's decoder and the instance's
  * stages (live_stage.c: since, set_ftrace_pid, set_ftrace_filter, its
- * events), and the last stage, sink_put(), writes each event it keeps
+ * events), and the last stage, live_sink_put(), writes each event it keeps
  * into a ring of the instance's (one per thread, overwrite mode): the
  * wire record unchanged, but for the function tracer's calls under a
  * selection (FUNC records).  The ring's stream states its open calls
@@ -27,7 +27,7 @@
 #include "usertrace/tracers.h"
 #include "utils/utils.h"
 
-struct pump_sink {
+struct live_pump_sink {
 	char path[PATH_MAX];		/* the ring's file, made at its first record */
 	const struct rb_header *src;	/* the session's buffer it copies */
 	uint32_t nr_pages;
@@ -72,7 +72,7 @@ static void ring_ctx(struct rb_writer *w, uint64_t ts, uint8_t ctx, uint8_t pree
 }
 
 /* the first @d open calls shown, as a STACK (DEPTH beyond UT_STACK_MAX) */
-static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
+static void ring_stack(struct live_pump_sink *k, uint32_t d, uint64_t ts)
 {
 	unsigned char buf[UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * UT_STACK_MAX];
 	unsigned char *ips = buf + UT_REC_OFF(stack, ips);
@@ -89,7 +89,7 @@ static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
 	ut_rec_put_n(buf, n);
 	/* with a selection, the calls it kept */
 	for (uint32_t i = 0; got < d && i < UT_STREAM_MAX_OPEN; i++)
-		if (!sel || (i < KEPT_MAX && sel->kept[i]))
+		if (!sel || (i < LIVE_KEPT_MAX && sel->kept[i]))
 			ut_put48(ips + UT_ADDR_BYTES * got++, s->stack[i]);
 	for (; got < d; got++)
 		ut_put48(ips + UT_ADDR_BYTES * got, 0);
@@ -99,7 +99,7 @@ static void ring_stack(struct pump_sink *k, uint32_t d, uint64_t ts)
 /* rb_writer's page_start: every page states the open calls first */
 static void ring_page_start(struct rb_writer *w, uint64_t ts)
 {
-	struct pump_sink *k = (struct pump_sink *)((char *)w - offsetof(struct pump_sink, w));
+	struct live_pump_sink *k = (struct live_pump_sink *)((char *)w - offsetof(struct live_pump_sink, w));
 
 	ring_stack(k, k->wdepth, ts);
 	/* and the context, as the runtime restates it (a reader starts each page plain) */
@@ -108,7 +108,7 @@ static void ring_page_start(struct rb_writer *w, uint64_t ts)
 }
 
 /* the ring's file, at its first record: pages start at @ts */
-static int ring_open(struct pump_sink *k, uint64_t ts, uint32_t cpu)
+static int ring_open(struct live_pump_sink *k, uint64_t ts, uint32_t cpu)
 {
 	struct rb_header *h;
 
@@ -148,8 +148,8 @@ static int64_t depth_before(const struct ut_event *ev)
 	}
 }
 
-int sink_put(struct pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
-	     struct ut_event *ev)
+int live_sink_put(struct live_pump_sink *k, const struct live_stage *f, const struct ut_stream *s,
+		  struct ut_event *ev)
 {
 	struct rb_writer *w = &k->w;
 	uint64_t ts = s->raw;
@@ -239,7 +239,7 @@ struct live_pump {
 	uint64_t since;
 	int markers;			/* copies the rings of trace_marker too (a snapshot) */
 	struct live_buf *bufs;		/* the buffers it copies, read as trace_pipe does */
-	struct pump_sink *sink;		/* sink[i] copies src[i] */
+	struct live_pump_sink *sink;		/* sink[i] copies src[i] */
 	int nr;
 	char **old;			/* rings a resize replaced: "gen path" */
 	int nr_old;
@@ -256,7 +256,7 @@ void live_pump_set_cpumask(struct live_pump *p, const uint32_t *mask)
 		memcpy(p->cpumask, mask, sizeof(p->cpumask));
 }
 
-static void sink_close(struct pump_sink *k)
+static void sink_close(struct live_pump_sink *k)
 {
 	if (k->open) {
 		rb_writer_close(&k->w);
@@ -299,24 +299,24 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 	int ret = 0, n;
 
 	pthread_mutex_lock(&live_lock);
-	c = cache_get(p->session, &ret);
+	c = live_cache_get(p->session, &ret);
 	if (!c)
 		goto out;
-	stage_init(&f, c, &v);
+	live_stage_init(&f, c, &v);
 	f.tl = tl;
 	f.cpumask = p->has_cpumask ? p->cpumask : NULL;
 	/* the sched events that name a second task: chosen by either (stage_sched_pids()) */
 	f.evpids = evpids && *evpids ? evpids : NULL;
 	/* a tracer that records no calls takes the events only */
 	f.events_only = tracer && ut_tracer_mode(tracer) == UT_MODE_NONE;
-	n = scan_bufs(p->src, &p->bufs, p->nr, p->markers);
+	n = live_scan_bufs(p->src, &p->bufs, p->nr, p->markers);
 	if (n > p->nr) {
 		p->sink = xrealloc(p->sink, sizeof(*p->sink) * (size_t)n);
 		memset(p->sink + p->nr, 0, sizeof(*p->sink) * (size_t)(n - p->nr));
 	}
 	p->nr = n;
 	for (int i = 0; i < p->nr; i++) {
-		struct pump_sink *k = &p->sink[i];
+		struct live_pump_sink *k = &p->sink[i];
 		struct live_buf *b = &p->bufs[i];
 		struct live_stage st;
 		struct live_pipe_src ps;
@@ -329,11 +329,11 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 			continue;
 		closed = __atomic_load_n(&b->r.hdr->state, __ATOMIC_ACQUIRE) == RB_STATE_CLOSED;
 		st = f;
-		stage_buffer(&st, b);
+		live_stage_buffer(&st, b);
 		/* set_ftrace_pid: the buffer's calls; set_event_pid: its events */
-		st.calls_off = !pid_selected(pids, b);
-		st.events_off = !pid_selected(evpids, b);
-		if (on && (!st.calls_off || !st.events_off || buf_other_tasks(evpids, b))) {
+		st.calls_off = !live_pid_selected(pids, b);
+		st.events_off = !live_pid_selected(evpids, b);
+		if (on && (!st.calls_off || !st.events_off || live_buf_other_tasks(evpids, b))) {
 			if (!k->open) {
 				size_t l = (size_t)snprintf(k->path, sizeof(k->path), "%s/%s",
 							    p->dir, b->name);
@@ -352,9 +352,9 @@ int live_pump_run(struct live_pump *p, const char *tracer, int on, const char *p
 		} else {
 			st.drop_all = 1;
 		}
-		pipe_src(&ps, b, &src);
+		live_pipe_src(&ps, b, &src);
 		ps.limit = tl ? tl->until : 0;
-		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, stream_get(b));
+		cur = ut_cursor_new(&c->cal, &b->ti, &src, live_stages, &st, live_stream_get(b));
 		while (ut_cursor_next(cur, &ev) > 0)
 			;
 		ut_cursor_free(cur);
@@ -401,7 +401,7 @@ void live_pump_resize(struct live_pump *p, uint32_t nr_pages)
 	}
 	p->nr_old = k;
 	for (int i = 0; i < p->nr; i++) {
-		struct pump_sink *s = &p->sink[i];
+		struct live_pump_sink *s = &p->sink[i];
 		char *line;
 
 		if (!s->open)
@@ -435,7 +435,7 @@ void live_pump_close(struct live_pump *p, int remove)
 	pthread_mutex_lock(&live_lock);
 	for (int i = 0; i < p->nr; i++) {
 		sink_close(&p->sink[i]);
-		buf_free(&p->bufs[i]);
+		live_buf_free(&p->bufs[i]);
 	}
 	pthread_mutex_unlock(&live_lock);
 	for (int i = 0; i < p->nr_old; i++)

@@ -10,7 +10,7 @@
  *             part of a CPU past its per_cpu buffer_size_kb (the cuts)
  *   cpu       per_cpu/cpuN files show that CPU's events
  *   pid       set_ftrace_pid: a buffer's calls; set_event_pid: its
- *             events (stage_buffer()); a view without pids_calls: a
+ *             events (live_stage_buffer()); a view without pids_calls: a
  *             whole buffer
  *   events    the programs' events the directory enabled (ev_on) and
  *             its event filters match (ev_filter), the calls a nop pump
@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/trigger.h"
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "lib/trace/output.h"
 #include "lib/trace/tracer.h"
 #include "lib/tracefs/live_int.h"
@@ -43,7 +43,7 @@
 
 /* ---- buffers ---- */
 
-void buf_free(struct live_buf *b)
+void live_buf_free(struct live_buf *b)
 {
 	rb_close(&b->r);
 	free(b->cnt);
@@ -95,7 +95,7 @@ static int ids_selected(const char *pids, long tid, long pid)
 }
 
 /* a view's pid list (live_view.pids) on a buffer: its thread's, its process's */
-int pid_selected(const char *pids, const struct live_buf *b)
+int live_pid_selected(const char *pids, const struct live_buf *b)
 {
 	const struct rb_header *h = b->r.hdr;
 
@@ -105,23 +105,23 @@ int pid_selected(const char *pids, const struct live_buf *b)
 	return ids_selected(pids, h->tid, h->pid);
 }
 
-int buf_other_tasks(const char *evpids, const struct live_buf *b)
+int live_buf_other_tasks(const char *evpids, const struct live_buf *b)
 {
 	/* the kernel events' sources write the sched events, in the buffer of the task they ran in */
 	return evpids && *evpids && (b->r.hdr->flags & RB_HDR_AUX);
 }
 
-int buf_shown(const struct live_view *v, const struct live_buf *b)
+int live_buf_shown(const struct live_view *v, const struct live_buf *b)
 {
 	if (!v)
 		return 1;
 	if (!v->pids_calls)
-		return pid_selected(v->pids, b);
-	return pid_selected(v->pids, b) || pid_selected(v->evpids, b) ||
-	       buf_other_tasks(v->evpids, b);
+		return live_pid_selected(v->pids, b);
+	return live_pid_selected(v->pids, b) || live_pid_selected(v->evpids, b) ||
+	       live_buf_other_tasks(v->evpids, b);
 }
 
-void buf_thread(struct live_buf *b)
+void live_buf_thread(struct live_buf *b)
 {
 	const struct rb_header *h = b->r.hdr;
 	struct ut_thread_info *ti = &b->ti;
@@ -130,7 +130,7 @@ void buf_thread(struct live_buf *b)
 	snprintf(ti->path, sizeof(ti->path), "%s", b->name);
 }
 
-int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers)
+int live_scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -156,7 +156,7 @@ int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers)
 		if (rb_open(path, &b->r) < 0)
 			continue;	/* being created: next time */
 		b->marker = marker;
-		buf_thread(b);
+		live_buf_thread(b);
 		nr++;
 	}
 	if (d)
@@ -164,7 +164,7 @@ int scan_bufs(const char *dir, struct live_buf **bufs, int nr, int markers)
 	return nr;
 }
 
-void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun)
+void live_load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun)
 {
 	for (int i = 0; i < 100; i++) {
 		*head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
@@ -174,28 +174,28 @@ void load_head(const struct rb_header *h, uint64_t *head, uint64_t *overrun)
 	}
 }
 
-uint64_t oldest_seq(const struct rb_header *h, uint64_t head)
+uint64_t live_oldest_seq(const struct rb_header *h, uint64_t head)
 {
 	return head + 1 > h->nr_pages ? head + 1 - h->nr_pages : 0;
 }
 
 /* ---- page sources ---- */
 
-void pages_copy(struct live_pages *s, const struct live_buf *b)
+void live_pages_copy(struct live_pages *s, const struct live_buf *b)
 {
 	struct rb_header *h = b->r.hdr;
 	uint64_t head, seq;
 
 	memset(s, 0, sizeof(*s));
-	load_head(h, &head, &s->overrun);
-	seq = oldest_seq(h, head);
+	live_load_head(h, &head, &s->overrun);
+	seq = live_oldest_seq(h, head);
 	s->pages = xmalloc((size_t)(head + 1 - seq) * RB_PAGE_SIZE);
 	for (; seq <= head; seq++)
 		if (rb_copy_page(h, seq, s->pages + s->nr * RB_PAGE_SIZE) >= 0)
 			s->nr++;
 }
 
-void pages_free(struct live_pages *s)
+void live_pages_free(struct live_pages *s)
 {
 	free(s->pages);
 	s->pages = NULL;
@@ -213,7 +213,7 @@ static const struct rb_page *pages_next(void *arg, struct ut_stream *st, uint32_
 }
 
 /* @s's pages from the first on */
-void pages_src(struct live_pages *s, struct ut_page_src *src)
+void live_pages_src(struct live_pages *s, struct ut_page_src *src)
 {
 	s->next = 0;
 	src->next = pages_next;
@@ -232,8 +232,8 @@ static void pipe_start(struct live_pipe_src *ps, struct ut_stream *s)
 	uint32_t nr = h->nr_pages;
 	uint64_t ovr, oldest;
 
-	load_head(h, &ps->head, &ovr);
-	oldest = oldest_seq(h, ps->head);
+	live_load_head(h, &ps->head, &ovr);
+	oldest = live_oldest_seq(h, ps->head);
 	if (!b->started) {
 		b->started = 1;
 		b->cnt = xcalloc(nr, sizeof(*b->cnt));
@@ -327,7 +327,7 @@ static const struct rb_page *pipe_next(void *arg, struct ut_stream *s, uint32_t 
 	return &ps->page.p;
 }
 
-void pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *src)
+void live_pipe_src(struct live_pipe_src *ps, struct live_buf *b, struct ut_page_src *src)
 {
 	ps->b = b;
 	ps->first = 1;
@@ -407,7 +407,7 @@ static int stage_sched_pids(const struct live_stage *f, const struct ut_event *e
 	return -1;
 }
 
-void stage_init(struct live_stage *f, const struct live_cache *c, const struct live_view *v)
+void live_stage_init(struct live_stage *f, const struct live_cache *c, const struct live_view *v)
 {
 	memset(f, 0, sizeof(*f));
 	f->cal = &c->cal;
@@ -444,14 +444,14 @@ void stage_init(struct live_stage *f, const struct live_cache *c, const struct l
 	stage_sched_slots(f, c);
 }
 
-struct ut_stream *stream_get(struct live_buf *b)
+struct ut_stream *live_stream_get(struct live_buf *b)
 {
 	if (!b->st)
 		b->st = xcalloc(1, sizeof(*b->st));
 	return b->st;
 }
 
-struct live_fsel *fsel_get(struct live_buf *b)
+struct live_fsel *live_fsel_get(struct live_buf *b)
 {
 	if (!b->fsel)
 		b->fsel = xcalloc(1, sizeof(*b->fsel));
@@ -459,7 +459,7 @@ struct live_fsel *fsel_get(struct live_buf *b)
 }
 
 /* which buffer's events follow: its symbols, its selection's frames */
-void stage_buffer(struct live_stage *f, struct live_buf *b)
+void live_stage_buffer(struct live_stage *f, struct live_buf *b)
 {
 	f->pid = b->r.hdr->pid;
 	f->image = b->r.hdr->image;
@@ -472,10 +472,10 @@ void stage_buffer(struct live_stage *f, struct live_buf *b)
 		if (f->tl->soft_off)
 			memcpy(f->tl_soft, f->tl->soft_off, sizeof(f->tl_soft));
 	}
-	f->calls_off = !pid_selected(f->pids, b);
-	f->events_off = !pid_selected(f->evpids, b);
+	f->calls_off = !live_pid_selected(f->pids, b);
+	f->events_off = !live_pid_selected(f->evpids, b);
 	if (f->ffilter || f->fnotrace) {
-		f->fsel = fsel_get(b);
+		f->fsel = live_fsel_get(b);
 	} else {
 		if (b->fsel)
 			b->fsel->on = 0;
@@ -483,7 +483,7 @@ void stage_buffer(struct live_stage *f, struct live_buf *b)
 	}
 }
 
-int stage_time(const struct live_stage *f, uint64_t ns)
+int live_stage_time(const struct live_stage *f, uint64_t ns)
 {
 	if (ns <= f->since)
 		return 0;
@@ -493,7 +493,7 @@ int stage_time(const struct live_stage *f, uint64_t ns)
 	return 1;
 }
 
-int stage_cut(const struct live_stage *f, uint32_t cpu, uint64_t raw)
+int live_stage_cut(const struct live_stage *f, uint32_t cpu, uint64_t raw)
 {
 	return !f->cut || cpu >= f->nr_cut || raw >= f->cut[cpu];
 }
@@ -507,16 +507,16 @@ static int stage_func(const struct live_stage *f, uint64_t ip, uint64_t raw)
 	const char *name = sym ? sym->raw ? sym->raw : sym->name : "";
 	const char *mod = sym && sym->module ? sym->module : "";
 
-	return ut_list_match(f->ffilter, name, mod) != 0 &&
-	       ut_list_match(f->fnotrace, name, mod) != 1;
+	return ut_funclist_match(f->ffilter, name, mod) != 0 &&
+	       ut_funclist_match(f->fnotrace, name, mod) != 1;
 }
 
 /* the selection of the open calls below depth @d: those the stream restated are looked up */
 static void fsel_known(const struct live_stage *f, struct live_fsel *k, const struct ut_stream *s,
 		       uint32_t d)
 {
-	if (d > KEPT_MAX)
-		d = KEPT_MAX;
+	if (d > LIVE_KEPT_MAX)
+		d = LIVE_KEPT_MAX;
 	if (k->known > d)
 		k->known = d;
 	for (uint32_t i = k->known; i < d; i++) {
@@ -550,19 +550,19 @@ static int stage_select(struct live_stage *f, const struct ut_stream *s, struct 
 	switch (ev->type) {
 	case UT_EV_ENTRY:
 		fsel_known(f, k, s, d);
-		pass = d < KEPT_MAX && stage_func(f, ev->ip, s->raw);
-		if (d < KEPT_MAX) {
+		pass = d < LIVE_KEPT_MAX && stage_func(f, ev->ip, s->raw);
+		if (d < LIVE_KEPT_MAX) {
 			k->kept[d] = (uint8_t)pass;
 			k->kc[d + 1] = k->kc[d] + (uint32_t)pass;
 			k->known = d + 1;
 		}
-		ev->depth = k->kc[d < KEPT_MAX ? d : KEPT_MAX];
+		ev->depth = k->kc[d < LIVE_KEPT_MAX ? d : LIVE_KEPT_MAX];
 		return pass;
 	case UT_EV_EXIT:
 		if (d < k->known)
 			pass = k->kept[d];
 		else
-			pass = d < KEPT_MAX && ev->ip && stage_func(f, ev->ip, UT_SYMTAB_LATEST);
+			pass = d < LIVE_KEPT_MAX && ev->ip && stage_func(f, ev->ip, UT_SYMTAB_LATEST);
 		fsel_known(f, k, s, d);
 		ev->depth = fsel_depth(k, d);
 		return pass;
@@ -689,7 +689,7 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 	}
 	else if ((f->events_only || f->calls_off) && (ev_is_call(ev->type) || ev->type == UT_EV_DEPTH))
 		pass = 0;
-	if (!pass || !stage_time(f, ev->ts) || !stage_cut(f, ev->cpu, s->raw) ||
+	if (!pass || !live_stage_time(f, ev->ts) || !live_stage_cut(f, ev->cpu, s->raw) ||
 	    (f->cpu >= 0 && (uint32_t)f->cpu != ev->cpu))
 		return 0;
 	if (f->fsel && f->as_func) {
@@ -700,7 +700,7 @@ int live_stages(void *arg, const struct ut_stream *s, struct ut_event *ev)
 			ev->type = UT_EV_FUNC;
 	}
 	if (f->sink)
-		return sink_put(f->sink, f, s, ev);
+		return live_sink_put(f->sink, f, s, ev);
 	if (s->rec && ev->type != UT_EV_LOST && ev->type != UT_EV_DEPTH) {
 		uint32_t h;
 
@@ -759,10 +759,10 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 		struct rb_header *h = bufs[i].r.hdr;
 		uint64_t head, ovr;
 
-		if (bufs[i].gone || !buf_shown(v, &bufs[i]))
+		if (bufs[i].gone || !live_buf_shown(v, &bufs[i]))
 			continue;
-		load_head(h, &head, &ovr);
-		for (uint64_t seq = oldest_seq(h, head); seq <= head; seq++) {
+		live_load_head(h, &head, &ovr);
+		for (uint64_t seq = live_oldest_seq(h, head); seq <= head; seq++) {
 			const unsigned char *r;
 			struct rb_iter it;
 			uint32_t len, cpu, hd;
@@ -780,7 +780,7 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 					fresh = 1;
 					continue;
 				}
-				if (!stage_time(f, ut_data_ns(f->cal, ts)) || cpu >= ncut || v->cpu_pages[cpu] >= maxp ||
+				if (!live_stage_time(f, ut_data_ns(f->cal, ts)) || cpu >= ncut || v->cpu_pages[cpu] >= maxp ||
 				    ts < cut[cpu])
 					continue;
 				if (fresh) {
@@ -817,7 +817,7 @@ static void cuts_compute(struct live_buf *bufs, int nr, const struct live_stage 
 	free(segs);
 }
 
-void cuts_set(struct live_stage *f, struct live_buf *bufs, int nr, const struct live_view *v)
+void live_cuts_set(struct live_stage *f, struct live_buf *bufs, int nr, const struct live_view *v)
 {
 	uint64_t *cut;
 	int n = 0;
@@ -841,7 +841,7 @@ void cuts_set(struct live_stage *f, struct live_buf *bufs, int nr, const struct 
 	f->nr_cut = (uint32_t)n;
 }
 
-void cuts_free(struct live_stage *f)
+void live_cuts_free(struct live_stage *f)
 {
 	free((uint64_t *)f->cut);
 	f->cut = NULL;

@@ -10,7 +10,7 @@
  * empty) and not in set_ftrace_notrace_pid; events likewise with the two
  * event lists.  The programs filter on the union of what the directories
  * want (instances.c, rec_filter_update()); the top's views and the
- * instances' pumps show each directory's own choice (pids_view()).
+ * instances' pumps show each directory's own choice (tfs_pids_view()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -45,7 +45,7 @@ static const char *next_id(const char *p, long *v)
 }
 
 /* the ids of @list (ascending text) into @ids, at most @max; how many, -1 beyond */
-int pids_parse(const char *list, int32_t *ids, uint32_t max)
+int tfs_pids_parse(const char *list, int32_t *ids, uint32_t max)
 {
 	uint32_t n = 0;
 	long v;
@@ -59,7 +59,7 @@ int pids_parse(const char *list, int32_t *ids, uint32_t max)
 }
 
 /* is @id in @list? */
-int pids_has(const char *list, long id)
+int tfs_pids_has(const char *list, long id)
 {
 	long v;
 
@@ -71,7 +71,7 @@ int pids_has(const char *list, long id)
 }
 
 /* does directory @in follow the forks of the threads of its list @list (TFS_PIDS_*)? */
-int pids_follows(const struct tfs_inst *in, int list)
+int tfs_pids_follows(const struct tfs_inst *in, int list)
 {
 	uint32_t bit = list <= TFS_PIDS_FUNC_NO ? TRACE_ITER_FUNC_FORK : TRACE_ITER_EVENT_FORK;
 
@@ -136,11 +136,11 @@ static int pids_set(struct tfs_session *s, struct tfs_inst *in, int k, const cha
 	if (!strcmp(text, in->pids[k]))
 		return 0;
 	if (in != &s->top)
-		inst_pump(in);
+		tfs_inst_pump(in);
 	strcpy(in->pids[k], text);
 	/* the user's own choice: the views follow it from now on */
 	in->pids_gone[k][0] = '\0';
-	return recording_update(s);
+	return tfs_recording_update(s);
 }
 
 /*
@@ -185,7 +185,7 @@ static int pids_write(struct tfs_session *s, struct tfs_inst *in, int k, const c
 	}
 	if (ret || !nv)
 		goto out;
-	nold = pids_parse(in->pids[k], old, UT_LIST_MAX / 2);
+	nold = tfs_pids_parse(in->pids[k], old, UT_LIST_MAX / 2);
 	for (int j = 0; j < nold; j++)
 		v[nv++] = old[j];
 	if (pids_text(v, nv, text, sizeof(text)) < 0) {
@@ -210,7 +210,7 @@ static int pids_add(char *list, long id)
 	char text[UT_LIST_MAX];
 	int n;
 
-	if (pids_has(list, id) || (n = pids_parse(list, ids, UT_LIST_MAX / 2)) < 0)
+	if (tfs_pids_has(list, id) || (n = tfs_pids_parse(list, ids, UT_LIST_MAX / 2)) < 0)
 		return 0;
 	for (int i = 0; i < n; i++)
 		v[i] = ids[i];
@@ -272,8 +272,8 @@ static int follow_forks(struct tfs_session *s, uint32_t *donep)
 		}
 		for (struct tfs_inst *in = &s->top; in; in = in == &s->top ? s->insts : in->next)
 			for (int k = 0; k < TFS_NR_PIDS; k++)
-				if (pids_follows(in, k) &&
-				    (pids_has(in->pids[k], e->ptid) || pids_has(in->pids[k], e->ppid))) {
+				if (tfs_pids_follows(in, k) &&
+				    (tfs_pids_has(in->pids[k], e->ptid) || tfs_pids_has(in->pids[k], e->ppid))) {
 					/*
 					 * in the list from its fork on, as the kernel
 					 * adds it in sched_process_fork: what it recorded
@@ -307,20 +307,20 @@ static int follow_exits(struct tfs_session *s)
 			int32_t v[UT_LIST_MAX / 2];
 			int n;
 
-			if (!pids_follows(in, k) || !in->pids[k][0])
+			if (!tfs_pids_follows(in, k) || !in->pids[k][0])
 				continue;
-			n = pids_parse(in->pids[k], v, UT_LIST_MAX / 2);
+			n = tfs_pids_parse(in->pids[k], v, UT_LIST_MAX / 2);
 			for (int i = 0; i < n; i++) {
 				if (!id_gone(v[i]))
 					continue;
 				if (nids < 0)
-					nids = session_ids(s, &ids);
-				if (!pids_has(s->pids_followed, v[i]) &&
-				    !bsearch(&v[i], ids, (size_t)nids, sizeof(*ids), cmp_int))
+					nids = tfs_session_ids(s, &ids);
+				if (!tfs_pids_has(s->pids_followed, v[i]) &&
+				    !bsearch(&v[i], ids, (size_t)nids, sizeof(*ids), tfs_cmp_int))
 					continue;
 				if (in != &s->top)
-					inst_pump(in);	/* it takes the last of the thread first */
-				else if (!pids_has(in->pids_gone[k], v[i]))
+					tfs_inst_pump(in);	/* it takes the last of the thread first */
+				else if (!tfs_pids_has(in->pids_gone[k], v[i]))
 					pids_add(in->pids_gone[k], v[i]);
 				pids_del(in->pids[k], v[i]);
 				changed = 1;
@@ -333,7 +333,7 @@ static int follow_exits(struct tfs_session *s)
 
 		for (struct tfs_inst *in = &s->top; in && !held; in = in == &s->top ? s->insts : in->next)
 			for (int k = 0; k < TFS_NR_PIDS && !held; k++)
-				held = pids_has(in->pids[k], id);
+				held = tfs_pids_has(in->pids[k], id);
 		if (!held && id_gone(id)) {
 			pids_del(s->pids_followed, id);
 			p = s->pids_followed;
@@ -343,14 +343,14 @@ static int follow_exits(struct tfs_session *s)
 }
 
 /**
- * pids_follow - the -fork options: the children the programs made join
+ * tfs_pids_follow - the -fork options: the children the programs made join
  * their parents' lists, the threads that ended leave them
  *
  * Then the programs have the new lists, and the children that record as
- * their parent until now (runtime/filter.c, ut_pid_follow()) go by them.
+ * their parent until now (runtime/funcfilter.c, ut_pid_follow()) go by them.
  * Context: s->lock held; before a view, a pump or a pid file is read.
  */
-void pids_follow(struct tfs_session *s)
+void tfs_pids_follow(struct tfs_session *s)
 {
 	struct ut_session_ctl *c = s->ctl;
 	int changed, any = __atomic_load_n(&c->nr_follow, __ATOMIC_RELAXED) != 0;
@@ -361,7 +361,7 @@ void pids_follow(struct tfs_session *s)
 	changed = follow_forks(s, &done);
 	changed |= any && follow_exits(s);
 	if (changed)
-		recording_update(s);	/* no filter goes on or off: no handshake */
+		tfs_recording_update(s);	/* no filter goes on or off: no handshake */
 	__atomic_store_n(&c->forklog_done, done, __ATOMIC_RELEASE);
 }
 
@@ -372,7 +372,7 @@ void pids_follow(struct tfs_session *s)
  * their exit (pids_gone; an instance's pump took their events before):
  * their past stays as it was recorded.
  */
-void pids_view(const struct tfs_inst *in, int events, char *out, size_t size)
+void tfs_pids_view(const struct tfs_inst *in, int events, char *out, size_t size)
 {
 	int k = events ? TFS_PIDS_EVENT : TFS_PIDS_FUNC;
 	/* the ids shown (the ended ones only while the list chooses), then those hidden */
@@ -395,19 +395,19 @@ void pids_view(const struct tfs_inst *in, int events, char *out, size_t size)
 /* ---- the files ---- */
 
 /* as the kernel's: one id a line; set_ftrace_pid and set_ftrace_notrace_pid say "no pid" when empty */
-static int pids_show(struct tfs_handle *h, struct sbuf *b)
+static int pids_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	int k = h->n.f->arg;
 	const char *p;
 
-	pids_follow(h->s);
+	tfs_pids_follow(h->s);
 	p = h->n.inst->pids[k];
 	if (!*p && k <= TFS_PIDS_FUNC_NO)
-		sb_puts(b, "no pid\n");
+		tfs_sb_puts(b, "no pid\n");
 	while (*p) {
 		size_t n = strcspn(p, " ");
 
-		sb_printf(b, "%.*s\n", (int)n, p);
+		tfs_sb_printf(b, "%.*s\n", (int)n, p);
 		p += n + (p[n] == ' ');
 	}
 	return 0;
@@ -415,7 +415,7 @@ static int pids_show(struct tfs_handle *h, struct sbuf *b)
 
 static int pids_file_write(struct tfs_handle *h, const char *buf, size_t size)
 {
-	pids_follow(h->s);
+	tfs_pids_follow(h->s);
 	return pids_write(h->s, h->n.inst, h->n.f->arg, buf, size);
 }
 

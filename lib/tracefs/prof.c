@@ -23,9 +23,9 @@
 #include "lib/tracefs/tfs_int.h"
 #include "utils/profile.h"
 
-static int flag_show(struct tfs_handle *h, struct sbuf *b, uint32_t flag)
+static int flag_show(struct tfs_handle *h, struct tfs_sbuf *b, uint32_t flag)
 {
-	sb_printf(b, "%d\n", h->s->ctl->flags & flag ? 1 : 0);
+	tfs_sb_printf(b, "%d\n", h->s->ctl->flags & flag ? 1 : 0);
 	return 0;
 }
 
@@ -65,7 +65,7 @@ static int parse_int(const char *buf, size_t size, long long *v)
 	return 0;
 }
 
-static int stack_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	return flag_show(h, b, UT_CTL_STACK);
 }
@@ -79,9 +79,9 @@ static int stack_enabled_write(struct tfs_handle *h, const char *buf, size_t siz
 	return flag_set(h, UT_CTL_STACK, v != 0);
 }
 
-static int stack_max_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_max_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%llu\n", (unsigned long long)prof_stack_max(h->s->dir));
+	tfs_sb_printf(b, "%llu\n", (unsigned long long)prof_stack_max(h->s->dir));
 	return 0;
 }
 
@@ -89,7 +89,7 @@ static int stack_max_show(struct tfs_handle *h, struct sbuf *b)
 static int stack_max_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	unsigned long long v;
-	int perr = parse_ull(buf, size, &v);
+	int perr = tfs_parse_ull(buf, size, &v);
 
 	if (perr)
 		return perr;
@@ -97,7 +97,7 @@ static int stack_max_write(struct tfs_handle *h, const char *buf, size_t size)
 	return TFS_WR_DONE;
 }
 
-static int stack_trace_show(struct tfs_handle *h, struct sbuf *b)
+static int stack_trace_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -110,12 +110,12 @@ static int stack_trace_show(struct tfs_handle *h, struct sbuf *b)
 	if (fclose(f) != 0 && !ret)
 		ret = -ENOMEM;
 	if (!ret)
-		sb_add(b, text, len);
+		tfs_sb_add(b, text, len);
 	free(text);
 	return ret;
 }
 
-static int profile_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int profile_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	return flag_show(h, b, UT_CTL_PROFILE);
 }
@@ -124,7 +124,7 @@ static int profile_enabled_show(struct tfs_handle *h, struct sbuf *b)
 static int profile_enabled_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	unsigned long long v;
-	int perr = parse_ull(buf, size, &v);
+	int perr = tfs_parse_ull(buf, size, &v);
 
 	if (perr)
 		return perr;
@@ -136,7 +136,7 @@ static int profile_enabled_write(struct tfs_handle *h, const char *buf, size_t s
  * programs read the flag at each return (no handshake needed).
  * Context: s->lock held.
  */
-void prof_graph_time_update(struct tfs_session *s)
+void tfs_prof_graph_time_update(struct tfs_session *s)
 {
 	uint32_t *w = trace_array_tracer_flags(&s->top.tr, &function_graph_tracer);
 

@@ -112,10 +112,10 @@ static const char readme_text[] =
 	"      format\t\t- its fields and print format\n"
 	"      id\t\t- its id\n";
 
-static int readme_show(struct tfs_handle *h, struct sbuf *b)
+static int readme_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_puts(b, readme_text);
+	tfs_sb_puts(b, readme_text);
 	return 0;
 }
 

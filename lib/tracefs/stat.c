@@ -10,7 +10,7 @@
 #include "lib/trace/stat.h"
 #include "lib/tracefs/tfs_int.h"
 
-static int stat_show(struct tfs_handle *h, struct sbuf *b)
+static int stat_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -23,7 +23,7 @@ static int stat_show(struct tfs_handle *h, struct sbuf *b)
 	if (fclose(f) != 0 && !ret)
 		ret = -ENOMEM;
 	if (!ret)
-		sb_add(b, text, len);
+		tfs_sb_add(b, text, len);
 	free(text);
 	return ret;
 }

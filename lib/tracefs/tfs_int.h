@@ -11,7 +11,7 @@
  * settings live in the session's control page (include/usertrace/session.h);
  * a change that the traced processes must act on (the tracer, the filter
  * lists, function commands, max_graph_depth, tracing_thresh) is applied
- * with the generation handshake (ctl_apply(), handshake.c), so that a write
+ * with the generation handshake (tfs_ctl_apply(), handshake.c), so that a write
  * returns once the programs follow it, as the kernel's does.
  *
  * Paths:
@@ -33,7 +33,7 @@
  * TFS_PUMP_MS by pump_main() and before any read of the instance) fills
  * from the session's while the instance is on and has a tracer.  What the
  * programs record is what the top and the instances need together
- * (recording_update(): the most detailed tracer, on while any is on; and
+ * (tfs_recording_update(): the most detailed tracer, on while any is on; and
  * rec_filter_update(): the threads and CPUs any of them wants).  The top
  * reads the session's buffers directly and hides the times it was off.
  *
@@ -41,7 +41,7 @@
  * registry (SESSION/events, usertrace/evreg.h), which their runtime fills.
  * Each directory has its own set of enabled events (set_event, the enable
  * files); a slot's UT_EVS_RECORD bit, which the programs follow, is the
- * union (ev_publish()), applied with the handshake.  A directory with
+ * union (tfs_ev_publish()), applied with the handshake.  A directory with
  * events enabled records even with the nop tracer.  An instance's pump
  * takes only its events; the top's views drop those it did not enable
  * (top_ev_wide).
@@ -94,7 +94,7 @@
 #include <sys/types.h>
 
 #include "usertrace/evreg.h"
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "lib/event/trigger.h"
 #include "usertrace/session.h"
 #include "lib/trace/options.h"
@@ -144,11 +144,11 @@
 
 /* what a write handler returns when it succeeded */
 #define TFS_WR_DONE	0	/* nothing more to do */
-#define TFS_WR_APPLY	1	/* the control page changed: the programs apply it (ctl_apply()) */
+#define TFS_WR_APPLY	1	/* the control page changed: the programs apply it (tfs_ctl_apply()) */
 #define TFS_WR_THRESH	2	/* tracing_thresh: converted to ticks unlocked, then applied */
 
 struct tfs_handle;
-struct sbuf;
+struct tfs_sbuf;
 
 struct tfs_file {
 	const char *name;
@@ -158,9 +158,9 @@ struct tfs_file {
 	 * @show: the whole text of the file, made at the first read (the
 	 * reader then sees one consistent text).  0 or -errno.  NULL: a read
 	 * is -EINVAL (trace_marker).  Context: s->lock held; it may drop it
-	 * while it reads the buffers (view_print()).
+	 * while it reads the buffers (tfs_view_print()).
 	 */
-	int (*show)(struct tfs_handle *h, struct sbuf *b);
+	int (*show)(struct tfs_handle *h, struct tfs_sbuf *b);
 	/*
 	 * @read: instead of @show, a file read as a stream from @off on
 	 * (trace_pipe: consuming, blocking).  Context: s->lock not held.
@@ -192,7 +192,7 @@ struct tfs_file {
 	size_t max_write;		/* a longer write is cut there and short (trace_marker); 0: none */
 	/*
 	 * @sync: before the text is made, the programs copy their
-	 * statistics into their files (ctl_apply(): usertrace/statarea.h),
+	 * statistics into their files (tfs_ctl_apply(): usertrace/statarea.h),
 	 * so that a read sees the counts of that moment
 	 */
 	int sync;
@@ -208,7 +208,7 @@ extern const struct tfs_file tfs_buffers_files[], tfs_errlog_files[], tfs_events
 	tfs_evtrig_files[], tfs_views_files[], tfs_stat_files[], tfs_pids_files[];
 extern const struct tfs_file tfs_prof_files[];
 /* prof.c: the top's graph-time option into the control page (UT_CTL_NOGRAPHTIME) */
-void prof_graph_time_update(struct tfs_session *s);
+void tfs_prof_graph_time_update(struct tfs_session *s);
 
 /* the pid lists of a directory (pids.c), the kernel's four files */
 enum tfs_pids {
@@ -223,7 +223,7 @@ struct tfs_inst {
 	char name[NAME_MAX + 1];	/* "" for the top instance */
 	int refs;			/* open handles */
 	uint64_t since;			/* clear point */
-	int on;				/* tracing_on (top: see top_sync()) */
+	int on;				/* tracing_on (top: see tfs_top_sync()) */
 	/*
 	 * the tracer state: current_tracer, the options, trace_clock,
 	 * tracing_max_latency (lib/trace/tracer.h, as the kernel's)
@@ -248,7 +248,7 @@ struct tfs_inst {
 	char pids_gone[TFS_NR_PIDS][UT_LIST_MAX];
 	/*
 	 * set_ftrace_filter and set_ftrace_notrace, the directory's own; the
-	 * control page has what the programs record (lists_update())
+	 * control page has what the programs record (tfs_lists_update())
 	 */
 	char filter[UT_LIST_MAX];
 	char notrace[UT_LIST_MAX];
@@ -289,7 +289,7 @@ struct tfs_inst {
 	/*
 	 * The events the directory enabled (set_event, events/.../enable): a
 	 * bit per slot of the session's registry.  The programs record the
-	 * union (the slots' UT_EVS_RECORD, ev_publish()).
+	 * union (the slots' UT_EVS_RECORD, tfs_ev_publish()).
 	 */
 	uint64_t ev_on[TFS_EV_WORDS];
 	/*
@@ -297,7 +297,7 @@ struct tfs_inst {
 	 * sched:sched_switch and sched_wakeup), enabled with ev_on for the
 	 * programs, the views and the pump, but not listed in set_event nor
 	 * in the enable files, as the kernel's tracer used its tracepoints
-	 * without the events (ev_dir(), tracer_events())
+	 * without the events (tfs_ev_dir(), tfs_tracer_events())
 	 */
 	uint64_t tr_ev[TFS_EV_WORDS];
 	/*
@@ -305,7 +305,7 @@ struct tfs_inst {
 	 * (each layout of an event has its own program), and the system
 	 * filters' texts (events/SYS/filter).  Its views and its pump keep
 	 * the events they match; the programs run a filter when it is the
-	 * same for every directory that enables the event (evfilt_publish()).
+	 * same for every directory that enables the event (tfs_evfilt_publish()).
 	 */
 	struct tfs_evfilt *evfilt[UT_EVREG_SLOTS];
 	struct tfs_sysfilt *sysfilt;
@@ -367,7 +367,7 @@ struct tfs_session {
 	/*
 	 * The programs' events: the registry (SESSION/events, NULL if the
 	 * session has none) and its descriptors, unpacked as slots appear
-	 * (ev_refresh(); evd[i] NULL: a slot that does not unpack).
+	 * (tfs_ev_refresh(); evd[i] NULL: a slot that does not unpack).
 	 */
 	struct ut_evreg *evreg;
 	uint64_t snap_req_seen;		/* the snapshot triggers' requests taken */
@@ -428,24 +428,24 @@ struct tfs_trig {
 	int64_t count;
 };
 
-void evfilt_free_all(struct tfs_session *s);
-/* a directory's filters, at its rmdir (then evfilt_publish_all()) */
-void evfilt_free_inst(struct tfs_inst *in);
+void tfs_evfilt_free_all(struct tfs_session *s);
+/* a directory's filters, at its rmdir (then tfs_evfilt_publish_all()) */
+void tfs_evfilt_free_inst(struct tfs_inst *in);
 /* @in's words in the registry (dirs[in->rdir]), given now if it has none: 0 or -ENOSPC */
-int inst_rdir(struct tfs_session *s, struct tfs_inst *in);
+int tfs_inst_rdir(struct tfs_session *s, struct tfs_inst *in);
 /* @in's stacktrace option into the registry's opt_stack: 0 or -errno */
-int opt_stack_update(struct tfs_session *s, struct tfs_inst *in);
+int tfs_opt_stack_update(struct tfs_session *s, struct tfs_inst *in);
 /* the programs' filter of event @slot from the directories' (evfilt.c) */
-void evfilt_publish(struct tfs_session *s, uint32_t slot);
+void tfs_evfilt_publish(struct tfs_session *s, uint32_t slot);
 /* the programs' filter of each event from the directories' */
-void evfilt_publish_all(struct tfs_session *s);
+void tfs_evfilt_publish_all(struct tfs_session *s);
 /* error_log's entry for a refused filter (or a trigger's), in the kernel's words */
-void evfilt_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err);
+void tfs_evfilt_errlog(struct tfs_session *s, const char *expr, const struct ut_evf_error *err);
 /* the filters of @in for a view: [slot] a copy of its program, or NULL; NULL if none */
-struct ut_evfilter **evfilt_copy(struct tfs_inst *in, uint32_t nr);
-void evfilt_copy_free(struct ut_evfilter **f, uint32_t nr);
+struct ut_evfilter **tfs_evfilt_copy(struct tfs_inst *in, uint32_t nr);
+void tfs_evfilt_copy_free(struct ut_evfilter **f, uint32_t nr);
 /* @in's programs by slot, NULL if it has none: valid under s->lock, until the next call */
-const struct ut_evfilter *const *evfilt_progs(struct tfs_inst *in);
+const struct ut_evfilter *const *tfs_evfilt_progs(struct tfs_inst *in);
 
 /* what a path names */
 enum { D_NONE, D_ROOT, D_OPTIONS, D_PERCPU, D_CPU, D_INSTANCES, D_EVENTS, D_EVSYS, D_EVENT, D_STAT };
@@ -482,7 +482,7 @@ struct tfs_handle {
 };
 
 /* a growing text buffer */
-struct sbuf {
+struct tfs_sbuf {
 	char *p;
 	size_t len, cap;
 	int err;
@@ -504,12 +504,12 @@ struct tfs_funcs {
 	size_t tab_size;
 };
 
-struct words {
+struct tfs_words {
 	char **w;
 	int n;
 };
 
-struct view_buf {
+struct tfs_view_buf {
 	struct live_view v;
 	char ffilter[UT_LIST_MAX], fnotrace[UT_LIST_MAX];
 	uint64_t hide[2 * TFS_HIDE_MAX];
@@ -521,7 +521,7 @@ struct view_buf {
 	uint32_t cpu_pages[TFS_MAX_CPUS];
 	uint64_t cpu_since[TFS_MAX_CPUS];
 	uint64_t ev_on[TFS_EV_WORDS];
-	struct trace_lat_info lat;		/* view_max(): the maximum shown */
+	struct trace_lat_info lat;		/* tfs_view_max(): the maximum shown */
 	struct ut_evfilter **evf;	/* copies of the directory's filters (v.ev_filter) */
 	uint32_t nr_evf;
 };
@@ -534,124 +534,124 @@ static inline const char *tfs_tracer_name(const struct tfs_inst *in)
 }
 
 /* core.c: a session */
-uint64_t us_to_ticks(struct tfs_session *s, unsigned long long us);
+uint64_t tfs_us_to_ticks(struct tfs_session *s, unsigned long long us);
 /* clock units of the programs to microseconds, truncated (nsecs_to_usecs) */
-unsigned long long ticks_to_us(struct tfs_session *s, uint64_t ticks);
-uint64_t ticks_to_ns(struct tfs_session *s, uint64_t ticks);
+unsigned long long tfs_ticks_to_us(struct tfs_session *s, uint64_t ticks);
+uint64_t tfs_ticks_to_ns(struct tfs_session *s, uint64_t ticks);
 /* the view of the max-latency buffers (tracers with use_max_tr); s->lock held */
-void view_max(struct tfs_session *s, struct view_buf *vb);
+void tfs_view_max(struct tfs_session *s, struct tfs_view_buf *vb);
 
 /* files.c: the registry of files, paths */
-size_t next_comp(const char **p, const char **comp);
-int comp_is(const char *c, size_t len, const char *name);
-int resolve(struct tfs_session *s, const char *path, struct tfs_node *n);
+size_t tfs_next_comp(const char **p, const char **comp);
+int tfs_comp_is(const char *c, size_t len, const char *name);
+int tfs_resolve(struct tfs_session *s, const char *path, struct tfs_node *n);
 int tfs_open_trunc(int flags);
 int tfs_list_open(struct tfs_handle *h, int flags);
 int tfs_list_release(struct tfs_handle *h);
 
 /* util.c: text and number helpers */
-uint64_t mono_ns(void);
-void sb_add(struct sbuf *b, const char *s, size_t n);
+uint64_t tfs_mono_ns(void);
+void tfs_sb_add(struct tfs_sbuf *b, const char *s, size_t n);
 __attribute__((format(printf, 2, 3)))
-void sb_printf(struct sbuf *b, const char *fmt, ...);
-void sb_puts(struct sbuf *b, const char *s);
-char *strip_dup(const char *buf, size_t size);
-int parse_ull(const char *buf, size_t size, unsigned long long *v);
-int name_pid(const char *name, const char *prefix);
-int cmp_int(const void *a, const void *b);
-int ints_push(int **a, int *nr, int *cap, int v);
-void words_free(struct words *ws);
-int words_add(struct words *ws, const char *s, size_t len);
-int words_split(struct words *ws, const char *buf, size_t size);
-void words_del(struct words *ws, int i);
-int words_find(const struct words *ws, const char *w);
-int words_join(const struct words *ws, char *dst);
-int word_index(struct tfs_session *s, const char *buf, size_t size,
+void tfs_sb_printf(struct tfs_sbuf *b, const char *fmt, ...);
+void tfs_sb_puts(struct tfs_sbuf *b, const char *s);
+char *tfs_strip_dup(const char *buf, size_t size);
+int tfs_parse_ull(const char *buf, size_t size, unsigned long long *v);
+int tfs_name_pid(const char *name, const char *prefix);
+int tfs_cmp_int(const void *a, const void *b);
+int tfs_ints_push(int **a, int *nr, int *cap, int v);
+void tfs_words_free(struct tfs_words *ws);
+int tfs_words_add(struct tfs_words *ws, const char *s, size_t len);
+int tfs_words_split(struct tfs_words *ws, const char *buf, size_t size);
+void tfs_words_del(struct tfs_words *ws, int i);
+int tfs_words_find(const struct tfs_words *ws, const char *w);
+int tfs_words_join(const struct tfs_words *ws, char *dst);
+int tfs_word_index(struct tfs_session *s, const char *buf, size_t size,
 		int (*find)(const char *), const char *err);
 
 /* errlog.c: error_log */
 void tfs_err(struct tfs_session *s, const char *msg, const char *cmd);
 void tfs_err_raw(struct tfs_session *s, const char *text);
 /* evtrig.c: soft mode */
-int ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
-void ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
-int ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta);
+int tfs_ev_soft_state(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int *recorded);
+void tfs_ev_soft_enable(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int on);
+int tfs_ev_soft_ref(struct tfs_session *s, struct tfs_inst *in, uint32_t slot, int delta);
 /* lists.c: an instance's function commands go (its rmdir): 1 if the programs must apply it */
-int cmds_free_inst(struct tfs_session *s, struct tfs_inst *in);
+int tfs_cmds_free_inst(struct tfs_session *s, struct tfs_inst *in);
 /* every slot's trigger and soft-mode bits in the registry; 1: liveness changed */
-int soft_publish_all(struct tfs_session *s);
+int tfs_soft_publish_all(struct tfs_session *s);
 /* an instance's triggers and registry words, at its rmdir */
-void evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in);
-void evtrig_free_mem(struct tfs_inst *in);
+void tfs_evtrig_free_inst(struct tfs_session *s, struct tfs_inst *in);
+void tfs_evtrig_free_mem(struct tfs_inst *in);
 /* a trace_marker write of @len bytes at @text was recorded in @in: its print triggers; TFS_WR_* */
-int print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len);
-void errlog_clear(struct tfs_inst *in);
+int tfs_print_triggers(struct tfs_session *s, struct tfs_inst *in, const char *text, size_t len);
+void tfs_errlog_clear(struct tfs_inst *in);
 
 /* handshake.c: the handshake with the programs */
-void ctl_apply(struct tfs_session *s);
+void tfs_ctl_apply(struct tfs_session *s);
 
 /* buffers.c: the session's thread and process ids, ascending */
-int session_ids(struct tfs_session *s, int **out);
+int tfs_session_ids(struct tfs_session *s, int **out);
 /* pids.c: the pid lists, the -fork options */
-int pids_parse(const char *list, int32_t *ids, uint32_t max);
-int pids_has(const char *list, long id);
-int pids_follows(const struct tfs_inst *in, int list);
-void pids_follow(struct tfs_session *s);
-void pids_view(const struct tfs_inst *in, int events, char *out, size_t size);
+int tfs_pids_parse(const char *list, int32_t *ids, uint32_t max);
+int tfs_pids_has(const char *list, long id);
+int tfs_pids_follows(const struct tfs_inst *in, int list);
+void tfs_pids_follow(struct tfs_session *s);
+void tfs_pids_view(const struct tfs_inst *in, int events, char *out, size_t size);
 
 /* instances.c: instances, the recording union */
-void top_sync(struct tfs_session *s);
-int inst_on(struct tfs_session *s, struct tfs_inst *in);
-int recording_update(struct tfs_session *s);
-int lists_update(struct tfs_session *s);
-void top_set_on(struct tfs_session *s, int on);
-void inst_pump(struct tfs_inst *in);
-void inst_trig_sync(struct tfs_session *s);
-void inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on);
-void inst_init(struct tfs_inst *in);
-void inst_free(struct tfs_inst *in, int remove);
-struct tfs_inst *inst_find(struct tfs_session *s, const char *name, size_t len);
+void tfs_top_sync(struct tfs_session *s);
+int tfs_inst_on(struct tfs_session *s, struct tfs_inst *in);
+int tfs_recording_update(struct tfs_session *s);
+int tfs_lists_update(struct tfs_session *s);
+void tfs_top_set_on(struct tfs_session *s, int on);
+void tfs_inst_pump(struct tfs_inst *in);
+void tfs_inst_trig_sync(struct tfs_session *s);
+void tfs_inst_set_on(struct tfs_session *s, struct tfs_inst *in, int on);
+void tfs_inst_init(struct tfs_inst *in);
+void tfs_inst_free(struct tfs_inst *in, int remove);
+struct tfs_inst *tfs_inst_find(struct tfs_session *s, const char *name, size_t len);
 
 /* views.c: what the buffers show */
-void snap_empty(struct tfs_inst *in);
+void tfs_snap_empty(struct tfs_inst *in);
 /* the snapshot of @in now, showing nothing after @until (live_now() units; 0: all) */
-int snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until);
-void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb);
-/* what view_make() allocated */
-void view_release(struct view_buf *vb);
-int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b);
-void trace_clear(struct tfs_session *s, struct tfs_inst *in);
+int tfs_snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until);
+void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_view_buf *vb);
+/* what tfs_view_make() allocated */
+void tfs_view_release(struct tfs_view_buf *vb);
+int tfs_view_print(struct tfs_session *s, const struct tfs_view_buf *vb, struct tfs_sbuf *b);
+void tfs_trace_clear(struct tfs_session *s, struct tfs_inst *in);
 
 /* funcs.c: the functions of the processes */
-void funcs_free(struct tfs_funcs *fs);
-void funcs_load(struct tfs_session *s, struct tfs_funcs *fs);
-void func_print(struct sbuf *b, const struct tfs_func *f);
-int mod_match(const char *glob, const char *mod);
+void tfs_funcs_free(struct tfs_funcs *fs);
+void tfs_funcs_load(struct tfs_session *s, struct tfs_funcs *fs);
+void tfs_func_print(struct tfs_sbuf *b, const struct tfs_func *f);
+int tfs_mod_match(const char *glob, const char *mod);
 
 /* tracer.c: the tracer of a directory */
-const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in);
-int tracer_index(const char *name);
-int tracer_mode(const char *name);
-uint32_t tracer_bit(const char *name);
+const char *tfs_inst_tracer(struct tfs_session *s, struct tfs_inst *in);
+int tfs_tracer_index(const char *name);
+int tfs_tracer_mode(const char *name);
+uint32_t tfs_tracer_bit(const char *name);
 
 /* buffers.c: buffers, who records */
-int cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages);
-void cpu_pages_init(struct tfs_inst *in, uint32_t pages);
+int tfs_cpu_pages_same(struct tfs_session *s, struct tfs_inst *in, uint32_t *pages);
+void tfs_cpu_pages_init(struct tfs_inst *in, uint32_t pages);
 
 /* events.c: the programs' events */
-void ev_refresh(struct tfs_session *s);
-int ev_bit(const uint64_t *set, uint32_t i);
-void ev_bit_set(uint64_t *set, uint32_t i, int on);
-int ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name);
-int ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len);
-int ev_any(const struct tfs_inst *in);
+void tfs_ev_refresh(struct tfs_session *s);
+int tfs_ev_bit(const uint64_t *set, uint32_t i);
+void tfs_ev_bit_set(uint64_t *set, uint32_t i, int on);
+int tfs_ev_is(const struct tfs_session *s, uint32_t i, const char *sys, const char *name);
+int tfs_ev_find(struct tfs_session *s, const char *sys, const char *c, size_t len);
+int tfs_ev_any(const struct tfs_inst *in);
 /* the events directory @in records: its ev_on and its tracer's (tr_ev), into @set */
-void ev_dir(const struct tfs_inst *in, uint64_t *set);
+void tfs_ev_dir(const struct tfs_inst *in, uint64_t *set);
 /* in->tr_ev for its current tracer.  Context: s->lock held. */
-void tracer_events(struct tfs_session *s, struct tfs_inst *in);
-void ev_union(struct tfs_session *s, uint64_t *set);
-int ev_publish(struct tfs_session *s);
-int ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
+void tfs_tracer_events(struct tfs_session *s, struct tfs_inst *in);
+void tfs_ev_union(struct tfs_session *s, uint64_t *set);
+int tfs_ev_publish(struct tfs_session *s);
+int tfs_ev_set(struct tfs_session *s, struct tfs_inst *in, const char *match, const char *sys,
 		const char *name, int on);
 
 #endif /* USERTRACE_TFS_INT_H */

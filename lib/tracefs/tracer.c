@@ -18,14 +18,14 @@
 #include "lib/trace/output.h"
 #include "lib/tracefs/tfs_int.h"
 
-const char *inst_tracer(struct tfs_session *s, struct tfs_inst *in)
+const char *tfs_inst_tracer(struct tfs_session *s, struct tfs_inst *in)
 {
 	(void)s;
 	return tfs_tracer_name(in);
 }
 
 /* the global options, then the directory's tracer's own, as the kernel lists them */
-static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct sbuf *b)
+static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struct tfs_sbuf *b)
 {
 	struct trace_array *tr = &in->tr;
 	const struct tracer *t = tr->current_trace;
@@ -33,12 +33,12 @@ static void show_trace_options(struct tfs_session *s, struct tfs_inst *in, struc
 
 	(void)s;
 	for (int i = 0; i < TRACE_NR_OPTS; i++)
-		sb_printf(b, "%s%s\n", tr->trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
+		tfs_sb_printf(b, "%s%s\n", tr->trace_flags & trace_opts[i].bit ? "" : "no", trace_opts[i].name);
 	for (const struct trace_opt_info *o = t->opts; o && o->name; o++)
-		sb_printf(b, "%s%s\n", tw && *tw & o->bit ? "" : "no", o->name);
+		tfs_sb_printf(b, "%s%s\n", tw && *tw & o->bit ? "" : "no", o->name);
 }
 
-int tracer_index(const char *name)
+int tfs_tracer_index(const char *name)
 {
 	if (!strcmp(name, "none"))
 		name = UT_TRACER_NONE;
@@ -46,17 +46,17 @@ int tracer_index(const char *name)
 }
 
 /* what the programs record for tracer @name: enum ut_rec_mode, -1 if unknown */
-int tracer_mode(const char *name)
+int tfs_tracer_mode(const char *name)
 {
-	int i = tracer_index(name);	/* with "none": not ut_tracer_mode() */
+	int i = tfs_tracer_index(name);	/* with "none": not ut_tracer_mode() */
 
 	return i < 0 ? -1 : (int)ut_needs_mode(ut_tracers[i].needs);
 }
 
 /* tracer @name's bit in active_tracers; 0 if unknown */
-uint32_t tracer_bit(const char *name)
+uint32_t tfs_tracer_bit(const char *name)
 {
-	int i = tracer_index(name);
+	int i = tfs_tracer_index(name);
 
 	return i < 0 ? 0 : 1u << i;
 }
@@ -87,14 +87,14 @@ static int option_set(struct tfs_session *s, struct tfs_inst *in, const struct t
 	else
 		*w &= ~o->bit;
 	if (!t && o->bit == TRACE_ITER_STACKTRACE)
-		return opt_stack_update(s, in);
+		return tfs_opt_stack_update(s, in);
 	/* the -fork options: the programs tell the forks of the listed threads */
 	/* and function-trace: whether the latency tracers record calls (UT_CTL_NOFUNC) */
 	if (!t && (o->bit & (TRACE_ITER_FUNC_FORK | TRACE_ITER_EVENT_FORK | TRACE_ITER_FUNCTION)))
-		return recording_update(s);
+		return tfs_recording_update(s);
 	/* graph-time: the function profiler's (the top's option of the graph tracer) */
 	if (t && ut_tracer_mode(t->name) == UT_MODE_GRAPH && in == &s->top)
-		prof_graph_time_update(s);
+		tfs_prof_graph_time_update(s);
 	return 0;
 }
 
@@ -119,7 +119,7 @@ static int set_option(struct tfs_session *s, struct tfs_inst *in, const char *w)
 /* ---- the files ---- */
 
 /* as the kernel's: every registered tracer (tracers.def's, then a test's) */
-static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
+static int available_tracers_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	const struct tracer *t;
 	char why[8];
@@ -128,14 +128,14 @@ static int available_tracers_show(struct tfs_handle *h, struct sbuf *b)
 	(void)h;
 	for (unsigned i = 0; (t = tracer_at(i)); i++)
 		if (tracer_available(t, why, sizeof(why)))
-			sb_printf(b, "%s%s", n++ ? " " : "", t->name);
-	sb_puts(b, "\n");
+			tfs_sb_printf(b, "%s%s", n++ ? " " : "", t->name);
+	tfs_sb_puts(b, "\n");
 	return 0;
 }
 
-static int current_tracer_show(struct tfs_handle *h, struct sbuf *b)
+static int current_tracer_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%s\n", inst_tracer(h->s, h->n.inst));
+	tfs_sb_printf(b, "%s\n", tfs_inst_tracer(h->s, h->n.inst));
 	return 0;
 }
 
@@ -149,7 +149,7 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	const struct tracer *t;
 	const struct trace_array *before;
 	char why[256];
-	char *w = strip_dup(buf, size);
+	char *w = tfs_strip_dup(buf, size);
 	int ret, err;
 
 	if (!w)
@@ -172,8 +172,8 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 		return -EINVAL;
 	if (t == in->tr.current_trace)
 		return 0;
-	inst_pump(in);
-	top_sync(s);
+	tfs_inst_pump(in);
+	tfs_top_sync(s);
 	before = trace_max_owner();
 	/* the old tracer's reset, the new one's init: one that refuses leaves nop */
 	err = tracer_switch(&in->tr, t);
@@ -181,10 +181,10 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	if (err)
 		tfs_err(s, "The tracer failed to initialize", t->name);
 	/* the events the tracer shows are recorded while it is the directory's */
-	tracer_events(s, in);
-	ret = ev_publish(s) | recording_update(s);
+	tfs_tracer_events(s, in);
+	ret = tfs_ev_publish(s) | tfs_recording_update(s);
 	/* as the kernel, a new tracer starts with an empty buffer */
-	trace_clear(s, in);
+	tfs_trace_clear(s, in);
 	in->tr.tracer_gen++;
 	pthread_cond_broadcast(&s->cond);
 	if (err) {
@@ -194,12 +194,12 @@ static int current_tracer_write(struct tfs_handle *h, const char *buf, size_t si
 	return ret;
 }
 
-static int tracing_on_show(struct tfs_handle *h, struct sbuf *b)
+static int tracing_on_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	/* an instance's: what its triggers and commands switched until now */
 	if (h->n.inst != &h->s->top)
-		inst_pump(h->n.inst);
-	sb_printf(b, "%d\n", inst_on(h->s, h->n.inst));
+		tfs_inst_pump(h->n.inst);
+	tfs_sb_printf(b, "%d\n", tfs_inst_on(h->s, h->n.inst));
 	return 0;
 }
 
@@ -212,22 +212,22 @@ static int tracing_on_write(struct tfs_handle *h, const char *buf, size_t size)
 	int perr, was;
 
 	/* as the kernel: any number, nonzero is on */
-	if ((perr = parse_ull(buf, size, &v))) {
+	if ((perr = tfs_parse_ull(buf, size, &v))) {
 		tfs_err(s, "Invalid argument", h->n.f->name);
 		return perr;
 	}
 	v = !!v;
-	was = inst_on(s, in);
-	inst_set_on(s, in, (int)v);
+	was = tfs_inst_on(s, in);
+	tfs_inst_set_on(s, in, (int)v);
 	/* the tracer's start or stop */
 	if (v && !was && t->start)
 		t->start(&in->tr);
 	else if (!v && was && t->stop)
 		t->stop(&in->tr);
-	return recording_update(s);
+	return tfs_recording_update(s);
 }
 
-static int trace_options_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_options_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	show_trace_options(h->s, h->n.inst, b);
 	return 0;
@@ -236,7 +236,7 @@ static int trace_options_show(struct tfs_handle *h, struct sbuf *b)
 static int trace_options_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	/* as the kernel: one option a write, blanks around it */
-	char *w = strip_dup(buf, size);
+	char *w = tfs_strip_dup(buf, size);
 	int ret;
 
 	if (!w)
@@ -247,12 +247,12 @@ static int trace_options_write(struct tfs_handle *h, const char *buf, size_t siz
 }
 
 /* options/NAME: h->n.opt is the option, h->n.opt_tracer its tracer (NULL: global) */
-static int option_show(struct tfs_handle *h, struct sbuf *b)
+static int option_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct trace_array *tr = &h->n.inst->tr;
 	uint32_t *w = h->n.opt_tracer ? trace_array_tracer_flags(tr, h->n.opt_tracer) : &tr->trace_flags;
 
-	sb_printf(b, "%d\n", w && (*w & h->n.opt->bit) ? 1 : 0);
+	tfs_sb_printf(b, "%d\n", w && (*w & h->n.opt->bit) ? 1 : 0);
 	return 0;
 }
 
@@ -262,39 +262,39 @@ static int option_write(struct tfs_handle *h, const char *buf, size_t size)
 	unsigned long long v;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)) || v > 1) {
+	if ((perr = tfs_parse_ull(buf, size, &v)) || v > 1) {
 		tfs_err(h->s, "Invalid argument", h->n.opt->name);
 		return perr ? perr : -EINVAL;
 	}
 	return option_set(h->s, in, h->n.opt_tracer, h->n.opt, (int)v);
 }
 
-static int trace_clock_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_clock_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	for (int i = 0; i < TRACE_NR_CLOCKS; i++)
-		sb_printf(b, i == h->n.inst->tr.clock_id ? "%s[%s]" : "%s%s", i ? " " : "",
-			  trace_clock_names[i]);
-	sb_puts(b, "\n");
+		tfs_sb_printf(b, i == h->n.inst->tr.clock_id ? "%s[%s]" : "%s%s", i ? " " : "",
+			      trace_clock_names[i]);
+	tfs_sb_puts(b, "\n");
 	return 0;
 }
 
 static int trace_clock_write(struct tfs_handle *h, const char *buf, size_t size)
 {
 	struct tfs_inst *in = h->n.inst;
-	int id = word_index(h->s, buf, size, trace_clock_find, "No such clock");
+	int id = tfs_word_index(h->s, buf, size, trace_clock_find, "No such clock");
 
 	if (id < 0)
 		return id;
 	/* as the kernel: a new clock clears the buffer and the snapshot */
 	in->tr.clock_id = id;
-	trace_clear(h->s, in);
-	snap_empty(in);
+	tfs_trace_clear(h->s, in);
+	tfs_snap_empty(in);
 	return 0;
 }
 
-static int tracing_thresh_show(struct tfs_handle *h, struct sbuf *b)
+static int tracing_thresh_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%llu\n", h->s->thresh_us);
+	tfs_sb_printf(b, "%llu\n", h->s->thresh_us);
 	return 0;
 }
 
@@ -303,7 +303,7 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
 	unsigned long long v;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
+	if ((perr = tfs_parse_ull(buf, size, &v)) || v > UINT64_MAX / 1000000) {
 		tfs_err(h->s, "Invalid argument", h->n.f->name);
 		return perr ? perr : -EINVAL;
 	}
@@ -322,11 +322,11 @@ static int tracing_thresh_write(struct tfs_handle *h, const char *buf, size_t si
  * but a decimal number is EINVAL (ERANGE past 2^64; EINVAL past 2^32 - 1,
  * which the control page cannot hold).  The programs re-arm their timers.
  */
-static int sysprof_period_show(struct tfs_handle *h, struct sbuf *b)
+static int sysprof_period_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	uint32_t us = h->s->ctl->sysprof_period_us;
 
-	sb_printf(b, "%u\n", us ? us : 1000u);
+	tfs_sb_printf(b, "%u\n", us ? us : 1000u);
 	return 0;
 }
 
@@ -335,7 +335,7 @@ static int sysprof_period_write(struct tfs_handle *h, const char *buf, size_t si
 	unsigned long long v;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
+	if ((perr = tfs_parse_ull(buf, size, &v)) || v > UINT32_MAX) {
 		tfs_err(h->s, "Invalid argument", h->n.f->name);
 		return perr ? perr : -EINVAL;
 	}
@@ -369,13 +369,13 @@ static unsigned long long max_latency_now(struct tfs_session *s)
 {
 	uint64_t v = __atomic_load_n(&s->ctl->max_latency, __ATOMIC_RELAXED);
 
-	return v == s->maxlat_ticks ? s->maxlat_us : ticks_to_us(s, v);
+	return v == s->maxlat_ticks ? s->maxlat_us : tfs_ticks_to_us(s, v);
 }
 
 /* the session's record set to @v us, the trace of the last maximum forgotten */
 static void max_latency_set(struct tfs_session *s, unsigned long long v)
 {
-	uint64_t t = us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
+	uint64_t t = tfs_us_to_ticks(s, v > UINT64_MAX / 1000000 ? UINT64_MAX / 1000000 : v);
 
 	ut_max_lock(s->ctl, (int32_t)gettid());
 	s->ctl->max_latency = t;
@@ -411,9 +411,9 @@ static void max_latency_handover(struct tfs_session *s, struct tfs_inst *in,
 	}
 }
 
-static int max_latency_show(struct tfs_handle *h, struct sbuf *b)
+static int max_latency_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%llu\n", max_latency_own(h) ? max_latency_now(h->s) : h->n.inst->tr.max_latency);
+	tfs_sb_printf(b, "%llu\n", max_latency_own(h) ? max_latency_now(h->s) : h->n.inst->tr.max_latency);
 	return 0;
 }
 
@@ -423,7 +423,7 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 	unsigned long long v;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)))
+	if ((perr = tfs_parse_ull(buf, size, &v)))
 		return perr;
 	if (!max_latency_own(h)) {
 		h->n.inst->tr.max_latency = v;
@@ -433,9 +433,9 @@ static int max_latency_write(struct tfs_handle *h, const char *buf, size_t size)
 	return 0;
 }
 
-static int max_graph_depth_show(struct tfs_handle *h, struct sbuf *b)
+static int max_graph_depth_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	sb_printf(b, "%u\n", h->s->ctl->max_graph_depth);
+	tfs_sb_printf(b, "%u\n", h->s->ctl->max_graph_depth);
 	return 0;
 }
 
@@ -444,7 +444,7 @@ static int max_graph_depth_write(struct tfs_handle *h, const char *buf, size_t s
 	unsigned long long v;
 	int perr;
 
-	if ((perr = parse_ull(buf, size, &v)) || v > UINT32_MAX) {
+	if ((perr = tfs_parse_ull(buf, size, &v)) || v > UINT32_MAX) {
 		tfs_err(h->s, "Invalid argument", h->n.f->name);
 		return perr ? perr : -ERANGE;
 	}
@@ -452,10 +452,10 @@ static int max_graph_depth_write(struct tfs_handle *h, const char *buf, size_t s
 	return TFS_WR_APPLY;
 }
 
-static int ftrace_enabled_show(struct tfs_handle *h, struct sbuf *b)
+static int ftrace_enabled_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	(void)h;
-	sb_puts(b, "1\n");
+	tfs_sb_puts(b, "1\n");
 	return 0;
 }
 

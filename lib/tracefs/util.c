@@ -16,7 +16,7 @@
 
 #include "lib/tracefs/tfs_int.h"
 
-uint64_t mono_ns(void)
+uint64_t tfs_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -24,7 +24,7 @@ uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void sb_add(struct sbuf *b, const char *s, size_t n)
+void tfs_sb_add(struct tfs_sbuf *b, const char *s, size_t n)
 {
 	if (b->err)
 		return;
@@ -48,7 +48,7 @@ void sb_add(struct sbuf *b, const char *s, size_t n)
 }
 
 __attribute__((format(printf, 2, 3)))
-void sb_printf(struct sbuf *b, const char *fmt, ...)
+void tfs_sb_printf(struct tfs_sbuf *b, const char *fmt, ...)
 {
 	char small[512], *big = NULL;
 	va_list ap;
@@ -60,25 +60,25 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof(small)) {
-		sb_add(b, small, (size_t)n);
+		tfs_sb_add(b, small, (size_t)n);
 		return;
 	}
 	va_start(ap, fmt);
 	n = vasprintf(&big, fmt, ap);
 	va_end(ap);
 	if (n >= 0) {
-		sb_add(b, big, (size_t)n);
+		tfs_sb_add(b, big, (size_t)n);
 		free(big);
 	}
 }
 
-void sb_puts(struct sbuf *b, const char *s)
+void tfs_sb_puts(struct tfs_sbuf *b, const char *s)
 {
-	sb_add(b, s, strlen(s));
+	tfs_sb_add(b, s, strlen(s));
 }
 
 /* a written value: its text without surrounding blanks, NUL-terminated */
-char *strip_dup(const char *buf, size_t size)
+char *tfs_strip_dup(const char *buf, size_t size)
 {
 	char *s;
 
@@ -102,7 +102,7 @@ char *strip_dup(const char *buf, size_t size)
  * else (no blanks).  The text ends at a NUL byte, as the kernel's copy
  * of it does ("1\0x" is 1).  -EINVAL, or -ERANGE when it does not fit.
  */
-int parse_ull(const char *buf, size_t size, unsigned long long *v)
+int tfs_parse_ull(const char *buf, size_t size, unsigned long long *v)
 {
 	unsigned long long x = 0;
 	size_t i = 0;
@@ -127,7 +127,7 @@ int parse_ull(const char *buf, size_t size, unsigned long long *v)
 	return 0;
 }
 
-int name_pid(const char *name, const char *prefix)
+int tfs_name_pid(const char *name, const char *prefix)
 {
 	size_t l = strlen(prefix);
 	char *end;
@@ -143,7 +143,7 @@ int name_pid(const char *name, const char *prefix)
 	return (int)v;
 }
 
-int cmp_int(const void *a, const void *b)
+int tfs_cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
@@ -151,7 +151,7 @@ int cmp_int(const void *a, const void *b)
 }
 
 /* append @v to the growing array *@a of *@nr (capacity *@cap); -1 if out of memory */
-int ints_push(int **a, int *nr, int *cap, int v)
+int tfs_ints_push(int **a, int *nr, int *cap, int v)
 {
 	if (*nr == *cap) {
 		int c = *cap ? *cap * 2 : 16;
@@ -166,7 +166,7 @@ int ints_push(int **a, int *nr, int *cap, int v)
 	return 0;
 }
 
-void words_free(struct words *ws)
+void tfs_words_free(struct tfs_words *ws)
 {
 	for (int i = 0; i < ws->n; i++)
 		free(ws->w[i]);
@@ -175,7 +175,7 @@ void words_free(struct words *ws)
 	ws->n = 0;
 }
 
-int words_add(struct words *ws, const char *s, size_t len)
+int tfs_words_add(struct tfs_words *ws, const char *s, size_t len)
 {
 	char **nw = realloc(ws->w, (size_t)(ws->n + 1) * sizeof(*nw));
 
@@ -189,7 +189,7 @@ int words_add(struct words *ws, const char *s, size_t len)
 	return 0;
 }
 
-int words_split(struct words *ws, const char *buf, size_t size)
+int tfs_words_split(struct tfs_words *ws, const char *buf, size_t size)
 {
 	size_t i = 0;
 
@@ -200,21 +200,21 @@ int words_split(struct words *ws, const char *buf, size_t size)
 			i++;
 		for (j = i; j < size && buf[j] && !isspace((unsigned char)buf[j]); j++)
 			;
-		if (j > i && words_add(ws, buf + i, j - i))
+		if (j > i && tfs_words_add(ws, buf + i, j - i))
 			return -ENOMEM;
 		i = j;
 	}
 	return 0;
 }
 
-void words_del(struct words *ws, int i)
+void tfs_words_del(struct tfs_words *ws, int i)
 {
 	free(ws->w[i]);
 	memmove(ws->w + i, ws->w + i + 1, sizeof(*ws->w) * (size_t)(ws->n - i - 1));
 	ws->n--;
 }
 
-int words_find(const struct words *ws, const char *w)
+int tfs_words_find(const struct tfs_words *ws, const char *w)
 {
 	for (int i = 0; i < ws->n; i++)
 		if (!strcmp(ws->w[i], w))
@@ -223,7 +223,7 @@ int words_find(const struct words *ws, const char *w)
 }
 
 /* the list back into the control page; -ENOSPC if it does not fit */
-int words_join(const struct words *ws, char *dst)
+int tfs_words_join(const struct tfs_words *ws, char *dst)
 {
 	size_t len = 0;
 
@@ -238,10 +238,10 @@ int words_join(const struct words *ws, char *dst)
 }
 
 /* the index of the one word written (@find), or -EINVAL with @err in error_log */
-int word_index(struct tfs_session *s, const char *buf, size_t size,
+int tfs_word_index(struct tfs_session *s, const char *buf, size_t size,
 		      int (*find)(const char *), const char *err)
 {
-	char *w = strip_dup(buf, size);
+	char *w = tfs_strip_dup(buf, size);
 	int i;
 
 	if (!w)

@@ -16,7 +16,7 @@
 #include "lib/tracefs/tfs_int.h"
 
 /* the snapshot's contents go; allocated or not, it stays so */
-void snap_empty(struct tfs_inst *in)
+void tfs_snap_empty(struct tfs_inst *in)
 {
 	if (in->snap_taken)
 		live_snapshot_free(in->snapdir);
@@ -38,20 +38,20 @@ static int cpu_of_mask(struct tfs_session *s)
 }
 
 /* the live_view of an instance.  Context: s->lock held. */
-void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_buf *vb)
+void tfs_view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_view_buf *vb)
 {
 	uint32_t *tw;
 	int k = 0;
 
 	/* the programs' traceon/traceoff since: the times the top's views hide */
 	if (in == &s->top)
-		top_sync(s);
+		tfs_top_sync(s);
 	vb->inst = in;
 	vb->v.consumed = NULL;
 	vb->v.lat = NULL;
 	vb->v.cpu_pages = NULL;
 	vb->v.nr_cpu_pages = 0;
-	if (!cpu_pages_same(s, in, NULL)) {
+	if (!tfs_cpu_pages_same(s, in, NULL)) {
 		memcpy(vb->cpu_pages, in->cpu_pages, sizeof(*vb->cpu_pages) * (size_t)s->ncpu);
 		vb->v.cpu_pages = vb->cpu_pages;
 		vb->v.nr_cpu_pages = s->ncpu;
@@ -63,7 +63,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 		vb->v.cpu_since = vb->cpu_since;
 		vb->v.nr_cpu_since = s->ncpu;
 	}
-	snprintf(vb->tracer, sizeof(vb->tracer), "%s", inst_tracer(s, in));
+	snprintf(vb->tracer, sizeof(vb->tracer), "%s", tfs_inst_tracer(s, in));
 	/* the global options, then the tracer's own (live.c refuses another's) */
 	for (int i = 0; i < TRACE_NR_OPTS; i++) {
 		/* as the kernel's, the option refuses new markers; it hides none */
@@ -91,9 +91,9 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	vb->pids[0] = vb->evpids[0] = '\0';
 	if (in == &s->top) {
 		/* the top's calls by set_ftrace_pid and set_ftrace_notrace_pid, its events by the others */
-		pids_follow(s);
-		pids_view(in, 0, vb->pids, sizeof(vb->pids));
-		pids_view(in, 1, vb->evpids, sizeof(vb->evpids));
+		tfs_pids_follow(s);
+		tfs_pids_view(in, 0, vb->pids, sizeof(vb->pids));
+		tfs_pids_view(in, 1, vb->evpids, sizeof(vb->evpids));
 	}
 	vb->v.pids = vb->pids;
 	vb->v.evpids = vb->evpids;
@@ -120,7 +120,7 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	 */
 	vb->v.ev_on = NULL;
 	if (in == &s->top && s->top_ev_wide) {
-		ev_dir(in, vb->ev_on);
+		tfs_ev_dir(in, vb->ev_on);
 		/*
 		 * and the events in soft mode: their triggers chose what was
 		 * recorded.  Unless an instance had the programs record them
@@ -141,13 +141,13 @@ void view_make(struct tfs_session *s, struct tfs_inst *in, int cpu, struct view_
 	 * filtered what it took.
 	 */
 	vb->nr_evf = s->nr_evd;
-	vb->evf = in == &s->top ? evfilt_copy(in, s->nr_evd) : NULL;
+	vb->evf = in == &s->top ? tfs_evfilt_copy(in, s->nr_evd) : NULL;
 	vb->v.ev_filter = (const struct ut_evfilter *const *)vb->evf;
 }
 
-void view_release(struct view_buf *vb)
+void tfs_view_release(struct tfs_view_buf *vb)
 {
-	evfilt_copy_free(vb->evf, vb->nr_evf);
+	tfs_evfilt_copy_free(vb->evf, vb->nr_evf);
 	vb->evf = NULL;
 	vb->v.ev_filter = NULL;
 }
@@ -158,7 +158,7 @@ void view_release(struct view_buf *vb)
  * maximum only, as the kernel's max buffer holds the trace of the last
  * maximum.  No maximum kept yet: nothing.
  */
-void view_max(struct tfs_session *s, struct view_buf *vb)
+void tfs_view_max(struct tfs_session *s, struct tfs_view_buf *vb)
 {
 	struct ut_max_rec r;
 
@@ -174,7 +174,7 @@ void view_max(struct tfs_session *s, struct view_buf *vb)
 	vb->v.pids_calls = 0;		/* that thread's buffer, whole */
 	/* the latency header's (latency-format): the times from the trace's first event */
 	memset(&vb->lat, 0, sizeof(vb->lat));
-	vb->lat.latency_ns = ticks_to_ns(s, r.latency);
+	vb->lat.latency_ns = tfs_ticks_to_ns(s, r.latency);
 	vb->lat.pid = r.pid;
 	vb->lat.tid = r.tid;
 	vb->lat.cpu = (int)r.cpu;
@@ -208,28 +208,28 @@ static const char snapshot_help[] =
 	"#                      (Doesn't have to be '2' works with any number that\n"
 	"#                       is not a '0' or '1')\n";
 
-static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct sbuf *b)
+static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, struct tfs_sbuf *b)
 {
 	struct live_stats st = { 0 };
-	struct view_buf *vb = malloc(sizeof(*vb));
+	struct tfs_view_buf *vb = malloc(sizeof(*vb));
 
 	if (vb) {
-		view_make(s, in, cpu, vb);
+		tfs_view_make(s, in, cpu, vb);
 		vb->v.cpu = cpu;
 		live_stats_view(s->dir, &vb->v, &st);
-		view_release(vb);
+		tfs_view_release(vb);
 		free(vb);
 	}
-	sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
-	sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
-	sb_puts(b, "commit overrun: 0\n");
-	sb_printf(b, "bytes: %llu\n", (unsigned long long)st.bytes);
-	sb_printf(b, "oldest event ts: %5llu.%06llu\n", (unsigned long long)st.oldest_event_ts,
-		  (unsigned long long)((st.oldest_event_ts - (double)(unsigned long long)st.oldest_event_ts) * 1e6));
-	sb_printf(b, "now ts: %5llu.%06llu\n", (unsigned long long)st.now_ts,
-		  (unsigned long long)((st.now_ts - (double)(unsigned long long)st.now_ts) * 1e6));
-	sb_puts(b, "dropped events: 0\n");
-	sb_puts(b, "read events: 0\n");
+	tfs_sb_printf(b, "entries: %llu\n", (unsigned long long)st.entries);
+	tfs_sb_printf(b, "overrun: %llu\n", (unsigned long long)st.overrun);
+	tfs_sb_puts(b, "commit overrun: 0\n");
+	tfs_sb_printf(b, "bytes: %llu\n", (unsigned long long)st.bytes);
+	tfs_sb_printf(b, "oldest event ts: %5llu.%06llu\n", (unsigned long long)st.oldest_event_ts,
+		      (unsigned long long)((st.oldest_event_ts - (double)(unsigned long long)st.oldest_event_ts) * 1e6));
+	tfs_sb_printf(b, "now ts: %5llu.%06llu\n", (unsigned long long)st.now_ts,
+		      (unsigned long long)((st.now_ts - (double)(unsigned long long)st.now_ts) * 1e6));
+	tfs_sb_puts(b, "dropped events: 0\n");
+	tfs_sb_puts(b, "read events: 0\n");
 }
 
 /*
@@ -237,7 +237,7 @@ static void show_stats(struct tfs_session *s, struct tfs_inst *in, int cpu, stru
  * the buffers are read, so that the programs' handshakes and other files
  * are not held up.
  */
-int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b)
+int tfs_view_print(struct tfs_session *s, const struct tfs_view_buf *vb, struct tfs_sbuf *b)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -252,7 +252,7 @@ int view_print(struct tfs_session *s, const struct view_buf *vb, struct sbuf *b)
 		pthread_mutex_unlock(&vb->inst->pipe_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!ret && out)
-		sb_add(b, out, len);
+		tfs_sb_add(b, out, len);
 	free(out);
 	return ret;
 }
@@ -271,7 +271,7 @@ static int has_event_line(const char *p, size_t len)
 }
 
 /* clear @in's trace (echo > trace).  Context: s->lock held. */
-void trace_clear(struct tfs_session *s, struct tfs_inst *in)
+void tfs_trace_clear(struct tfs_session *s, struct tfs_inst *in)
 {
 	in->since = live_now(s->dir);
 	in->cpu_cleared = 0;
@@ -284,7 +284,7 @@ void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 		uint64_t all[TFS_EV_WORDS];
 		int wide = 0;
 
-		ev_union(s, all);
+		tfs_ev_union(s, all);
 		for (int i = 0; i < TFS_EV_WORDS; i++)
 			wide |= (all[i] & ~(in->ev_on[i] | in->tr_ev[i])) != 0;
 		s->top_ev_wide = wide;
@@ -296,7 +296,7 @@ void trace_clear(struct tfs_session *s, struct tfs_inst *in)
 static void trace_clear_cpu(struct tfs_session *s, struct tfs_inst *in, int cpu)
 {
 	if (cpu < 0) {
-		trace_clear(s, in);
+		tfs_trace_clear(s, in);
 		return;
 	}
 	in->cpu_since[cpu] = live_now(s->dir);
@@ -331,23 +331,23 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 		on = h->n.inst == &s->top || h->n.inst->on;
 		pthread_mutex_unlock(&s->lock);
 		pthread_mutex_lock(&s->lock);
-		pids_follow(s);
-		inst_pump(h->n.inst);
+		tfs_pids_follow(s);
+		tfs_inst_pump(h->n.inst);
 		{
-			struct view_buf *vb = malloc(sizeof(*vb));
+			struct tfs_view_buf *vb = malloc(sizeof(*vb));
 
 			if (!vb) {
 				pthread_mutex_unlock(&s->lock);
 				return -ENOMEM;
 			}
-			view_make(s, h->n.inst, h->n.cpu, vb);
+			tfs_view_make(s, h->n.inst, h->n.cpu, vb);
 			pthread_mutex_unlock(&s->lock);
 			/* the directory's reader, with the view of now */
 			pthread_mutex_lock(&h->n.inst->pipe_lock);
 			live_pipe_set_view(h->rd, &vb->v);
 			ret = live_pipe_read(h->rd, &out, &len);
 			pthread_mutex_unlock(&h->n.inst->pipe_lock);
-			view_release(vb);
+			tfs_view_release(vb);
 			free(vb);
 		}
 		if (ret) {
@@ -383,24 +383,24 @@ static ssize_t pipe_read(struct tfs_handle *h, char *buf, size_t size)
 
 /* ---- the files ---- */
 
-static int trace_show(struct tfs_handle *h, struct sbuf *b)
+static int trace_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_inst *in = h->n.inst;
-	struct view_buf vb;
+	struct tfs_view_buf vb;
 	int ret;
 
-	pids_follow(h->s);
-	inst_pump(in);
-	view_make(h->s, in, h->n.cpu, &vb);
+	tfs_pids_follow(h->s);
+	tfs_inst_pump(in);
+	tfs_view_make(h->s, in, h->n.cpu, &vb);
 	/* as the kernel's: a latency tracer's trace is its max buffer's */
 	if (in->tr.current_trace->print_max) {
-		view_max(h->s, &vb);
-		return view_print(h->s, &vb, b);
+		tfs_view_max(h->s, &vb);
+		return tfs_view_print(h->s, &vb, b);
 	}
-	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see view_print) */
+	/* what trace_pipe consumed is gone from the buffers (pipe_lock: see tfs_view_print) */
 	vb.v.consumed = in->pipes ? in->pipes[0] : NULL;
-	ret = view_print(h->s, &vb, b);
-	view_release(&vb);
+	ret = tfs_view_print(h->s, &vb, b);
+	tfs_view_release(&vb);
 	return ret;
 }
 
@@ -430,11 +430,11 @@ static int trace_write(struct tfs_handle *h, const char *buf, size_t size)
 static int trace_pipe_open(struct tfs_handle *h, int flags)
 {
 	struct tfs_inst *in = h->n.inst;
-	struct view_buf vb;
+	struct tfs_view_buf vb;
 	int k = h->n.cpu + 1;
 
 	(void)flags;
-	view_make(h->s, in, h->n.cpu, &vb);
+	tfs_view_make(h->s, in, h->n.cpu, &vb);
 	h->tracer_gen = in->tr.tracer_gen;
 	pthread_mutex_lock(&in->pipe_lock);
 	if (!in->pipes)
@@ -443,12 +443,12 @@ static int trace_pipe_open(struct tfs_handle *h, int flags)
 		in->pipes[k] = live_pipe_open(h->s->dir, &vb.v);
 	h->rd = in->pipes ? in->pipes[k] : NULL;
 	pthread_mutex_unlock(&in->pipe_lock);
-	view_release(&vb);
+	tfs_view_release(&vb);
 	return h->rd ? 0 : -EIO;
 }
 
 /* @vb shows nothing recorded after @t (a snapshot trigger's time) */
-static void hide_after(struct view_buf *vb, uint64_t t)
+static void hide_after(struct tfs_view_buf *vb, uint64_t t)
 {
 	int n = vb->v.nr_hide;
 
@@ -467,7 +467,7 @@ static void hide_after(struct view_buf *vb, uint64_t t)
 	vb->v.nr_hide = n + 1;
 }
 
-static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
+static int snapshot_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
 	struct tfs_session *s = h->s;
 	struct tfs_inst *in = h->n.inst;
@@ -476,25 +476,25 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 	int ret;
 
 	if (in->snap_taken || max) {
-		struct view_buf vb;
-		struct sbuf t = { 0 };
+		struct tfs_view_buf vb;
+		struct tfs_sbuf t = { 0 };
 
 		/* the copy, in the format of now (tracer, options, clock) */
-		view_make(s, in, -1, &vb);
+		tfs_view_make(s, in, -1, &vb);
 		if (max) {
 			/* the trace of the maximum */
-			view_max(s, &vb);
+			tfs_view_max(s, &vb);
 		} else {
 			vb.v.bufdir = in->snapdir;
 			vb.v.since = in->snap_since;
 			if (in->snap_until)
 				hide_after(&vb, in->snap_until);
 		}
-		ret = view_print(s, &vb, &t);
-		view_release(&vb);
+		ret = tfs_view_print(s, &vb, &t);
+		tfs_view_release(&vb);
 		/* as the kernel: a snapshot that holds no event shows the help */
 		if (!ret && !t.err && has_event_line(t.p, t.len)) {
-			sb_add(b, t.p, t.len);
+			tfs_sb_add(b, t.p, t.len);
 			free(t.p);
 			return 0;
 		}
@@ -502,23 +502,23 @@ static int snapshot_show(struct tfs_handle *h, struct sbuf *b)
 		if (ret)
 			return ret;
 	}
-	sb_printf(b, "# tracer: %s\n#\n", inst_tracer(s, in));
-	sb_puts(b, in->snap_alloc || max ? "#\n# * Snapshot is allocated *\n#\n"
+	tfs_sb_printf(b, "# tracer: %s\n#\n", tfs_inst_tracer(s, in));
+	tfs_sb_puts(b, in->snap_alloc || max ? "#\n# * Snapshot is allocated *\n#\n"
 					 : "#\n# * Snapshot is freed *\n#\n");
-	sb_puts(b, snapshot_help);
+	tfs_sb_puts(b, snapshot_help);
 	return 0;
 }
 
 /*
- * snap_take - the snapshot of @in: a copy of its buffers as they are now
+ * tfs_snap_take - the snapshot of @in: a copy of its buffers as they are now
  * (the kernel swaps them).  Context: s->lock held.
  */
-int snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until)
+int tfs_snap_take(struct tfs_session *s, struct tfs_inst *in, uint64_t until)
 {
 	int ret;
 
-	inst_pump(in);
-	snap_empty(in);
+	tfs_inst_pump(in);
+	tfs_snap_empty(in);
 	snprintf(in->snapdir, sizeof(in->snapdir), "%s/snap%s%s", s->dir,
 		 in == &s->top ? "" : ".", in->name);
 	ret = live_snapshot(s->dir, in->pump ? in->bufdir : NULL, in->snapdir, in->since);
@@ -538,7 +538,7 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 	unsigned long long v;
 	int ret;
 
-	if ((ret = parse_ull(buf, size, &v))) {
+	if ((ret = tfs_parse_ull(buf, size, &v))) {
 		tfs_err(s, "Invalid argument", h->n.f->name);
 		return ret;
 	}
@@ -546,24 +546,24 @@ static int snapshot_write(struct tfs_handle *h, const char *buf, size_t size)
 	if (in->tr.current_trace->use_max_tr)
 		return -EBUSY;
 	if (v == 0) {
-		snap_empty(in);
+		tfs_snap_empty(in);
 		in->snap_alloc = 0;
 	} else if (v == 1) {
-		ret = snap_take(s, in, 0);
+		ret = tfs_snap_take(s, in, 0);
 		if (ret) {
 			tfs_err(s, "Cannot take the snapshot", h->n.f->name);
 			return ret;
 		}
 	} else {
-		snap_empty(in);
+		tfs_snap_empty(in);
 	}
 	return 0;
 }
 
-static int stats_show(struct tfs_handle *h, struct sbuf *b)
+static int stats_show(struct tfs_handle *h, struct tfs_sbuf *b)
 {
-	pids_follow(h->s);
-	inst_pump(h->n.inst);
+	tfs_pids_follow(h->s);
+	tfs_inst_pump(h->n.inst);
 	show_stats(h->s, h->n.inst, h->n.cpu, b);
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_event_filter.c - event filters (lib/event/filter.c): expressions
+ * test_event_filter.c - event filters (lib/event/evfilter.c): expressions
  * against a sample event with the expected result on two entries; bad
  * expressions with the kernel's texts; system filters; the glob; the
  * registry's programs (lib/event/registry.c).
@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 #include "usertrace/evreg.h"
 
 /* ---- the kernel's sched_switch, for the error texts ---- */

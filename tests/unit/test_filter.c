@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_filter.c - unit tests of the runtime's function lists
- * (runtime/filter.c, lib/filter/list.c): the kernel's syntax as the
+ * (runtime/funcfilter.c, lib/funclist/funclist.c): the kernel's syntax as the
  * traced program applies it.
  *
- * filter.c is included, so that the tests see the commands it parsed;
+ * funcfilter.c is included, so that the tests see the commands it parsed;
  * what it uses of the rest of the runtime is stubbed below (errors are
  * kept in a buffer, records counted).
  */
@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "runtime/filter.c"
+#include "runtime/funcfilter.c"
 
 struct ut_session_ctl *ut_ctl;
 int ut_rec_mode = UT_MODE_GRAPH;
@@ -160,31 +160,31 @@ static int free_commands(void **state)
 static void test_pattern_match(void **state)
 {
 	(void)state;
-	assert_true(ut_pattern_match("parse_*", "parse_a", "app"));
-	assert_false(ut_pattern_match("parse_*", "run", "app"));
-	assert_true(ut_pattern_match("?un", "run", "app"));
-	assert_true(ut_pattern_match("[a-r]un", "run", "app"));
+	assert_true(ut_funclist_pattern("parse_*", "parse_a", "app"));
+	assert_false(ut_funclist_pattern("parse_*", "run", "app"));
+	assert_true(ut_funclist_pattern("?un", "run", "app"));
+	assert_true(ut_funclist_pattern("[a-r]un", "run", "app"));
 	/* func:mod:module, and a module alone */
-	assert_true(ut_pattern_match("foo_*:mod:libfoo.so", "foo_init", "libfoo.so"));
-	assert_false(ut_pattern_match("foo_*:mod:libfoo.so", "foo_init", "app"));
-	assert_true(ut_pattern_match(":mod:lib*", "anything", "libfoo.so"));
-	assert_false(ut_pattern_match(":mod:lib*", "anything", "app"));
+	assert_true(ut_funclist_pattern("foo_*:mod:libfoo.so", "foo_init", "libfoo.so"));
+	assert_false(ut_funclist_pattern("foo_*:mod:libfoo.so", "foo_init", "app"));
+	assert_true(ut_funclist_pattern(":mod:lib*", "anything", "libfoo.so"));
+	assert_false(ut_funclist_pattern(":mod:lib*", "anything", "app"));
 }
 
 static void test_list_match(void **state)
 {
 	(void)state;
-	assert_int_equal(ut_list_match(NULL, "run", "app"), -1);
-	assert_int_equal(ut_list_match("", "run", "app"), -1);
-	assert_int_equal(ut_list_match("run parse_*", "run", "app"), 1);
-	assert_int_equal(ut_list_match("run,parse_*", "parse_b", "app"), 1);
-	assert_int_equal(ut_list_match("run parse_*", "main", "app"), 0);
+	assert_int_equal(ut_funclist_match(NULL, "run", "app"), -1);
+	assert_int_equal(ut_funclist_match("", "run", "app"), -1);
+	assert_int_equal(ut_funclist_match("run parse_*", "run", "app"), 1);
+	assert_int_equal(ut_funclist_match("run,parse_*", "parse_b", "app"), 1);
+	assert_int_equal(ut_funclist_match("run parse_*", "main", "app"), 0);
 	/* in order: a later !pattern removes, a later pattern adds back */
-	assert_int_equal(ut_list_match("parse_* !parse_b", "parse_b", "app"), 0);
-	assert_int_equal(ut_list_match("parse_* !parse_b", "parse_a", "app"), 1);
-	assert_int_equal(ut_list_match("!parse_b parse_*", "parse_b", "app"), 1);
+	assert_int_equal(ut_funclist_match("parse_* !parse_b", "parse_b", "app"), 0);
+	assert_int_equal(ut_funclist_match("parse_* !parse_b", "parse_a", "app"), 1);
+	assert_int_equal(ut_funclist_match("!parse_b parse_*", "parse_b", "app"), 1);
 	/* removals only: no filter at all, as the kernel's empty list */
-	assert_int_equal(ut_list_match("!parse_b", "parse_b", "app"), -1);
+	assert_int_equal(ut_funclist_match("!parse_b", "parse_b", "app"), -1);
 }
 
 static void test_next_word(void **state)
@@ -193,16 +193,16 @@ static void test_next_word(void **state)
 	char buf[4];
 
 	(void)state;
-	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 1);
+	assert_int_equal(ut_funclist_word(&list, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "a");
-	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 1);
+	assert_int_equal(ut_funclist_word(&list, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "b");
-	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 3);
+	assert_int_equal(ut_funclist_word(&list, buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "ccc");
-	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 0);
+	assert_int_equal(ut_funclist_word(&list, buf, sizeof(buf)), 0);
 	/* a word that does not fit is skipped */
 	list = "toolong ab";
-	assert_int_equal(ut_next_word(&list, buf, sizeof(buf)), 2);
+	assert_int_equal(ut_funclist_word(&list, buf, sizeof(buf)), 2);
 	assert_string_equal(buf, "ab");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * filter.h - event filters, as the kernel's events/SYS/NAME/filter:
+ * evfilter.h - event filters, as the kernel's events/SYS/NAME/filter:
  * an expression over an event's fields is compiled against its
  * descriptor into a flat program, which the runtime evaluates on each
  * entry before it reserves room in the ring buffer.
@@ -27,8 +27,8 @@
  * Compiling needs no allocation either (about 12 KiB of stack): the
  * runtime compiles `record -f` filters when an event registers.
  */
-#ifndef UT_LIB_EVENT_FILTER_H
-#define UT_LIB_EVENT_FILTER_H
+#ifndef UT_LIB_EVENT_EVFILTER_H
+#define UT_LIB_EVENT_EVFILTER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -245,4 +245,4 @@ int ut_evfilter_prepare(char *text);
 /* the kernel's glob (lib/glob.c semantics): * ? [a-z] [!a] \x; @s ends at NUL or @len */
 int ut_evf_glob(const char *pat, const char *s, size_t len);
 
-#endif /* UT_LIB_EVENT_FILTER_H */
+#endif /* UT_LIB_EVENT_EVFILTER_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * filter.c - which calls are traced: the function filters and the function
+ * funcfilter.c - which calls are traced: the function filters and the function
  * commands, as the kernel's set_ftrace_filter, set_ftrace_notrace,
  * set_graph_function, set_graph_notrace, max_graph_depth and
  * tracing_thresh define them.
@@ -39,7 +39,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 #include "runtime/runtime.h"
 #include "usertrace/evreg.h"
 
@@ -116,17 +116,17 @@ static uint32_t func_flags(const char *name, const char *module, uint64_t *cmdma
 {
 	uint32_t fl = 0;
 
-	if (ut_list_match(l_filter, name, module) != 0 && ut_list_match(l_notrace, name, module) != 1)
+	if (ut_funclist_match(l_filter, name, module) != 0 && ut_funclist_match(l_notrace, name, module) != 1)
 		fl |= UT_FN_TRACE;
-	if (ut_list_match(l_gfunc, name, module) == 1)
+	if (ut_funclist_match(l_gfunc, name, module) == 1)
 		fl |= UT_FN_GRAPH;
-	if (ut_list_match(l_gnotrace, name, module) == 1)
+	if (ut_funclist_match(l_gnotrace, name, module) == 1)
 		fl |= UT_FN_GNOTRACE;
-	if (ut_list_match(l_stack, name, module) == 1)
+	if (ut_funclist_match(l_stack, name, module) == 1)
 		fl |= UT_FN_STACK;
 	*cmdmask = 0;
 	for (unsigned int i = 0; i < ncmds; i++)
-		if (ut_pattern_match(cmds[i].pat, name, module))
+		if (ut_funclist_pattern(cmds[i].pat, name, module))
 			*cmdmask |= 1ull << i;
 	return fl;
 }
@@ -504,7 +504,7 @@ void ut_filter_load(void)
 
 			cmds = fresh;
 			ncmds = 0;
-			while (list && ut_next_word(&list, buf, sizeof(buf))) {
+			while (list && ut_funclist_word(&list, buf, sizeof(buf))) {
 				parse_command(buf, live && w < UT_CTL_CMDS ?
 					      &ut_ctl->cmd_count[bank][w] : NULL);
 				w++;
@@ -640,7 +640,7 @@ int ut_ftab_hits(const char *pat)
 	struct ut_ftab *t = __atomic_load_n(&ftab, __ATOMIC_ACQUIRE);
 
 	for (size_t i = 0; t && i < t->n; i++)
-		if (t->f[i].listed && ut_pattern_match(pat, t->f[i].name, t->f[i].module))
+		if (t->f[i].listed && ut_funclist_pattern(pat, t->f[i].name, t->f[i].module))
 			return 1;
 	return 0;
 }
@@ -928,7 +928,7 @@ int ut_filter_check(int (*hits)(const char *pat), int first)
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const char *list = *lists[i].list;
 
-		while (list && ut_next_word(&list, buf, sizeof(buf))) {
+		while (list && ut_funclist_word(&list, buf, sizeof(buf))) {
 			const char *pat = buf[0] == '!' ? buf + 1 : buf;
 
 			errors += check_pattern(lists[i].file, pat, buf, first, hits);

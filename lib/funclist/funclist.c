@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * list.c - the function lists of set_ftrace_filter and its kind, matched
+ * funclist.c - the function lists of set_ftrace_filter and its kind, matched
  * against a function: used by the runtime (which functions to trace) and
  * by the tracing directory (which events an instance's buffers take).
  */
 #include <fnmatch.h>
 #include <string.h>
 
-#include "lib/filter/list.h"
+#include "lib/funclist/funclist.h"
 
 /* glob (fnmatch) with the kernel's :mod: form */
-int ut_pattern_match(const char *pat, const char *name, const char *module)
+int ut_funclist_pattern(const char *pat, const char *name, const char *module)
 {
 	const char *mod = strstr(pat, ":mod:");
 	char fn[512];
@@ -30,7 +30,7 @@ int ut_pattern_match(const char *pat, const char *name, const char *module)
 }
 
 /* the next word of a list ("pat pat !pat", blanks or commas between); 0 at the end */
-size_t ut_next_word(const char **list, char *buf, size_t size)
+size_t ut_funclist_word(const char **list, char *buf, size_t size)
 {
 	for (;;) {
 		size_t n;
@@ -52,7 +52,7 @@ size_t ut_next_word(const char **list, char *buf, size_t size)
  * Apply a list to one function, in order: a pattern adds, !pattern
  * removes.  Returns -1 for an empty list (no filter).
  */
-int ut_list_match(const char *list, const char *name, const char *module)
+int ut_funclist_match(const char *list, const char *name, const char *module)
 {
 	char buf[512];
 	int any = 0, in = 0;
@@ -61,12 +61,12 @@ int ut_list_match(const char *list, const char *name, const char *module)
 	 * As in the kernel, removing from an empty list leaves it empty: a
 	 * list of removals only is no filter at all.
 	 */
-	while (list && ut_next_word(&list, buf, sizeof(buf))) {
+	while (list && ut_funclist_word(&list, buf, sizeof(buf))) {
 		any |= buf[0] != '!';
 		if (buf[0] == '!')
-			in &= !ut_pattern_match(buf + 1, name, module);
+			in &= !ut_funclist_pattern(buf + 1, name, module);
 		else
-			in |= ut_pattern_match(buf, name, module);
+			in |= ut_funclist_pattern(buf, name, module);
 	}
 	return any ? in : -1;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * filter.c - event filters (filter.h): the kernel's filter language,
+ * evfilter.c - event filters (evfilter.h): the kernel's filter language,
  * compiled into a flat program the runtime runs on each entry.
  *
  * Compiling is two passes over the text, in the kernel's order, so that
@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/event/filter.h"
+#include "lib/event/evfilter.h"
 
 static const char *const err_text[UT_EVF_ERR_NR] = {
 	[UT_EVF_ERR_NONE] = "No error",
