@@ -985,6 +985,333 @@ static void cursor_bad_record(struct cursor *c, const unsigned char *r, const ch
 	c->in_page = 0;
 }
 
+/* room for why a record cannot be decoded */
+#define WHY_LEN	96
+
+/*
+ * The records, one helper per kind (entries.h).  Each decodes the record
+ * @r, written at @ts: 1 with its event in *ev; 0 when it only changes the
+ * thread's state (no event); -1 when it cannot be decoded, @why (WHY_LEN
+ * bytes) saying why.
+ */
+static inline int cursor_rec_entry(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				   uint32_t h, uint64_t ts)
+{
+	cursor_ev(c, ev, UT_EV_ENTRY, ts);
+	/* both have the ip at the same place (entries.h) */
+	ev->ip = ut_get48(r + UT_REC_OFF(entry, ip));
+	if (RB_HDR_TYPE(h) == UT_REC_ENTRY_PARENT)
+		ev->parent = ut_get48(r + UT_REC_OFF(entry_parent, parent));
+	else if (c->st.depth)
+		ev->parent = c->st.stack[c->st.depth - 1];
+	ev->depth = c->st.depth;
+	if (c->st.depth < MAX_OPEN)
+		c->st.stack[c->st.depth] = ev->ip;
+	c->st.depth++;
+	if (c->st.depth > MAX_OPEN)
+		c->st.depth = MAX_OPEN;
+	return 1;
+}
+
+static inline int cursor_rec_exit(struct cursor *c, struct ut_event *ev, uint64_t ts)
+{
+	cursor_ev(c, ev, UT_EV_EXIT, ts);
+	if (c->st.depth) {
+		c->st.depth--;
+		ev->ip = c->st.stack[c->st.depth];
+	}
+	ev->depth = c->st.depth;
+	return 1;
+}
+
+static inline int cursor_rec_func(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				  uint64_t ts)
+{
+	cursor_ev(c, ev, UT_EV_FUNC, ts);
+	ev->ip = ut_get48(r + UT_REC_OFF(func, ip));
+	ev->parent = ut_get48(r + UT_REC_OFF(func, parent));
+	return 1;
+}
+
+static inline int cursor_rec_depth(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				   uint64_t ts)
+{
+	uint32_t v;
+
+	memcpy(&v, r + UT_REC_OFF(depth, depth), sizeof(v));
+	if (c->st.after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->st.depth) {
+		/* the loss ended or began calls unseen: say so */
+		cursor_ev(c, ev, UT_EV_DEPTH, ts);
+		ev->count = c->st.depth;
+		cursor_set_depth(c, v);
+		/* the depth kept, as every event's: not a corrupt 2^32 */
+		ev->depth = c->st.depth;
+		return 1;
+	}
+	cursor_set_depth(c, v);
+	return 0;
+}
+
+static inline int cursor_rec_cpu(struct cursor *c, const unsigned char *r)
+{
+	uint32_t v;
+
+	memcpy(&v, r + UT_REC_OFF(cpu, cpu), sizeof(v));
+	c->st.cpu = v;
+	return 0;
+}
+
+static inline int cursor_rec_stack(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				   uint64_t ts)
+{
+	uint16_t n;
+	uint32_t v;
+
+	n = ut_rec_get_n(r);
+	v = c->st.depth;
+	cursor_set_depth(c, n);
+	for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
+		c->st.stack[i] = ut_get48(r + UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * i);
+	if (c->st.after_lost && n != v) {
+		cursor_ev(c, ev, UT_EV_DEPTH, ts);
+		ev->depth = n;
+		ev->count = v;
+		return 1;
+	}
+	return 0;
+}
+
+static inline int cursor_rec_data(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				  uint64_t ts)
+{
+	uint16_t n;
+
+	n = ut_rec_get_n(r);
+	cursor_ev(c, ev, UT_EV_MARKER, ts);
+	ev->data = cursor_keep(c, r + UT_REC_OFF(data, text), n, 0);
+	ev->data_len = n;
+	ev->depth = c->st.depth;
+	return 1;
+}
+
+static inline int cursor_rec_return(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				    uint64_t ts, char *why)
+{
+	/*
+	 * A whole call, written at its return: the open calls
+	 * the ENTRY/EXIT records pair up are not touched.
+	 */
+	uint64_t dur = ut_get48(r + UT_REC_OFF(return, duration)), entry;
+	uint16_t depth;
+
+	if (dur > ts) {
+		snprintf(why, WHY_LEN, "a call of %" PRIu64 " clock units "
+			 "returning at %" PRIu64, dur, ts);
+		return -1;
+	}
+	memcpy(&depth, r + UT_REC_OFF(return, depth), sizeof(depth));
+	cursor_ev(c, ev, UT_EV_RETURN, ts);
+	ev->ip = ut_get48(r + UT_REC_OFF(return, ip));
+	ev->depth = depth;
+	/* the entry time converted as any timestamp: durations agree with ENTRY/EXIT pairs */
+	entry = ut_data_ns(c->d, ts - dur);
+	ev->duration = ev->ts > entry ? ev->ts - entry : 0;
+	return 1;
+}
+
+static inline int cursor_rec_trace(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				   uint64_t ts)
+{
+	uint16_t n;
+
+	/* rec_len() checked n and that the n ips are in the page */
+	n = ut_rec_get_n(r);
+	cursor_ev(c, ev, UT_EV_TRACE, ts);
+	ev->data = cursor_keep(c, r + UT_REC_OFF(trace, ips), UT_ADDR_BYTES * n, 0);
+	ev->data_len = UT_ADDR_BYTES * n;
+	ev->count = n;
+	ev->depth = c->st.depth;
+	return 1;
+}
+
+static inline int cursor_rec_ctx(struct cursor *c, const unsigned char *r)
+{
+	/* the thread's context from here on (entries.h): n counts from its end */
+	uint32_t n = UT_REC_SIZED_BASE + ut_rec_get_n(r);
+
+	if (n >= UT_REC_OFF(ctx, task)) {
+		uint8_t flags = r[UT_REC_OFF(ctx, flags)], preempt = r[UT_REC_OFF(ctx, preempt)];
+
+		c->st.ctx = flags;
+		c->st.preempt = preempt;
+		if (!(flags & UT_CTX_IRQS_OFF))
+			c->st.ctx_gap |= UT_GAP_IRQS_ON;
+		if (!preempt)
+			c->st.ctx_gap |= UT_GAP_PREEMPT_ON;
+		if (!(flags & UT_CTX_IRQS_OFF) && !preempt)
+			c->st.ctx_gap |= UT_GAP_PLAIN;
+		if (!(flags & UT_CTX_WAKING))
+			c->st.ctx_gap |= UT_GAP_RUNNING;
+	}
+	if (n >= UT_REC_OFF(ctx, task) + sizeof(struct ut_ctx_task)) {
+		memcpy(&c->st.task, r + UT_REC_OFF(ctx, task), sizeof(c->st.task));
+		c->st.has_task = 1;
+	}
+	return 0;
+}
+
+static inline int cursor_rec_trace_dir(struct cursor *c, struct ut_event *ev,
+				       const unsigned char *r, uint64_t ts, char *why)
+{
+	/* n counts the dir's bytes too */
+	const uint32_t fixed = UT_REC_LEN(trace_dir) - UT_REC_SIZED_BASE;
+	uint16_t n, dir;
+	uint32_t w;
+
+	/* a stacktrace trigger's, for one directory (entries.h) */
+	n = ut_rec_get_n(r);
+	if (n < fixed || (n - fixed) % UT_ADDR_BYTES) {
+		snprintf(why, WHY_LEN, "a stack trace of %u bytes", n);
+		return -1;
+	}
+	memcpy(&dir, r + UT_REC_OFF(trace_dir, dir), sizeof(dir));
+	w = ut_sample_weight(dir);
+	cursor_ev(c, ev, w ? UT_EV_SAMPLE :
+			 dir == UT_TRACE_DIR_ICALL || dir == UT_TRACE_DIR_ICRET ?
+			 UT_EV_INITCALL : UT_EV_TRACE, ts);
+	ev->data = cursor_keep(c, r + UT_REC_OFF(trace_dir, ips), n - fixed, 0);
+	ev->data_len = n - fixed;
+	ev->count = (n - fixed) / UT_ADDR_BYTES;
+	/* a sample's sentinel is not a directory, but its weight; initcall's say call or return */
+	ev->dir = w ? 0 : dir;
+	ev->weight = w;
+	ev->depth = c->st.depth;
+	return 1;
+}
+
+static inline int cursor_rec_event(struct cursor *c, struct ut_event *ev, const unsigned char *r,
+				   uint64_t ts, char *why)
+{
+	uint16_t n, id;
+
+	n = ut_rec_get_n(r);
+	if (n < sizeof(struct ut_trace_entry)) {
+		snprintf(why, WHY_LEN, "an event of %u bytes, shorter than its "
+			 "common fields", n);
+		return -1;
+	}
+	memcpy(&id, r + UT_REC_OFF(event, entry) + offsetof(struct ut_trace_entry, type),
+	       sizeof(id));
+	cursor_ev(c, ev, UT_EV_EVENT, ts);
+	ev->id = id;
+	/* an entry is read field by field: hand out an aligned copy */
+	ev->data = cursor_keep(c, r + UT_REC_OFF(event, entry), n, 1);
+	ev->data_len = n;
+	ev->depth = c->st.depth;
+	return 1;
+}
+
+/* one record, by its kind (the helpers above); an unknown kind is passed over */
+static inline __attribute__((always_inline)) int cursor_record(struct cursor *c,
+							       struct ut_event *ev,
+							       const unsigned char *r,
+							       uint64_t ts, char *why)
+{
+	uint32_t h;
+
+	memcpy(&h, r, sizeof(h));
+	/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
+	if (ut_rec_counts(RB_HDR_TYPE(h)))
+		c->st.after_lost = 0;
+	switch (RB_HDR_TYPE(h)) {
+	case UT_REC_ENTRY:
+	case UT_REC_ENTRY_PARENT:
+		return cursor_rec_entry(c, ev, r, h, ts);
+	case UT_REC_EXIT:
+		return cursor_rec_exit(c, ev, ts);
+	case UT_REC_FUNC:
+		return cursor_rec_func(c, ev, r, ts);
+	case UT_REC_DEPTH:
+		return cursor_rec_depth(c, ev, r, ts);
+	case UT_REC_CPU:
+		return cursor_rec_cpu(c, r);
+	case UT_REC_STACK:
+		return cursor_rec_stack(c, ev, r, ts);
+	case UT_REC_DATA:
+		return cursor_rec_data(c, ev, r, ts);
+	case UT_REC_RETURN:
+		return cursor_rec_return(c, ev, r, ts, why);
+	case UT_REC_TRACE:
+		return cursor_rec_trace(c, ev, r, ts);
+	case UT_REC_CTX:
+		return cursor_rec_ctx(c, r);
+	case UT_REC_TRACE_DIR:
+		return cursor_rec_trace_dir(c, ev, r, ts, why);
+	case UT_REC_EVENT:
+		return cursor_rec_event(c, ev, r, ts, why);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The cursor has no page left (@ret 0) or could not open one (-1): the
+ * losses not yet said first, each a LOST event (1); then @ret.
+ */
+static inline __attribute__((always_inline)) int cursor_end(struct cursor *c,
+							    struct ut_event *ev, int ret,
+							    const int live)
+{
+	if (ret == 0 && (c->hole || c->tail_hole)) {
+		/* damaged data skipped at the end: said, and a hole in the trace */
+		cursor_ev(c, ev, UT_EV_LOST,
+			  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
+		c->hole = c->tail_hole = 0;
+		c->st.pending_lost = 0;
+		c->st.after_lost = 1;
+		return 1;
+	}
+	if (ret == 0 && !c->tail_done && c->ti->lost > c->marked_lost) {
+		/*
+		 * Records dropped after the last page was started
+		 * are marked by no page: report them at the end.
+		 */
+		c->tail_done = 1;
+		cursor_ev(c, ev, UT_EV_LOST,
+			  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
+		ev->count = c->ti->lost - c->marked_lost;
+		c->marked_lost = c->ti->lost;
+		return 1;
+	}
+	if (live && ret == 0 && c->st.pending_lost) {
+		/* lost records and nothing after them (a page source's) */
+		cursor_ev(c, ev, UT_EV_LOST, c->st.raw);
+		ev->count = c->st.pending_lost;
+		c->st.pending_lost = 0;
+		c->st.after_lost = 1;
+		c->st.rec = NULL;
+		return 1;
+	}
+	return ret;
+}
+
+/* records were lost (or, in a .dat file, damaged data skipped) before the next one */
+static inline __attribute__((always_inline)) int cursor_lost(struct cursor *c,
+							     struct ut_event *ev, const int live)
+{
+	if (live) {
+		c->st.raw = c->it.ts;
+		c->st.rec = NULL;
+	}
+	cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
+	/* a hole of damaged data: how many is not known (0) */
+	ev->count = !live && c->hole ? 0 : c->st.pending_lost;
+	c->hole = 0;
+	c->st.pending_lost = 0;
+	c->st.after_lost = 1;
+	return 1;
+}
+
 /*
  * Decode the next event into *ev; 1, 0 at the end, -1 on corruption.
  * @live: the cursor reads a page source (c->src) and tells its stage
@@ -995,60 +1322,19 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 							       struct ut_event *ev, const int live)
 {
 	const unsigned char *r;
-	uint32_t len, h, v;
+	uint32_t len;
 	uint64_t ts;
-	char why[96];
+	char why[WHY_LEN];
 	int ret;
 
 	for (;;) {
 		if (!c->in_page) {
 			ret = cursor_open_page(c);
-			if (ret == 0 && (c->hole || c->tail_hole)) {
-				/* damaged data skipped at the end: said, and a hole in the trace */
-				cursor_ev(c, ev, UT_EV_LOST,
-					  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
-				c->hole = c->tail_hole = 0;
-				c->st.pending_lost = 0;
-				c->st.after_lost = 1;
-				return 1;
-			}
-			if (ret == 0 && !c->tail_done && c->ti->lost > c->marked_lost) {
-				/*
-				 * Records dropped after the last page was started
-				 * are marked by no page: report them at the end.
-				 */
-				c->tail_done = 1;
-				cursor_ev(c, ev, UT_EV_LOST,
-					  c->it.page ? c->it.ts : ut_data_raw(c->d, c->d->mono0));
-				ev->count = c->ti->lost - c->marked_lost;
-				c->marked_lost = c->ti->lost;
-				return 1;
-			}
-			if (live && ret == 0 && c->st.pending_lost) {
-				/* lost records and nothing after them (a page source's) */
-				cursor_ev(c, ev, UT_EV_LOST, c->st.raw);
-				ev->count = c->st.pending_lost;
-				c->st.pending_lost = 0;
-				c->st.after_lost = 1;
-				c->st.rec = NULL;
-				return 1;
-			}
 			if (ret <= 0)
-				return ret;
+				return cursor_end(c, ev, ret, live);
 		}
-		if (c->st.pending_lost || (!live && c->hole)) {
-			if (live) {
-				c->st.raw = c->it.ts;
-				c->st.rec = NULL;
-			}
-			cursor_ev(c, ev, UT_EV_LOST, c->it.ts);
-			/* a hole of damaged data: how many is not known (0) */
-			ev->count = !live && c->hole ? 0 : c->st.pending_lost;
-			c->hole = 0;
-			c->st.pending_lost = 0;
-			c->st.after_lost = 1;
-			return 1;
-		}
+		if (c->st.pending_lost || (!live && c->hole))
+			return cursor_lost(c, ev, live);
 		ret = rb_iter_next(&c->it, &r, &len, &ts);
 		if (ret > 0 && __builtin_expect(ts - c->d->raw_lo > c->d->raw_span, 0)) {
 			snprintf(why, sizeof(why), "time %" PRIu64 " outside the recording's", ts);
@@ -1074,190 +1360,11 @@ static inline __attribute__((always_inline)) int cursor_decode(struct cursor *c,
 			c->st.rec_len = len;
 			c->st.raw = ts;
 		}
-		memcpy(&h, r, sizeof(h));
-		/* an event ends the stretch after a hole; DEPTH, STACK, CPU describe it */
-		if (ut_rec_counts(RB_HDR_TYPE(h)))
-			c->st.after_lost = 0;
-		switch (RB_HDR_TYPE(h)) {
-		case UT_REC_ENTRY:
-		case UT_REC_ENTRY_PARENT:
-			cursor_ev(c, ev, UT_EV_ENTRY, ts);
-			/* both have the ip at the same place (entries.h) */
-			ev->ip = ut_get48(r + UT_REC_OFF(entry, ip));
-			if (RB_HDR_TYPE(h) == UT_REC_ENTRY_PARENT)
-				ev->parent = ut_get48(r + UT_REC_OFF(entry_parent, parent));
-			else if (c->st.depth)
-				ev->parent = c->st.stack[c->st.depth - 1];
-			ev->depth = c->st.depth;
-			if (c->st.depth < MAX_OPEN)
-				c->st.stack[c->st.depth] = ev->ip;
-			c->st.depth++;
-			if (c->st.depth > MAX_OPEN)
-				c->st.depth = MAX_OPEN;
+		ret = cursor_record(c, ev, r, ts, why);
+		if (ret > 0)
 			return 1;
-		case UT_REC_EXIT:
-			cursor_ev(c, ev, UT_EV_EXIT, ts);
-			if (c->st.depth) {
-				c->st.depth--;
-				ev->ip = c->st.stack[c->st.depth];
-			}
-			ev->depth = c->st.depth;
-			return 1;
-		case UT_REC_FUNC:
-			cursor_ev(c, ev, UT_EV_FUNC, ts);
-			ev->ip = ut_get48(r + UT_REC_OFF(func, ip));
-			ev->parent = ut_get48(r + UT_REC_OFF(func, parent));
-			return 1;
-		case UT_REC_DEPTH:
-			memcpy(&v, r + UT_REC_OFF(depth, depth), sizeof(v));
-			if (c->st.after_lost && (v < MAX_OPEN ? v : MAX_OPEN) != c->st.depth) {
-				/* the loss ended or began calls unseen: say so */
-				cursor_ev(c, ev, UT_EV_DEPTH, ts);
-				ev->count = c->st.depth;
-				cursor_set_depth(c, v);
-				/* the depth kept, as every event's: not a corrupt 2^32 */
-				ev->depth = c->st.depth;
-				return 1;
-			}
-			cursor_set_depth(c, v);
-			break;
-		case UT_REC_CPU:
-			memcpy(&v, r + UT_REC_OFF(cpu, cpu), sizeof(v));
-			c->st.cpu = v;
-			break;
-		case UT_REC_STACK: {
-			uint16_t n;
-
-			n = ut_rec_get_n(r);
-			v = c->st.depth;
-			cursor_set_depth(c, n);
-			for (uint32_t i = 0; i < n && i < MAX_OPEN; i++)
-				c->st.stack[i] = ut_get48(r + UT_REC_OFF(stack, ips) + UT_ADDR_BYTES * i);
-			if (c->st.after_lost && n != v) {
-				cursor_ev(c, ev, UT_EV_DEPTH, ts);
-				ev->depth = n;
-				ev->count = v;
-				return 1;
-			}
-			break;
-		}
-		case UT_REC_DATA: {
-			uint16_t n;
-
-			n = ut_rec_get_n(r);
-			cursor_ev(c, ev, UT_EV_MARKER, ts);
-			ev->data = cursor_keep(c, r + UT_REC_OFF(data, text), n, 0);
-			ev->data_len = n;
-			ev->depth = c->st.depth;
-			return 1;
-		}
-		case UT_REC_RETURN: {
-			/*
-			 * A whole call, written at its return: the open calls
-			 * the ENTRY/EXIT records pair up are not touched.
-			 */
-			uint64_t dur = ut_get48(r + UT_REC_OFF(return, duration)), entry;
-			uint16_t depth;
-
-			if (dur > ts) {
-				snprintf(why, sizeof(why), "a call of %" PRIu64 " clock units "
-					 "returning at %" PRIu64, dur, ts);
-				goto bad;
-			}
-			memcpy(&depth, r + UT_REC_OFF(return, depth), sizeof(depth));
-			cursor_ev(c, ev, UT_EV_RETURN, ts);
-			ev->ip = ut_get48(r + UT_REC_OFF(return, ip));
-			ev->depth = depth;
-			/* the entry time converted as any timestamp: durations agree with ENTRY/EXIT pairs */
-			entry = ut_data_ns(c->d, ts - dur);
-			ev->duration = ev->ts > entry ? ev->ts - entry : 0;
-			return 1;
-		}
-		case UT_REC_TRACE: {
-			uint16_t n;
-
-			/* rec_len() checked n and that the n ips are in the page */
-			n = ut_rec_get_n(r);
-			cursor_ev(c, ev, UT_EV_TRACE, ts);
-			ev->data = cursor_keep(c, r + UT_REC_OFF(trace, ips), UT_ADDR_BYTES * n, 0);
-			ev->data_len = UT_ADDR_BYTES * n;
-			ev->count = n;
-			ev->depth = c->st.depth;
-			return 1;
-		}
-		case UT_REC_CTX: {
-			/* the thread's context from here on (entries.h): n counts from its end */
-			uint32_t n = UT_REC_SIZED_BASE + ut_rec_get_n(r);
-
-			if (n >= UT_REC_OFF(ctx, task)) {
-				uint8_t flags = r[UT_REC_OFF(ctx, flags)], preempt = r[UT_REC_OFF(ctx, preempt)];
-
-				c->st.ctx = flags;
-				c->st.preempt = preempt;
-				if (!(flags & UT_CTX_IRQS_OFF))
-					c->st.ctx_gap |= UT_GAP_IRQS_ON;
-				if (!preempt)
-					c->st.ctx_gap |= UT_GAP_PREEMPT_ON;
-				if (!(flags & UT_CTX_IRQS_OFF) && !preempt)
-					c->st.ctx_gap |= UT_GAP_PLAIN;
-				if (!(flags & UT_CTX_WAKING))
-					c->st.ctx_gap |= UT_GAP_RUNNING;
-			}
-			if (n >= UT_REC_OFF(ctx, task) + sizeof(struct ut_ctx_task)) {
-				memcpy(&c->st.task, r + UT_REC_OFF(ctx, task), sizeof(c->st.task));
-				c->st.has_task = 1;
-			}
-			break;
-		}
-		case UT_REC_TRACE_DIR: {
-			/* n counts the dir's bytes too */
-			const uint32_t fixed = UT_REC_LEN(trace_dir) - UT_REC_SIZED_BASE;
-			uint16_t n, dir;
-			uint32_t w;
-
-			/* a stacktrace trigger's, for one directory (entries.h) */
-			n = ut_rec_get_n(r);
-			if (n < fixed || (n - fixed) % UT_ADDR_BYTES) {
-				snprintf(why, sizeof(why), "a stack trace of %u bytes", n);
-				goto bad;
-			}
-			memcpy(&dir, r + UT_REC_OFF(trace_dir, dir), sizeof(dir));
-			w = ut_sample_weight(dir);
-			cursor_ev(c, ev, w ? UT_EV_SAMPLE :
-					 dir == UT_TRACE_DIR_ICALL || dir == UT_TRACE_DIR_ICRET ?
-					 UT_EV_INITCALL : UT_EV_TRACE, ts);
-			ev->data = cursor_keep(c, r + UT_REC_OFF(trace_dir, ips), n - fixed, 0);
-			ev->data_len = n - fixed;
-			ev->count = (n - fixed) / UT_ADDR_BYTES;
-			/* a sample's sentinel is not a directory, but its weight; initcall's say call or return */
-			ev->dir = w ? 0 : dir;
-			ev->weight = w;
-			ev->depth = c->st.depth;
-			return 1;
-		}
-		case UT_REC_EVENT: {
-			uint16_t n, id;
-
-			n = ut_rec_get_n(r);
-			if (n < sizeof(struct ut_trace_entry)) {
-				snprintf(why, sizeof(why), "an event of %u bytes, shorter than its "
-					 "common fields", n);
-				goto bad;
-			}
-			memcpy(&id, r + UT_REC_OFF(event, entry) + offsetof(struct ut_trace_entry, type),
-			       sizeof(id));
-			cursor_ev(c, ev, UT_EV_EVENT, ts);
-			ev->id = id;
-			/* an entry is read field by field: hand out an aligned copy */
-			ev->data = cursor_keep(c, r + UT_REC_OFF(event, entry), n, 1);
-			ev->data_len = n;
-			ev->depth = c->st.depth;
-			return 1;
-		}
-		default:
-			break;
-		}
-		continue;
+		if (ret == 0)
+			continue;
 bad:
 		cursor_bad_record(c, r, why);
 		if (live)
