@@ -2,7 +2,8 @@
 /*
  * report.h - what the views of usertrace report share: a recording's
  * per-function statistics (cmds/report.c walks its threads) and the sort
- * column; report --diff is cmds/report_diff.c
+ * column; report --diff is cmds/report_diff.c, the trace_stat views
+ * (--stat, --branch, --kmem, --workqueue) cmds/report_stat.c
  */
 #ifndef USERTRACE_CMD_REPORT_H
 #define USERTRACE_CMD_REPORT_H
@@ -83,6 +84,20 @@ void report_print_time(uint64_t ns);
 /* the statistics of data directory @dir: 0, or -1 when it cannot be opened (said) */
 int report_profile_load(struct profile *p, const char *dir);
 void report_profile_free(struct profile *p);
+/* some call has no duration: the column that counts them is shown */
+int report_any_untimed(const struct row *rows, size_t n);
+/* what the numbers cannot include, before the table, when there is any */
+void report_print_losses(const struct losses *l, int graph, int untimed_col);
+
+/* report_stat.c: s^2 of a function's durations, in us^2 (--stat, -s s^2) */
+long double report_variance_us2(const struct fstat *s);
+/* report --stat: the kernel's trace_stat/function<cpu> layout */
+void report_print_stat(const struct row *rows, size_t n, int graph, const struct losses *l);
+/* --branch: the branch profilers' tables of the recording in @dir: 0, or 1 when it has none */
+int report_branch(const char *dir);
+/* --kmem, --workqueue: DIR/stat/NAME.* as trace_stat/NAME: 0, or 1 (said) */
+int report_statfile(const char *dir, const char *name);
+
 /* report --diff OLD_DIR: 0, 1 when a directory cannot be read or the output written */
 int report_diff(const char *dir, const char *olddir);
 

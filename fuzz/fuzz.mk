@@ -22,7 +22,7 @@ FZ_CFLAGS    := -O1 -g -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-stric
 
 FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c \
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
-		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/folded.c cmds/dump.c \
+		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/report_stat.c cmds/folded.c cmds/dump.c \
 		  $(sort $(wildcard cmds/export*.c))
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/filter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
@@ -72,7 +72,7 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 	       $(O)/tests/fuzz-replay-tracefs
 FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c \
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
-		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/folded.c cmds/dump.c \
+		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/report_stat.c cmds/folded.c cmds/dump.c \
 		  $(sort $(wildcard cmds/export*.c)))
 FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(TRACEFS_SRC) $(TRACE_OUT_SRC) \
 		   utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c lib/ringbuf/ringbuf.c \
