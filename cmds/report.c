@@ -63,25 +63,13 @@
 #include <sys/types.h>
 
 #include "cmds/cmds.h"
-#include "lib/trace/stat.h"
-#include "usertrace/branchstat.h"
+#include "cmds/report.h"
 #include "utils/callstack.h"
-#include "utils/statarea.h"
 #include "utils/data.h"
 #include "utils/profile.h"
 #include "usertrace/tracers.h"
 #include "utils/symtab.h"
 #include "utils/utils.h"
-
-/*
- * The columns a report can be sorted on (-s, --sort): each column that
- * report or report --stat shows, by the name of its heading where it is
- * a word.  Numbers sort largest first, names alphabetically.
- */
-enum sort_key {
-	SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_UNTIMED, SORT_AVG, SORT_MIN, SORT_MAX,
-	SORT_TIME, SORT_VARIANCE, SORT_NAME,
-};
 
 static const struct {
 	const char *name;
@@ -105,29 +93,6 @@ static const struct {
 
 #define SORT_KEYS "total, self, calls (hit), untimed, avg (average), min, max, time, " \
 		  "s^2 (variance) or name (function)"
-
-struct fstat {
-	uint64_t calls, total, self, min, max;	/* of the calls with a duration */
-	uint64_t untimed;		/* calls whose entry or return is not in the trace */
-	uint64_t sum;			/* of every call's duration, recursive ones too */
-	unsigned __int128 sumsq;	/* of durations in ns^2: exact, for --stat */
-};
-
-/*
- * statistics of one ip in one process image, while one mapping holds it
- * (since: see ut_symtab_since(); a library may be mapped where another was)
- */
-struct ipent {
-	uint64_t ip, image, since;
-	int pid;
-	int used;
-	struct fstat st;
-};
-
-struct iptab {
-	struct ipent *ents;
-	size_t cap, nr;			/* cap is a power of two */
-};
 
 static size_t ip_slot(uint64_t ip, uint64_t image, int pid, uint64_t since, size_t cap)
 {
@@ -211,14 +176,6 @@ static void stat_merge(struct fstat *to, const struct fstat *from)
 		to->max = from->max;
 	to->sumsq += from->sumsq;
 }
-
-/* what could not be known, over all threads */
-struct losses {
-	uint64_t events, ranges;	/* lost records, and the LOST marks */
-	uint64_t time;			/* ns between the events around each loss */
-	uint64_t overrun;		/* overwritten (flight recorder) */
-	uint64_t unknown;		/* returns of calls whose entry and name are unknown */
-};
 
 /*
  * A thread's open calls are utils/callstack.h's; a frame's user field
@@ -381,14 +338,6 @@ static int walk_thread(struct ut_data *d, int tid, struct iptab *tab, struct los
 	return ret < 0 ? -1 : 0;
 }
 
-/* one line of the report: all ips that name the same function */
-struct row {
-	const char *name;
-	const char *module;
-	char *label;		/* what is printed; allocated */
-	struct fstat st;
-};
-
 static int cmp_row_name(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -397,13 +346,11 @@ static int cmp_row_name(const void *a, const void *b)
 	return c ? c : strcmp(x->module, y->module);
 }
 
-static enum sort_key sort_by;
-
-static long double variance_us2(const struct fstat *s);
+enum sort_key report_sort_by;
 
 static long double row_key(const struct row *r)
 {
-	switch (sort_by) {
+	switch (report_sort_by) {
 	case SORT_TOTAL:	return r->st.total;
 	case SORT_SELF:		return r->st.self;
 	case SORT_CALLS:	return r->st.calls + r->st.untimed;
@@ -412,7 +359,7 @@ static long double row_key(const struct row *r)
 	case SORT_MIN:		return stat_min(&r->st);
 	case SORT_MAX:		return r->st.max;
 	case SORT_TIME:		return r->st.sum;
-	case SORT_VARIANCE:	return variance_us2(&r->st);
+	case SORT_VARIANCE:	return report_variance_us2(&r->st);
 	default:		return 0;
 	}
 }
@@ -423,7 +370,7 @@ static int cmp_row(const void *a, const void *b)
 	long double kx, ky;
 	int c;
 
-	if (sort_by != SORT_NAME) {
+	if (report_sort_by != SORT_NAME) {
 		kx = row_key(x);
 		ky = row_key(y);
 		if (kx != ky)
@@ -492,7 +439,7 @@ static struct row *make_rows(struct ut_data *d, struct iptab *tab, size_t *nr_ro
 }
 
 /* @ns scaled to ns/us/ms/s for 3 decimals: the value, and its unit */
-static double scale_time(uint64_t ns, const char **unit)
+double report_scale_time(uint64_t ns, const char **unit)
 {
 	static const char *const units[] = { "ns", "us", "ms", "s " };
 	double v = (double)ns;
@@ -508,10 +455,10 @@ static double scale_time(uint64_t ns, const char **unit)
 }
 
 /* "   1.234 ms": the value scaled to ns/us/ms/s, 3 decimals, 12 columns */
-static void print_time(uint64_t ns)
+void report_print_time(uint64_t ns)
 {
 	const char *unit;
-	double v = scale_time(ns, &unit);
+	double v = report_scale_time(ns, &unit);
 
 	printf("%9.3f %s", v, unit);
 }
@@ -523,7 +470,7 @@ static void print_none(void)
 }
 
 /* some call has no duration: the column that counts them is shown */
-static int any_untimed(const struct row *rows, size_t n)
+int report_any_untimed(const struct row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].st.untimed)
@@ -536,7 +483,7 @@ static int any_untimed(const struct row *rows, size_t n)
  * the lost and overwritten events, the calls with no duration, the returns
  * of calls nobody can name.
  */
-static void print_losses(const struct losses *l, int graph, int untimed_col)
+void report_print_losses(const struct losses *l, int graph, int untimed_col)
 {
 	const char *unit;
 	double v;
@@ -546,7 +493,7 @@ static void print_losses(const struct losses *l, int graph, int untimed_col)
 		       l->ranges == 1 ? "" : "s");
 		/* the time from the event before each loss to the one after it, where both exist */
 		if (graph && l->time) {
-			v = scale_time(l->time, &unit);
+			v = report_scale_time(l->time, &unit);
 			printf(" over %.3f %s (left out of self times)", v, unit[1] == ' ' ? "s" : unit);
 		}
 		putchar('\n');
@@ -563,9 +510,9 @@ static void print_losses(const struct losses *l, int graph, int untimed_col)
 
 static void print_report(const struct row *rows, size_t n, int graph, const struct losses *l)
 {
-	int ucol = graph && any_untimed(rows, n);
+	int ucol = graph && report_any_untimed(rows, n);
 
-	print_losses(l, graph, ucol);
+	report_print_losses(l, graph, ucol);
 	if (!graph) {
 		printf("       Calls  Function\n");
 		printf("  ==========  ====================\n");
@@ -581,8 +528,8 @@ static void print_report(const struct row *rows, size_t n, int graph, const stru
 		const struct fstat *s = &rows[i].st;
 
 		if (s->calls) {
-			print_time(s->total);
-			print_time(s->self);
+			report_print_time(s->total);
+			report_print_time(s->self);
 		} else {
 			print_none();
 			print_none();
@@ -591,9 +538,9 @@ static void print_report(const struct row *rows, size_t n, int graph, const stru
 		if (ucol)
 			printf("%12" PRIu64, s->untimed);
 		if (s->calls) {
-			print_time(s->sum / s->calls);
-			print_time(stat_min(s));
-			print_time(s->max);
+			report_print_time(s->sum / s->calls);
+			report_print_time(stat_min(s));
+			report_print_time(s->max);
 		} else {
 			print_none();
 			print_none();
@@ -603,196 +550,12 @@ static void print_report(const struct row *rows, size_t n, int graph, const stru
 	}
 }
 
-/* the kernel's "%llu.%03lu us" duration: microseconds with 3 decimals */
-static int fmt_us(char *buf, size_t size, uint64_t ns)
-{
-	return snprintf(buf, size, "%" PRIu64 ".%03u us", ns / 1000, (unsigned)(ns % 1000));
-}
-
-/* s^2 = (n * sum(x^2) - sum(x)^2) / (n * (n - 1)), from ns^2 to us^2 */
-static long double variance_us2(const struct fstat *s)
-{
-	long double sum = (long double)s->sum, cnt = (long double)s->calls, v;
-
-	if (s->calls < 2)
-		return 0;
-	v = ((long double)s->sumsq - sum * sum / cnt) / (cnt - 1);
-	return v > 0 ? v / 1e6L : 0;	/* rounding can make it a hair negative */
-}
-
-/* the Time, Avg and s^2 of a row: "-" when no call of it has a duration */
-static void stat_texts(const struct fstat *s, char *total, char *avg, char *var, size_t size)
-{
-	if (!s->calls) {
-		snprintf(total, size, "-");
-		snprintf(avg, size, "-");
-		snprintf(var, size, "-");
-		return;
-	}
-	/* the kernel's profiler adds up every call, recursive ones too */
-	fmt_us(total, size, s->sum);
-	fmt_us(avg, size, s->sum / s->calls);
-	snprintf(var, size, "%.3Lf us", variance_us2(s));
-}
-
-/*
- * The kernel's trace_stat/function<cpu> layout (the function profiler):
- * time and average in microseconds, s^2 the variance of the durations in
- * us^2.  Columns widen for long names and times instead of cutting them.
- * Hit counts every call, as the profiler counts a hit at the entry; Time,
- * Avg and s^2 are those of the calls with a duration, and the calls
- * without one are counted in a last column when there are any.
- */
-static void print_stat(const struct row *rows, size_t n, int graph, const struct losses *l)
-{
-	char total[48], avg[48], var[64];
-	int w = 30, wt = 12, wa = 12, wv = 3, len, ucol = graph && any_untimed(rows, n);
-
-	print_losses(l, graph, ucol);
-	for (size_t i = 0; i < n; i++) {
-		if (strlen(rows[i].label) > (size_t)w)
-			w = (int)strlen(rows[i].label);
-		stat_texts(&rows[i].st, total, avg, var, sizeof(total));
-		len = (int)strlen(total);
-		wt = len > wt ? len : wt;
-		len = (int)strlen(avg);
-		wa = len > wa ? len : wa;
-		len = (int)strlen(var);
-		wv = len > wv ? len : wv;
-	}
-	if (!graph) {
-		printf("  %-*s  %10s\n", w, "Function", "Hit");
-		printf("  %-*s  %10s\n", w, "--------", "---");
-		for (size_t i = 0; i < n; i++)
-			printf("  %-*s  %10" PRIu64 "\n", w, rows[i].label, rows[i].st.calls);
-		return;
-	}
-	if (ucol) {
-		printf("  %-*s  %10s    %-*s    %-*s    %-*s  %10s\n", w, "Function", "Hit", wt, "Time",
-		       wa, "Avg", wv, "s^2", "Untimed");
-		printf("  %-*s  %10s    %-*s    %-*s    %-*s  %10s\n", w, "--------", "---", wt, "----",
-		       wa, "---", wv, "---", "-------");
-	} else {
-		printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "Function", "Hit", wt, "Time", wa, "Avg", "s^2");
-		printf("  %-*s  %10s    %-*s    %-*s    %s\n", w, "--------", "---", wt, "----", wa, "---", "---");
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct fstat *s = &rows[i].st;
-
-		stat_texts(s, total, avg, var, sizeof(total));
-		printf("  %-*s  %10" PRIu64 "    %-*s    %-*s    ", w, rows[i].label, s->calls + s->untimed,
-		       wt, total, wa, avg);
-		if (ucol)
-			printf("%-*s  %10" PRIu64 "\n", wv, var, s->untimed);
-		else
-			printf("%s\n", var);
-	}
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
 	return x < y ? -1 : x > y;
 }
-
-static int count_file(const struct ut_stat_hdr *hdr, const void *payload, void *arg)
-{
-	(void)hdr;
-	(void)payload;
-	(void)arg;
-	return 0;
-}
-
-/* the branch profilers' tables of the recording in @dir: 0, or 1 when it has none */
-static int report_branch(const char *dir)
-{
-	static const char *const names[] = { UT_BRANCH_STAT_ANNOTATED, UT_BRANCH_STAT_ALL };
-	int have[2], shown = 0;
-
-	for (int i = 0; i < 2; i++)
-		have[i] = ut_stat_foreach(dir, names[i], UT_BRANCH_STAT_VERSION, count_file, NULL) > 0;
-	if (!have[0] && !have[1]) {
-		pr_err("%s has no branch statistics: build the program with <usertrace/branch.h> "
-		       "and -DUSERTRACE_PROFILE_BRANCHES (or -DUSERTRACE_PROFILE_ALL_BRANCHES)", dir);
-		return 1;
-	}
-	for (int i = 0; i < 2; i++) {
-		struct tracer_stat *t = stat_tracer_find(names[i], strlen(names[i]));
-
-		if (!have[i] || !t)
-			continue;
-		/* two tables: each under its file's name */
-		if (have[0] && have[1])
-			printf("%s==> trace_stat/%s <==\n", shown++ ? "\n" : "", names[i]);
-		if (trace_stat_print(t, dir, stdout) < 0) {
-			pr_err("cannot print %s", names[i]);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* a file DIR/stat/NAME.* ? */
-static int stat_has_files(const char *dir, const char *name)
-{
-	char path[4096];
-	struct dirent *de;
-	size_t n = strlen(name);
-	int found = 0;
-	DIR *sd;
-
-	snprintf(path, sizeof(path), "%s/" UT_STAT_DIR, dir);
-	sd = opendir(path);
-	while (sd && !found && (de = readdir(sd)))
-		found = !strncmp(de->d_name, name, n) && de->d_name[n] == '.';
-	if (sd)
-		closedir(sd);
-	return found;
-}
-
-/*
- * --kmem, --workqueue: the statistics the programs kept (DIR/stat/), as
- * the tracing directory's trace_stat/NAME shows them
- */
-static int report_statfile(const char *dir, const char *name)
-{
-	struct tracer_stat *t = stat_tracer_find(name, strlen(name));
-	struct ut_data d;
-	int ret;
-
-	if (ut_data_open(&d, dir) < 0)
-		return 1;
-	ut_data_close(&d);
-	if (!t) {
-		pr_err("no %s statistics in this usertrace", name);
-		return 1;
-	}
-	if (!stat_has_files(dir, name)) {
-		pr_err("%s has no %s statistics (%s)", dir, name,
-		       !strcmp(name, "kmem") ? "record with -t kmemtrace" :
-		       "the program used no work queue");
-		return 1;
-	}
-	ret = trace_stat_print(t, dir, stdout);
-	if (ret < 0) {
-		pr_err("%s: %s", name, strerror(-ret));
-		return 1;
-	}
-	return fflush(stdout) ? 1 : 0;
-}
-
-/* one recording's statistics: what report prints, and each side of --diff */
-struct profile {
-	struct ut_data d;
-	struct iptab tab;
-	struct losses loss;
-	struct row *rows;		/* by name until sorted for printing */
-	size_t nr_rows;
-	int mode;			/* ut_tracer_mode() of its tracer */
-	int graph;			/* it has durations */
-	int bad;			/* some events could not be read */
-};
 
 /*
  * An empty table with nothing said leaves the user guessing: when no
@@ -818,7 +581,7 @@ static void say_uninstrumented(const char *dir)
 }
 
 /* the statistics of data directory @dir: 0, or -1 when it cannot be opened (said) */
-static int profile_load(struct profile *p, const char *dir)
+int report_profile_load(struct profile *p, const char *dir)
 {
 	int nr_tids = 0, *tids;
 
@@ -850,181 +613,13 @@ static int profile_load(struct profile *p, const char *dir)
 	return 0;
 }
 
-static void profile_free(struct profile *p)
+void report_profile_free(struct profile *p)
 {
 	for (size_t i = 0; i < p->nr_rows; i++)
 		free(p->rows[i].label);
 	free(p->rows);
 	free(p->tab.ents);
 	ut_data_close(&p->d);
-}
-
-/*
- * report --diff: a function's numbers in the old recording and in the
- * new one (zero where it was not called), matched by name.
- */
-struct drow {
-	const char *label;
-	struct fstat old, new;
-};
-
-static const struct fstat fstat_none = { .min = UINT64_MAX };
-
-static uint64_t calls_of(const struct fstat *s)
-{
-	return s->calls + s->untimed;
-}
-
-static uint64_t absdiff(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/* the size of the change in the sorted column */
-static uint64_t drow_key(const struct drow *r)
-{
-	switch (sort_by) {
-	case SORT_SELF:		return absdiff(r->old.self, r->new.self);
-	case SORT_CALLS:	return absdiff(calls_of(&r->old), calls_of(&r->new));
-	default:		return absdiff(r->old.total, r->new.total);
-	}
-}
-
-static int cmp_drow(const void *a, const void *b)
-{
-	const struct drow *x = a, *y = b;
-	uint64_t kx, ky;
-
-	if (sort_by != SORT_NAME) {
-		kx = drow_key(x);
-		ky = drow_key(y);
-		if (kx != ky)
-			return kx > ky ? -1 : 1;
-	}
-	return strcmp(x->label, y->label);
-}
-
-static int cmp_row_label(const void *a, const void *b)
-{
-	return strcmp(((const struct row *)a)->label, ((const struct row *)b)->label);
-}
-
-/* "   +1.234 ms": a signed difference of times, 12 columns as print_time() */
-static void print_dtime(uint64_t old, uint64_t new)
-{
-	const char *unit;
-	double v = scale_time(absdiff(old, new), &unit);
-
-	printf("%+9.3f %s", new < old ? -v : v, unit);
-}
-
-/* "   +12.50%": the change relative to the old value; "-" when there was none */
-static void print_dpct(uint64_t old, uint64_t new)
-{
-	if (!old)
-		printf("%10s", "-");
-	else
-		printf("%+9.2f%%", 100.0 * ((double)new - (double)old) / (double)old);
-}
-
-static void print_dtimes(uint64_t old, uint64_t new)
-{
-	print_time(old);
-	print_time(new);
-	print_dtime(old, new);
-	print_dpct(old, new);
-}
-
-static void print_dcalls(uint64_t old, uint64_t new)
-{
-	printf("%12" PRIu64 "%12" PRIu64 "%+12" PRId64, old, new, (int64_t)(new - old));
-	print_dpct(old, new);
-}
-
-/*
- * Each function of either recording with its calls, total and self time
- * in both and the differences, largest change of total time first (-s:
- * of self time, of calls, or by name).  Without durations on either side
- * (the function tracer) only the calls are compared.
- */
-static void print_diff(struct profile *old, struct profile *new, const char *olddir,
-		       const char *newdir)
-{
-	size_t i = 0, j = 0, n = 0;
-	int times = old->graph && new->graph;
-	struct drow *dr;
-
-	if (old->nr_rows)
-		qsort(old->rows, old->nr_rows, sizeof(*old->rows), cmp_row_label);
-	if (new->nr_rows)
-		qsort(new->rows, new->nr_rows, sizeof(*new->rows), cmp_row_label);
-	dr = xcalloc(old->nr_rows + new->nr_rows + 1, sizeof(*dr));
-	while (i < old->nr_rows || j < new->nr_rows) {
-		int c = i == old->nr_rows ? 1 : j == new->nr_rows ? -1 :
-			strcmp(old->rows[i].label, new->rows[j].label);
-
-		dr[n].old = c <= 0 ? old->rows[i].st : fstat_none;
-		dr[n].new = c >= 0 ? new->rows[j].st : fstat_none;
-		dr[n].label = c <= 0 ? old->rows[i].label : new->rows[j].label;
-		i += c <= 0;
-		j += c >= 0;
-		n++;
-	}
-	/* no time column shown: the times of the side that has them must not order the rows */
-	if (!times && sort_by != SORT_NAME)
-		sort_by = SORT_CALLS;
-	if (n)
-		qsort(dr, n, sizeof(*dr), cmp_drow);
-
-	printf("# old: %s (%s)\n# new: %s (%s)\n", olddir, old->d.cmdline, newdir, new->d.cmdline);
-	if (!times)
-		printf("# no durations in %s (function tracer): calls only\n",
-		       old->graph ? newdir : olddir);
-	if (old->loss.events || new->loss.events)
-		printf("# lost events: %" PRIu64 " old, %" PRIu64 " new (the numbers are partial)\n",
-		       old->loss.events, new->loss.events);
-	if (times) {
-		printf("   Total old   Total new  Total diff    Total%%"
-		       "    Self old    Self new   Self diff     Self%%");
-	}
-	printf("   Calls old   Calls new  Calls diff    Calls%%  Function\n");
-	for (int k = times ? 3 : 1; k > 0; k--)
-		printf("  ==========  ==========  ==========  ========");
-	printf("  ====================\n");
-	for (size_t k = 0; k < n; k++) {
-		if (times) {
-			print_dtimes(dr[k].old.total, dr[k].new.total);
-			print_dtimes(dr[k].old.self, dr[k].new.self);
-		}
-		print_dcalls(calls_of(&dr[k].old), calls_of(&dr[k].new));
-		printf("  %s\n", dr[k].label);
-	}
-	free(dr);
-}
-
-/* report --diff OLD_DIR: 0, 1 when a directory cannot be read or the output written */
-static int report_diff(const char *dir, const char *olddir)
-{
-	struct profile old, new;
-	int ret = 0;
-
-	if (profile_load(&new, dir) < 0)
-		return 1;
-	if (profile_load(&old, olddir) < 0) {
-		pr_err("report --diff: %s is not a recording to compare %s with", olddir, dir);
-		profile_free(&new);
-		return 1;
-	}
-	print_diff(&old, &new, olddir, dir);
-	if (fflush(stdout) || ferror(stdout)) {
-		pr_err("cannot write the report: %s", strerror(errno));
-		ret = 1;
-	}
-	if (old.bad || new.bad)
-		ret = 1;
-	profile_free(&old);
-	profile_free(&new);
-	return ret;
 }
 
 static void usage(FILE *f)
@@ -1079,7 +674,7 @@ int command_report(int argc, char **argv)
 	const char *statfile = NULL;
 	int nstatfile = 0;
 
-	sort_by = SORT_TOTAL;
+	report_sort_by = SORT_TOTAL;
 	/* our own messages, in the "usertrace: " form */
 	opterr = 0;
 	optind = 1;
@@ -1097,7 +692,7 @@ int command_report(int argc, char **argv)
 				pr_err("unknown sort key '%s' (" SORT_KEYS ")", optarg);
 				return 2;
 			}
-			sort_by = sort_names[k].key;
+			report_sort_by = sort_names[k].key;
 			break;
 		case 'D':
 			olddir = optarg;
@@ -1150,8 +745,8 @@ int command_report(int argc, char **argv)
 		return 2;
 	}
 	if (olddir) {
-		if (sort_by != SORT_TOTAL && sort_by != SORT_SELF && sort_by != SORT_CALLS &&
-		    sort_by != SORT_NAME) {
+		if (report_sort_by != SORT_TOTAL && report_sort_by != SORT_SELF && report_sort_by != SORT_CALLS &&
+		    report_sort_by != SORT_NAME) {
 			pr_err("report --diff sorts by total, self, calls or name: its columns");
 			return 2;
 		}
@@ -1195,29 +790,29 @@ int command_report(int argc, char **argv)
 		return bad;
 	}
 
-	if (profile_load(&p, dir) < 0)
+	if (report_profile_load(&p, dir) < 0)
 		return 1;
 	graph = p.graph;
 	if (p.mode == UT_MODE_NONE)
 		pr_warn("%s was recorded with the %s tracer: no functions", dir, p.d.tracer);
-	if (!graph && sort_by != SORT_CALLS && sort_by != SORT_NAME && sort_by != SORT_TOTAL)
+	if (!graph && report_sort_by != SORT_CALLS && report_sort_by != SORT_NAME && report_sort_by != SORT_TOTAL)
 		pr_warn("the %s tracer records no durations: sorting by calls", p.d.tracer);
-	if (!graph && sort_by != SORT_NAME)
-		sort_by = SORT_CALLS;
+	if (!graph && report_sort_by != SORT_NAME)
+		report_sort_by = SORT_CALLS;
 	bad = p.bad;
 	if (!p.nr_rows && p.mode != UT_MODE_NONE)
 		say_uninstrumented(dir);
 	if (p.nr_rows)
 		qsort(p.rows, p.nr_rows, sizeof(*p.rows), cmp_row);
 	if (stat)
-		print_stat(p.rows, p.nr_rows, graph, &p.loss);
+		report_print_stat(p.rows, p.nr_rows, graph, &p.loss);
 	else
 		print_report(p.rows, p.nr_rows, graph, &p.loss);
 	if (fflush(stdout) || ferror(stdout)) {
 		pr_err("cannot write the report: %s", strerror(errno));
 		bad = 2;
 	}
-	profile_free(&p);
+	report_profile_free(&p);
 	/* corrupt data: the partial report is printed, the status says so */
 	return bad ? 1 : 0;
 }

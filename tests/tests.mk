@@ -50,17 +50,17 @@ $(O)/tests/test_rt_tracer: runtime/tracer.c runtime/tracer.h runtime/runtime.h
 # test_records reads the record table of doc/design/ring-buffer.md
 $(O)/tests/test_records: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 
-# test_output stands in for the merge of utils/data.c to script events; it
-# also decodes real record pages with data.c itself, whose merge functions
+# test_output stands in for the merge of utils/decode.c to script events; it
+# also decodes real record pages with decode.c itself, whose merge functions
 # are renamed data_merge_* here so that both can be linked
 DATA_RENAME := $(foreach f,merge merge_new merge_next merge_peek_same merge_skip_same merge_free,\
 		 -Dut_$(f)=data_$(f))
 
-$(O)/tests/obj/data.o: utils/data.c $(wildcard include/usertrace/*.h utils/*.h)
+$(O)/tests/obj/decode.o: utils/decode.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
-$(O)/tests/test_output: $(O)/tests/obj/data.o
+$(O)/tests/test_output: $(O)/tests/obj/decode.o
 
 # test_format compares the ftrace entries' format files with the kernel's
 # (tests/unit/ftrace-formats.txt); test_tep has libtraceevent parse them

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "usertrace/record.h"
+#include "usertrace/session.h"
 
 struct ut_symtab;
 struct rb_page;
@@ -186,12 +187,27 @@ static inline uint64_t ut_event_trace_len(const struct ut_event *ev)
 	return ev->count < n ? ev->count : n;
 }
 
+/*
+ * TSC ticks to CLOCK_MONOTONIC ns: mono0 + (raw - tsc0) * mult / 2^32,
+ * with mult = ns per tick in 32.32 fixed point, computed once in
+ * ut_data_open() (a division per event costs more than all the rest).
+ * Inline: the decoder (decode.c) converts every event's time.
+ */
+static inline uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw)
+{
+	__int128 t;
+
+	if (d->clock != UT_CLOCK_TSC)
+		return raw;
+	t = (__int128)(int64_t)(raw - d->tsc0) * (__int128)d->mult;
+	return (uint64_t)((__int128)d->mono0 + (t >> 32));
+}
+
 /* open DIR; prints a message and returns -1 if it is not a readable data dir */
 int ut_data_open(struct ut_data *d, const char *dir);
 void ut_data_close(struct ut_data *d);
 /* add one .dat file to d->threads (kept sorted): 0, or -1 after a warning */
 int ut_data_add_thread(struct ut_data *d, const char *path);
-uint64_t ut_data_ns(const struct ut_data *d, uint64_t raw);
 uint64_t ut_data_ns_of(const void *d, uint64_t raw);
 uint64_t ut_data_raw(const struct ut_data *d, uint64_t ns);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * output.h - the pieces of the kernel's ftrace output formats shared by
- * the tracers (lib/trace/tracer.c), and the per-thread state they keep.
+ * the tracers (lib/trace/output.c, the text: trace_seq.c), and the
+ * per-thread state they keep (iter.c).
  *
  * Only the tracers, replay and the unit tests include this; the plugin
  * interface itself is tracer.h.
@@ -91,6 +92,19 @@ void ut_seq_comm_pid(struct trace_seq *s, const char *comm, size_t len, size_t w
 void ut_seq_udec(struct trace_seq *s, uint64_t v, int width, char pad);
 /* "%0*llx" */
 void ut_seq_hex(struct trace_seq *s, uint64_t v, int width);
+
+/*
+ * the digits of @v in @base, written backwards to end at @end: where they
+ * start (trace_seq.c's number helpers, output.c's columns)
+ */
+static inline char *ut_seq_digits(char *end, uint64_t v, unsigned base)
+{
+	do {
+		*--end = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	return end;
+}
 
 /* ---- the pieces of the formats ---- */
 

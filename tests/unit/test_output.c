@@ -6,7 +6,7 @@
  * scripted event list through stand-ins of the merge iterator and the
  * symbol table defined below (so this links with the lib/trace sources and
  * utils/utils.c, without utils/symtab.c).  Records are decoded into events
- * by utils/data.c itself, built with its merge functions renamed
+ * by utils/decode.c itself, built with its merge functions renamed
  * data_merge_* (tests/tests.mk), over data directories written here.
  */
 #include <errno.h>
@@ -35,7 +35,7 @@
 #include "utils/symtab.h"
 #include "utils/utils.h"
 
-/* ---- stand-ins for utils/data.c and utils/symtab.c ---- */
+/* ---- stand-ins for utils/decode.c's merge and utils/symtab.c ---- */
 
 struct ut_merge {
 	struct ut_event *ev;
@@ -119,7 +119,7 @@ void ut_merge_free(struct ut_merge *m)
 	free(m);
 }
 
-/* utils/data.c's own merge, renamed (tests/tests.mk) */
+/* utils/decode.c's own merge, renamed (tests/tests.mk) */
 struct data_merge;
 struct data_merge *data_merge_new(struct ut_data *d, const int *tids, int nr_tids);
 int data_merge_next(struct data_merge *m, struct ut_event *ev);
@@ -988,7 +988,7 @@ static void test_registry(void **state)
 			    "  nop             no tracer: markers only\n");
 }
 
-/* ---- the records, decoded by utils/data.c ---- */
+/* ---- the records, decoded by utils/decode.c ---- */
 
 /* one data page of a thread's buffer file, built record by record */
 struct page_builder {
@@ -1115,7 +1115,7 @@ static int data_cleanup(void **state)
 
 #define MAX_DECODED 16
 
-/* what utils/data.c made of a directory */
+/* what utils/data.c and decode.c made of a directory */
 struct decoded {
 	struct ut_data d;
 	struct data_merge *m;
