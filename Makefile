@@ -35,29 +35,29 @@ RT_CFLAGS := $(CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
 
 RINGBUF_SRC := lib/ringbuf/ringbuf.c
 # the symbols of a recording: ELF files read, the symbol files written and
-# read back, the maps snapshots (utils/symtab_int.h)
-SYM_SRC     := utils/symtab.c utils/symsave.c utils/symmaps.c utils/elfsym.c
+# read back, the maps snapshots (reader/symtab_int.h)
+SYM_SRC     := reader/symtab.c reader/symsave.c reader/symmaps.c reader/elfsym.c
 # descriptors, format files and the registry of events (lib/event); and
-# the events' printer, the one file that uses libtraceevent (with lib/trace)
+# the events' printer, the one file that uses libtraceevent (with output/)
 TEP_SRC     := lib/event/evtab.c
 # reap.c writes into ring buffers: the recorder and the runtime only
 REAP_SRC    := lib/event/reap.c
 EVENT_SRC   := $(filter-out $(TEP_SRC) $(REAP_SRC),$(sort $(wildcard lib/event/*.c)))
 TEP_CFLAGS  := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS    := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
-# the kernel's tracing directory, for the sched events' tracefs source (cmds/schedsrc.c)
+# the kernel's tracing directory, for the sched events' tracefs source (recorder/sched_source.c)
 TFS_CFLAGS  := $(shell pkg-config --cflags libtracefs 2>/dev/null || echo -I/usr/include/tracefs -I/usr/include/traceevent)
 TFS_LIBS    := $(shell pkg-config --libs libtracefs 2>/dev/null || echo -ltracefs)
 # the output part of each tracer of include/usertrace/tracers.def
-TRACER_SRC  := $(sort $(wildcard lib/trace/tracers/*.c))
-# the output side, for the tests and fuzz targets that link it: lib/trace,
+TRACER_SRC  := $(sort $(wildcard output/tracers/*.c))
+# the output side, for the tests and fuzz targets that link it: output/,
 # every tracer's output part, the statistics files the stat tracers read
-TRACE_OUT_SRC := $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) utils/statarea.c utils/progress.c \
-		 utils/callstack.c
-# the tracing directory, one file per job (lib/tracefs/tfs_int.h), and
+TRACE_OUT_SRC := $(sort $(wildcard output/*.c)) $(TRACER_SRC) reader/statarea.c utils/progress.c \
+		 reader/callstack.c
+# the tracing directory, one file per job (tracefs/tfs_int.h), and
 # the reader of the live buffers it stands on
-LIVE_SRC    := $(sort $(wildcard lib/tracefs/live*.c))
-TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard lib/tracefs/*.c)))
+LIVE_SRC    := $(sort $(wildcard tracefs/live*.c))
+TRACEFS_SRC := $(filter-out $(LIVE_SRC),$(sort $(wildcard tracefs/*.c)))
 # the runtime part of each tracer
 RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 # the runtime: every file of runtime/ and runtime/tracers/, and the parts
@@ -65,11 +65,12 @@ RT_TRACER_SRC := $(sort $(wildcard runtime/tracers/*.c))
 RT_SRC      := $(sort $(wildcard runtime/*.c)) $(RT_TRACER_SRC) lib/event/registry.c \
 	       lib/event/evfilter.c lib/event/builtin.c $(REAP_SRC) lib/funclist/funclist.c $(RINGBUF_SRC)
 RT_ASM      := arch/x86_64/mcount.S arch/x86_64/fentry.S arch/x86_64/trampoline.S arch/x86_64/cyg.S
-# the tools: a file per subcommand (cmds/), the decoder (utils/), output
-# (lib/trace/) and the tracing directory (lib/tracefs/)
-CLI_SRC     := usertrace.c $(sort $(wildcard cmds/*.c)) $(TRACEFS_SRC) $(LIVE_SRC) \
+# the tools: the subcommands (cli/), the recorder (recorder/), the reader
+# (reader/), the output (output/), the exports (export/), the tracing
+# directory (tracefs/) and small helpers (utils/)
+CLI_SRC     := usertrace.c $(sort $(wildcard cli/*.c recorder/*.c reader/*.c export/*.c)) $(TRACEFS_SRC) $(LIVE_SRC) \
 	       $(sort $(wildcard utils/*.c)) lib/funclist/funclist.c \
-	       $(sort $(wildcard lib/trace/*.c)) $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
+	       $(sort $(wildcard output/*.c)) $(TRACER_SRC) $(RINGBUF_SRC) $(EVENT_SRC) $(REAP_SRC) $(TEP_SRC)
 
 RT_OBJ  := $(patsubst %.c,$(O)/rt/%.o,$(RT_SRC)) $(patsubst %.S,$(O)/rt/%.o,$(RT_ASM))
 CLI_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(CLI_SRC))
@@ -108,7 +109,7 @@ $(O)/gen/rec-offsets.h: arch/x86_64/rec-offsets.c $(wildcard include/usertrace/*
 	rm -f $@.s
 	mv $@.tmp $@
 
-$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/funclist/*.h lib/event/*.h cmds/*.h)
+$(O)/cli/%.o: %.c $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h reader/*.h output/*.h output/*.def tracefs/*.h lib/funclist/*.h lib/event/*.h cli/*.h recorder/*.h export/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FUSE_CFLAGS) $(TEP_CFLAGS) $(TFS_CFLAGS) $(SANFLAGS) -c $< -o $@
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds/cmds.h"
+#include "cli/cmds.h"
 #include "utils/utils.h"
 
 #define USERTRACE_VERSION "0.1"

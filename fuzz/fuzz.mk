@@ -20,17 +20,17 @@ FZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FZ_CFLAGS    := -O1 -g -std=gnu11 $(WARN) -Iinclude -I. -D_GNU_SOURCE -fno-strict-aliasing \
 		$(FUSE_CFLAGS) $(TEP_CFLAGS) $(FZ_SAN) -fsanitize=fuzzer-no-link
 
-FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c \
+FZ_DATA_SRC    := fuzz/fuzz_data.c fuzz/files.c reader/data.c reader/decode.c $(SYM_SRC) utils/utils.c \
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
-		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/report_stat.c cmds/folded.c cmds/dump.c \
-		  $(sort $(wildcard cmds/export*.c))
+		  lib/ringbuf/ringbuf.c cli/report.c cli/report_diff.c cli/report_stat.c export/folded.c cli/dump.c \
+		  $(sort $(wildcard export/export*.c))
 FZ_FILTER_SRC  := fuzz/fuzz_filter.c lib/event/evfilter.c
 FZ_TRACEFS_SRC := fuzz/fuzz_tracefs.c fuzz/files.c fuzz/live_stub.c $(TRACEFS_SRC) \
-		  $(TRACE_OUT_SRC) utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c \
+		  $(TRACE_OUT_SRC) reader/data.c reader/decode.c $(SYM_SRC) \
 		  utils/utils.c lib/ringbuf/ringbuf.c $(EVENT_SRC) $(TEP_SRC)
 
-FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h \
-		      lib/funclist/*.h lib/event/*.h cmds/*.h runtime/*.h fuzz/*.h)
+FZ_HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def utils/*.h reader/*.h output/*.h output/*.def tracefs/*.h \
+		      lib/funclist/*.h lib/event/*.h cli/*.h recorder/*.h export/*.h reader/*.h runtime/*.h fuzz/*.h)
 
 $(FZ)/obj/%.o: %.c $(FZ_HDRS)
 	@mkdir -p $(dir $@)
@@ -70,12 +70,12 @@ fuzz-smoke: fuzz-build
 
 FUZZ_REPLAY := $(O)/tests/fuzz-replay-data $(O)/tests/fuzz-replay-filter \
 	       $(O)/tests/fuzz-replay-tracefs
-FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c \
+FZR_DATA_OBJ := $(patsubst %.c,$(O)/cli/%.o,reader/data.c reader/decode.c $(SYM_SRC) utils/utils.c \
 		  $(TRACE_OUT_SRC) $(EVENT_SRC) $(TEP_SRC) \
-		  lib/ringbuf/ringbuf.c cmds/report.c cmds/report_diff.c cmds/report_stat.c cmds/folded.c cmds/dump.c \
-		  $(sort $(wildcard cmds/export*.c)))
+		  lib/ringbuf/ringbuf.c cli/report.c cli/report_diff.c cli/report_stat.c export/folded.c cli/dump.c \
+		  $(sort $(wildcard export/export*.c)))
 FZR_TRACEFS_OBJ := $(patsubst %.c,$(O)/cli/%.o,$(TRACEFS_SRC) $(TRACE_OUT_SRC) \
-		   utils/data.c utils/decode.c $(SYM_SRC) utils/profile.c utils/utils.c lib/ringbuf/ringbuf.c \
+		   reader/data.c reader/decode.c $(SYM_SRC) utils/utils.c lib/ringbuf/ringbuf.c \
 		   $(EVENT_SRC) $(TEP_SRC))
 FZR_CC = $(CC) $(CFLAGS) $(SANFLAGS) -DFUZZ_TARGET='"$(patsubst fuzz-replay-%,%,$(notdir $@))"'
 

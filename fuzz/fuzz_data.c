@@ -5,9 +5,9 @@
  * The input is a data directory in the form of fuzz/files.h (info, the
  * .dat files, maps.* and the sym/ files).  It is written to a scratch directory on
  * a tmpfs and read as `usertrace replay`, `report` and `dump` read one:
- * utils/data.c (info, the .dat headers, every page and record, the merge
- * by time), utils/symtab.c (maps snapshots, symbol files) and every
- * tracer's output (lib/trace/), printed to /dev/null.
+ * reader/data.c (info, the .dat headers, every page and record, the merge
+ * by time), reader/symtab.c (maps snapshots, symbol files) and every
+ * tracer's output (output/), printed to /dev/null.
  *
  * An optional section "@args" chooses what is printed, one word each:
  *   t=TRACER   print with this tracer (repeatable; default: see below)
@@ -38,12 +38,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "cmds/cmds.h"
+#include "cli/cmds.h"
 #include "fuzz/files.h"
-#include "lib/trace/tracer.h"
+#include "output/tracer.h"
 #include "usertrace/datfile.h"
 #include "usertrace/ringbuf.h"
-#include "utils/data.h"
+#include "reader/data.h"
 
 #define MAX_WORDS	32
 #define MAX_TIDS	8

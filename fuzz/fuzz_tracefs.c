@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_tracefs.c - libFuzzer target: the tracing directory's files
- * (lib/tracefs/, the one registry of files and handlers) driven as
+ * (tracefs/, the one registry of files and handlers) driven as
  * the FUSE mount and `usertrace ctl` drive them, with no program running:
- * lib/tracefs/live.c is replaced by fuzz/live_stub.c, which checks what
+ * tracefs/live.c is replaced by fuzz/live_stub.c, which checks what
  * the handlers ask of it.
  *
  * The input is a script.  An operation is a line starting with '@' (at
@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "fuzz/files.h"
-#include "lib/tracefs/tracefs.h"
+#include "tracefs/tracefs.h"
 #include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"

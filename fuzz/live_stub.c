@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * live_stub.c - lib/tracefs/live.c for the tracefs fuzzer: no buffers,
+ * live_stub.c - tracefs/live.c for the tracefs fuzzer: no buffers,
  * but every view, pump and snapshot request the tracing directory makes
  * is checked for what live.h promises (known tracer, option words,
  * strings that are strings, ordered hide ranges), so that a handler that
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/trace/tracer.h"
-#include "lib/tracefs/live.h"
+#include "output/tracer.h"
+#include "tracefs/live.h"
 #include "usertrace/tracers.h"
 
 static void check(int ok, const char *what)
@@ -24,7 +24,7 @@ static void check(int ok, const char *what)
 	}
 }
 
-/* a string of at most @max bytes (the buffers lib/tracefs/ keeps them in) */
+/* a string of at most @max bytes (the buffers tracefs/ keeps them in) */
 static void check_str(const char *s, size_t max, const char *what)
 {
 	if (s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tracer.h - the runtime part of a tracer: what it hooks and records in
- * the traced program.  Its output part is lib/trace/tracer.h's struct
+ * the traced program.  Its output part is output/tracer.h's struct
  * tracer; both are listed once, in include/usertrace/tracers.def.
  *
  * The hooks record what the active tracers need together (their `needs`

@@ -5,13 +5,13 @@
 
 UNIT_BIN := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 
-HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h lib/trace/*.h lib/trace/*.def lib/tracefs/*.h lib/funclist/*.h lib/event/*.h)
+HDRS := $(wildcard include/usertrace/*.h include/usertrace/*.def include/usertrace/events/*.h utils/*.h reader/*.h recorder/*.h export/*.h output/*.h output/*.def tracefs/*.h lib/funclist/*.h lib/event/*.h)
 
 # The tools' objects (the main build's $(O)/cli/*.o, sanitized under
 # make asan) as one archive per part, in the Makefile's groups; a unit
 # test links against them and takes the members it uses.  The parts call
 # each other both ways, hence the group.  The output side is taken whole:
-# its stat tracers register from constructors (lib/trace/workqueue.c,
+# its stat tracers register from constructors (output/workqueue.c,
 # tracers/branch.c, tracers/kmemtrace.c) that nothing calls by name.
 UT_AR_ringbuf := $(RINGBUF_SRC)
 UT_AR_event   := $(EVENT_SRC) $(TEP_SRC) $(REAP_SRC)
@@ -19,8 +19,8 @@ UT_AR_trace   := $(TRACE_OUT_SRC)
 UT_AR_tracefs := $(TRACEFS_SRC)
 UT_AR_live    := $(LIVE_SRC)
 UT_AR_funclist := lib/funclist/funclist.c
-UT_AR_reader  := $(filter-out $(TRACE_OUT_SRC),$(sort $(wildcard utils/*.c)))
-UT_AR_cmds    := $(sort $(wildcard cmds/*.c))
+UT_AR_reader  := $(filter-out $(TRACE_OUT_SRC),$(sort $(wildcard reader/*.c utils/*.c)))
+UT_AR_cmds    := $(sort $(wildcard cli/*.c recorder/*.c export/*.c))
 UT_AR_PARTS   := ringbuf event trace tracefs live funclist reader cmds
 UT_ARCHIVES   := $(foreach p,$(UT_AR_PARTS),$(O)/libut-$(p).a)
 
@@ -50,13 +50,13 @@ $(O)/tests/test_rt_tracer: runtime/tracer.c runtime/tracer.h runtime/runtime.h
 # test_records reads the record table of doc/design/ring-buffer.md
 $(O)/tests/test_records: TEST_CFLAGS = -DUT_SRCDIR='"$(CURDIR)"'
 
-# test_output stands in for the merge of utils/decode.c to script events; it
+# test_output stands in for the merge of reader/decode.c to script events; it
 # also decodes real record pages with decode.c itself, whose merge functions
 # are renamed data_merge_* here so that both can be linked
 DATA_RENAME := $(foreach f,merge merge_new merge_next merge_peek_same merge_skip_same merge_free,\
 		 -Dut_$(f)=data_$(f))
 
-$(O)/tests/obj/decode.o: utils/decode.c $(wildcard include/usertrace/*.h utils/*.h)
+$(O)/tests/obj/decode.o: reader/decode.c $(wildcard include/usertrace/*.h utils/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(DATA_RENAME) -c $< -o $@
 
@@ -76,7 +76,7 @@ $(O)/tests/test_filter: tests/unit/test_filter.c runtime/funcfilter.c runtime/ru
 
 # The others need no line here.  A test may stand in for a part: its own
 # definitions come first, and an archive's member is only taken for what
-# is still undefined (test_tracefs stubs lib/tracefs/live*.c that way).
+# is still undefined (test_tracefs stubs tracefs/live*.c that way).
 
 # the ring buffer's threaded tests under ThreadSanitizer (gcc's or clang's),
 # in make check as test_ringbuf_tsan (not with SAN=1: TSan excludes ASan).

@@ -86,7 +86,7 @@ my $maps = "400000-401000 r-xp 00000000 08:01 1 /syn/prog\n" .
 	   "7f0000000000-7f0000010000 r-xp 00000000 08:01 2 /syn/libfoo.so\n";
 my $sym = "# usertrace sym 1\n# path /syn/prog\n# type 2\n# load 400000 0 1000 1000 5\n" .
 	  "400100 20 main\n400200 40 parse\n400300 10 leaf\n400400 30 foo::bar()\t_ZN3foo3barEv\n# end 4\n";
-# fnv1a of "/syn/prog", as utils/symtab.c names the symbol files
+# fnv1a of "/syn/prog", as reader/symtab.c names the symbol files
 my $h;
 {
 	use bigint;

@@ -4,7 +4,7 @@
  * (usertrace/statarea.h): SESSION/stat/branch_annotated.<pid>.<img> and
  * branch_all.<pid>.<img>, written by the runtime (runtime/branch.c) at
  * each sync from the sites of usertrace/branch.h, read by the tools
- * (lib/trace/branch_stat.c).
+ * (output/branch_stat.c).
  *
  * A row per site: its counts (branch_all: correct = miss, incorrect =
  * hit), its line, the function and the file's name (the path's last

@@ -4,7 +4,7 @@
  * (SESSION/stat/kmem.<pid>.<img>, usertrace/statarea.h): per call site,
  * what the program allocated and what it still holds.  Written by the
  * runtime (runtime/tracers/kmemtrace.c) with atomic adds, read by trace_stat/kmem and
- * `report --kmem` (lib/trace/tracers/kmemtrace.c).
+ * `report --kmem` (output/tracers/kmemtrace.c).
  *
  * A call site takes the first free row of its hash chain (a CAS on
  * @site); when none is free within UT_KMEM_PROBE rows, its allocations

@@ -3,7 +3,7 @@
  * profile.h - the statistics files of the max stack tracer ("stack") and
  * of the function profiler ("function"): their payloads
  * (usertrace/statarea.h), written by runtime/profile.c, read by
- * lib/trace/profile.c.
+ * output/profile.c.
  *
  * Both are written without locks.  The stack file's chain is stored by
  * the one thread that won `lock` (a compare-and-swap; a thread that finds

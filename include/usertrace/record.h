@@ -333,7 +333,7 @@ enum ut_need {
 	 * a recording of it has no returns for function_graph to show
 	 */
 	UT_NEED_CALLS_FLAT = 8,
-	/* a recorder source (cmds/source.h): the CPU's branch records (cmds/hwbsrc.c) */
+	/* a recorder source (recorder/source.h): the CPU's branch records (recorder/hwbranch_source.c) */
 	UT_NEED_SRC_HWBRANCH = 16,
 };
 

@@ -87,7 +87,7 @@ enum rb_mode {
 #define RB_HDR_REAPED	8u
 /*
  * Not a thread's own buffer: written for it by the recorder (the sched
- * events, cmds/schedsrc.c).  Never reaped, never taken for a thread of
+ * events, recorder/sched_source.c).  Never reaped, never taken for a thread of
  * the process's image.
  */
 #define RB_HDR_AUX	16u

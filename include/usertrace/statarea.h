@@ -9,7 +9,7 @@
  *	SESSION/stat/NAME.<pid>.<img>
  *
  * one per process image and statistic, mapped shared by the runtime
- * (runtime/statarea.c) and read by the tools (utils/statarea.c): the
+ * (runtime/statarea.c) and read by the tools (reader/statarea.c): the
  * tracing directory's trace_stat/ and stack files read them live,
  * `record` copies them into DATADIR/stat/ for replay and report.
  *

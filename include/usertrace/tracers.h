@@ -36,7 +36,7 @@ _Static_assert(sizeof(ut_tracers) / sizeof(ut_tracers[0]) <= 32, "active_tracers
 /*
  * every name of tracers.def: "function_graph function nop".  What
  * available_tracers lists is the tracers available on this machine
- * (tracer_available(), lib/trace/tracer.h).
+ * (tracer_available(), output/tracer.h).
  */
 #define UT_TRACER_NAMES	(ut_tracer_names_ + 1)
 static const char ut_tracer_names_[] =

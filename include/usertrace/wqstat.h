@@ -3,7 +3,7 @@
  * wqstat.h - trace_stat/workqueue's statistics file
  * (SESSION/stat/workqueue.<pid>.<img>, usertrace/statarea.h): per work
  * queue and worker, the works inserted and executed.  Written by the
- * runtime (runtime/workqueue.c), read by lib/trace/workqueue.c.
+ * runtime (runtime/workqueue.c), read by output/workqueue.c.
  *
  * A row is claimed once, without a lock: @state 0 (free) -> 1 (its key
  * being written, by a CAS) -> 2 (ready); the others wait the few

@@ -14,7 +14,7 @@
 
 #include "lib/event/evtab.h"
 #include "lib/event/format.h"
-#include "utils/symtab.h"
+#include "reader/symtab.h"
 #include "utils/utils.h"
 
 /* the fields of an event, made at the first ut_evtab_fields() of it */

@@ -48,7 +48,7 @@ size_t ut_evtab_print(struct ut_evtab *t, const void *entry, uint32_t len, int p
 		      uint64_t image, uint64_t ts, char *out, size_t size);
 
 /*
- * The fields of an event, for the exports (cmds/export.h): the common
+ * The fields of an event, for the exports (export/export.h): the common
  * fields first (common_type...), as its format file lists them.
  */
 enum {

@@ -109,7 +109,7 @@ int ut_reap_exit(const struct ut_evreg *reg, int tracing_on, struct ut_reap_thre
 	for (int i = 0; i < n; i++) {
 		uint64_t at = head_time(t[i].h);
 
-		/* the sched events' buffers (cmds/schedsrc.c): their writer is the recorder or daemon */
+		/* the sched events' buffers (recorder/sched_source.c): their writer is the recorder or daemon */
 		if (__atomic_load_n(&t[i].h->flags, __ATOMIC_ACQUIRE) & RB_HDR_AUX)
 			continue;
 		if (!have_image || at > latest) {

@@ -3,7 +3,7 @@
  * switch.h - what a trigger or a function command changes in the
  * registry (usertrace/evreg.h), as the programs run them
  * (runtime/triggers.c) and the recorder runs those of the kernel's events
- * it collects (cmds/kevsrc.c): the runs of a count, the top's and the
+ * it collects (recorder/kernel_source.c): the runs of a count, the top's and the
  * instances' tracing_on, the events' soft switches, the snapshot
  * requests, each change of an instance's (or of the top's) words logged
  * with its time for the tracing directory.

@@ -2,8 +2,8 @@
 /*
  * hw_branch.c - the runtime part of the hw-branch tracer: nothing.  The
  * branches are the CPU's records, read through perf_event_open outside
- * the traced threads by the recorder (cmds/hwbsrc.c, decoded by
- * lib/trace/hwbranch.h); the tracer exists only
+ * the traced threads by the recorder (recorder/hwbranch_source.c, decoded by
+ * output/hwbranch.h); the tracer exists only
  * where the machine gives them (struct tracer's available).
  */
 #include "runtime/tracer.h"

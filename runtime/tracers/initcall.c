@@ -8,7 +8,7 @@
  * (UT_TRACE_DIR_ICRET: the function, its return value: 0, they return
  * nothing, and the call's duration in ns, measured here: the records of
  * what ran before the runtime was up are written later, their times
- * are those of the writing), which lib/trace/tracers/initcall.c prints as the kernel's
+ * are those of the writing), which output/tracers/initcall.c prints as the kernel's
  * initcall_debug lines.
  *
  * How they are seen.  ld.so calls an object's constructors from

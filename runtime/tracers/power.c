@@ -2,7 +2,7 @@
 /*
  * power.c - the runtime part of the power tracer: nothing.  The CPUs'
  * frequency and idle states are collected outside the traced threads,
- * by the recorder (cmds/powersrc.c).
+ * by the recorder (recorder/power_source.c).
  */
 #include "runtime/tracer.h"
 

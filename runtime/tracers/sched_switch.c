@@ -3,7 +3,7 @@
  * sched_switch.c - the runtime part of the sched_switch tracer: nothing.
  * A thread does not see itself switched out: its context switches and
  * wake-ups are collected outside the traced threads, by the recorder
- * (cmds/schedsrc.c), from the kernel's sched events or from
+ * (recorder/sched_source.c), from the kernel's sched events or from
  * perf_event_open context-switch records.
  */
 #include "runtime/tracer.h"

@@ -31,7 +31,7 @@
  * call, "<-" the waker's caller) at that time, a FUNC record of the run
  * (the waiting call, "<-" its caller), then when reported its stack, and
  * a CTX record ending the waiting state.  A reader finds the wake-ups from
- * the contexts as it finds irqsoff's sections (lib/trace/latency.c).
+ * the contexts as it finds irqsoff's sections (output/latency.c).
  *
  * Off (no wakeup tracer running): each wrapper costs one load and a
  * branch not taken.  The table has WAKE_SLOTS slots: two objects that

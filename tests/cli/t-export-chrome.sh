@@ -1,6 +1,6 @@
 #!/bin/bash
-# t-export-chrome.sh - dump --chrome and dump --perfetto (cmds/export_chrome.c,
-# cmds/export_perfetto.c) on a function_graph recording of a program
+# t-export-chrome.sh - dump --chrome and dump --perfetto (export/export_chrome.c,
+# export/export_perfetto.c) on a function_graph recording of a program
 # with a thread and a trace_puts(), and on a function tracer one: the
 # JSON's events exactly (times and ids left out), its validity and
 # shape; then the real readers, each SKIPped when absent: Chrome

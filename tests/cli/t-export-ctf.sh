@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-export-ctf.sh - dump --ctf DIR (cmds/export_ctf.c), read by the real
+# t-export-ctf.sh - dump --ctf DIR (export/export_ctf.c), read by the real
 # consumer, babeltrace2 (Debian babeltrace2, tests/deps.sh): a
 # function_graph recording with a tracepoint (myapp:request, from
 # <usertrace/tracepoint.h>), myapp:blob (fixed arrays, a dynamic array,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-export-dat.sh - `usertrace dump --dat [v6:|v7:]FILE` (cmds/export_dat.c):
+# t-export-dat.sh - `usertrace dump --dat [v6:|v7:]FILE` (export/export_dat.c):
 # a function_graph and a function recording of a small program, with a
 # trace_printk() (an ftrace print entry), written as trace-cmd .dat files
 # of version 7 (zstd) and 6, read by the real `trace-cmd report` and

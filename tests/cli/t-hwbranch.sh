@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-hwbranch.sh - the hw-branch tracer's recorder side (cmds/hwbsrc.c)
+# t-hwbranch.sh - the hw-branch tracer's recorder side (recorder/hwbranch_source.c)
 # without a PMU: USERTRACE_HW_BRANCH_RECORDS names a file of perf sample
 # records (branch stacks, made here by gen.c), which record decodes and
 # writes as ftrace:hw_branch entries of the program's thread; replay

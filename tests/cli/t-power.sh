@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-power.sh - the power tracer and the power events (cmds/powersrc.c): a
+# t-power.sh - the power tracer and the power events (recorder/power_source.c): a
 # program that computes and sleeps in rounds; from each source that this
 # machine has (tracefs as root with the kernel's power events; sysfs
 # sampling where cpufreq or cpuidle is there), forced by

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-sched.sh - the sched_switch tracer and the collected sched events
-# (cmds/schedsrc.c): two threads ping-pong NPING times on two pipes, so
+# (recorder/sched_source.c): two threads ping-pong NPING times on two pipes, so
 # each blocks (S) at least NPING times; from both sources (tracefs when
 # root and the kernel's tracing directory is there, perf always), the
 # tracer's ctx/wake lines in the kernel's format, the events with the

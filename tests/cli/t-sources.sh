@@ -1,5 +1,5 @@
 #!/bin/bash
-# t-sources.sh - the recorder's sources (cmds/source.h): record runs
+# t-sources.sh - the recorder's sources (recorder/source.h): record runs
 # every source of ut_sources[] by its ops, those of the events recorded
 # and the one the tracer names in its tracers.def row (hw-branch's
 # UT_NEED_SRC_HWBRANCH), opened in the registry's order, their backends
@@ -52,7 +52,7 @@ cmp='str(n)?cmp[[:space:]]*\([^;]*tracer[^;]*"('"$alt"')"|str(n)?cmp[[:space:]]*
 ids=$(echo $names | tr ' ' '\n' | grep -v -- - | paste -sd'|')
 ptr='[!=]=[[:space:]]*&('"$ids"')_tracer\b|&('"$ids"')_tracer[[:space:]]*[!=]='
 # outside the tests, the docs, the registry and each tracer's own two files
-own=$(for t in $names; do printf '%s\n' "runtime/tracers/$t.c" "lib/trace/tracers/$t.c"; done)
+own=$(for t in $names; do printf '%s\n' "runtime/tracers/$t.c" "output/tracers/$t.c"; done)
 (cd "$SRC" && grep -rnE "$look|$cmp|$ptr" --include='*.c' --include='*.h' cmds lib runtime utils include arch usertrace.c) |
 	grep -vE '^include/usertrace/tracers\.(def|h):' | grep -vF "$own" > "$W/hits"
 if [ ! -s "$W/hits" ]; then

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_branch.c - trace_stat/branch_annotated and branch_all as the
- * tools print them (lib/trace/tracers/branch.c) from the programs'
+ * tools print them (output/tracers/branch.c) from the programs'
  * statistics files (usertrace/branchstat.h): the kernel's columns, its
  * order, the sums over processes, names cut as the kernel cuts them,
  * the constant column, broken files.
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/trace/stat.h"
+#include "output/stat.h"
 #include "usertrace/branchstat.h"
 #include "usertrace/statarea.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_callstack.c - utils/callstack.c, the one per-thread call stack of
+ * test_callstack.c - reader/callstack.c, the one per-thread call stack of
  * report, folded stacks, the slice exports and the replay output: events
  * as the decoder gives them, and what each did to the stack.
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "utils/callstack.h"
+#include "reader/callstack.h"
 
 #define MAIN	0x1000
 #define A	0x2000

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_hwbranch.c - the hw-branch tracer's machine side (lib/trace/
+ * test_hwbranch.c - the hw-branch tracer's machine side (output/
  * hwbranch.c) on synthetic perf records: the decoder of samples with a
  * branch stack, the kernel's lines, the probe turned off.
  */
@@ -14,10 +14,10 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
-#include "lib/trace/hwbranch.h"
-#include "lib/trace/output.h"
-#include "lib/trace/tracer.h"
-#include "utils/data.h"
+#include "output/hwbranch.h"
+#include "output/output.h"
+#include "output/tracer.h"
+#include "reader/data.h"
 
 /* a perf ring's data, built record by record */
 struct recs {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_live.c - lib/tracefs/live.c on a fake session: a control file and
+ * test_live.c - tracefs/live.c on a fake session: a control file and
  * ring buffers written through the real writer (lib/ringbuf), with no maps
  * (the functions print as addresses).  The clock is CLOCK_MONOTONIC ns.
  */
@@ -21,8 +21,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "lib/trace/tracer.h"
-#include "lib/tracefs/live.h"
+#include "output/tracer.h"
+#include "tracefs/live.h"
 #include "usertrace/evreg.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"

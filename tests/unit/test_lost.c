@@ -7,9 +7,9 @@
  * them around a loss (doc/design/ring-buffer.md, "The DEPTH record at each
  * page start"): a page with a LOST count, a DEPTH for the calls the reader
  * saw enter that are still open, then a STACK naming those and the calls
- * that began while records were dropped.  They are read by utils/data.c
+ * that began while records were dropped.  They are read by reader/data.c
  * and printed by `usertrace replay` and `usertrace report` themselves
- * (cmds/replay.c, cmds/report.c), with function names from a symbol file
+ * (cli/replay.c, cli/report.c), with function names from a symbol file
  * written here too.  The clock is CLOCK_MONOTONIC: times are in ns.
  */
 #include <errno.h>
@@ -27,10 +27,10 @@
 
 #include <cmocka.h>
 
-#include "cmds/cmds.h"
+#include "cli/cmds.h"
 #include "usertrace/record.h"
 #include "usertrace/ringbuf.h"
-#include "utils/data.h"
+#include "reader/data.h"
 #include "utils/utils.h"
 
 /* the functions of the fake program /t/app and their addresses */
@@ -308,7 +308,7 @@ static const char *scenario_loss(void)
 	return dir;
 }
 
-/* what utils/data.c makes of it: the open calls after the loss, twice restated */
+/* what reader/data.c makes of it: the open calls after the loss, twice restated */
 static void test_events(void **state)
 {
 	static const struct { enum ut_ev_type type; uint32_t depth; uint64_t ts, ip, count; } want[] = {

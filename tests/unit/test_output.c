@@ -4,9 +4,9 @@
  *
  * The formatting helpers are tested directly; the tracers are run over a
  * scripted event list through stand-ins of the merge iterator and the
- * symbol table defined below (so this links with the lib/trace sources and
- * utils/utils.c, without utils/symtab.c).  Records are decoded into events
- * by utils/decode.c itself, built with its merge functions renamed
+ * symbol table defined below (so this links with the output/ sources and
+ * utils/utils.c, without reader/symtab.c).  Records are decoded into events
+ * by reader/decode.c itself, built with its merge functions renamed
  * data_merge_* (tests/tests.mk), over data directories written here.
  */
 #include <errno.h>
@@ -24,18 +24,18 @@
 
 #include <cmocka.h>
 
-#include "lib/trace/output.h"
-#include "lib/trace/tracers/function_graph.h"
-#include "lib/trace/tracer.h"
+#include "output/output.h"
+#include "output/tracers/function_graph.h"
+#include "output/tracer.h"
 #include "usertrace/tracers.h"
 #include "usertrace/record.h"
 #include "usertrace/session.h"
 #include "usertrace/ringbuf.h"
-#include "utils/data.h"
-#include "utils/symtab.h"
+#include "reader/data.h"
+#include "reader/symtab.h"
 #include "utils/utils.h"
 
-/* ---- stand-ins for utils/decode.c's merge and utils/symtab.c ---- */
+/* ---- stand-ins for reader/decode.c's merge and reader/symtab.c ---- */
 
 struct ut_merge {
 	struct ut_event *ev;
@@ -119,7 +119,7 @@ void ut_merge_free(struct ut_merge *m)
 	free(m);
 }
 
-/* utils/decode.c's own merge, renamed (tests/tests.mk) */
+/* reader/decode.c's own merge, renamed (tests/tests.mk) */
 struct data_merge;
 struct data_merge *data_merge_new(struct ut_data *d, const int *tids, int nr_tids);
 int data_merge_next(struct data_merge *m, struct ut_event *ev);
@@ -603,7 +603,7 @@ static void test_function_from_graph(void **state)
 			    "bar <-main\n");
 }
 
-/* latency-format: the kernel's latency header and context columns (lib/trace/latency.c) */
+/* latency-format: the kernel's latency header and context columns (output/latency.c) */
 static void test_latency_format(void **state)
 {
 	static const char *opts[] = { "latency-format", NULL };
@@ -988,7 +988,7 @@ static void test_registry(void **state)
 			    "  nop             no tracer: markers only\n");
 }
 
-/* ---- the records, decoded by utils/decode.c ---- */
+/* ---- the records, decoded by reader/decode.c ---- */
 
 /* one data page of a thread's buffer file, built record by record */
 struct page_builder {
@@ -1115,7 +1115,7 @@ static int data_cleanup(void **state)
 
 #define MAX_DECODED 16
 
-/* what utils/data.c and decode.c made of a directory */
+/* what reader/data.c and decode.c made of a directory */
 struct decoded {
 	struct ut_data d;
 	struct data_merge *m;
@@ -1583,7 +1583,7 @@ static void test_options(void **state)
 	assert_ptr_equal(tracer_find("nop"), &nop_tracer);
 	assert_null(tracer_find("graph"));
 	assert_null(tracer_find(NULL));
-	/* the defaults, as the kernel's: lib/trace/options.def */
+	/* the defaults, as the kernel's: output/options.def */
 	trace_iter_init(&iter, &data, &function_graph_tracer, stdout);
 	assert_int_equal(iter.iter_flags, TRACE_ITER_PRINT_PARENT | TRACE_ITER_IRQ_INFO |
 			 TRACE_ITER_CONTEXT_INFO | TRACE_ITER_MARKERS | TRACE_ITER_FUNCTION);

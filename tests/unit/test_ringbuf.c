@@ -4,8 +4,8 @@
  *
  * The tests write records the way runtime/graph.c does (rb_reserve, the
  * header built from the clamped time, rb_commit; a page_start callback
- * that writes a DEPTH record) and read them back the way cmds/record.c and
- * utils/data.c do (rb_copy_page of the pages below head, a store-release
+ * that writes a DEPTH record) and read them back the way cli/record.c and
+ * reader/data.c do (rb_copy_page of the pages below head, a store-release
  * of tail, rb_iter_next with ut_rec_len).  Every expected value is exact:
  * with RB_DATA_SIZE = 4056 bytes a page holds 405 ENTRY records (4050
  * bytes), or 404 after an 8-byte DEPTH record (4048 bytes).
@@ -196,7 +196,7 @@ static int decode_page(const struct rb_page *p, struct rec *out, int max)
 typedef void (*page_fn)(void *arg, const struct rb_page *p, int n, uint64_t seq);
 
 /*
- * cmds/record.c's drain_buffer(), without the output file: pages below
+ * cli/record.c's drain_buffer(), without the output file: pages below
  * head (and head itself when @final) are copied, then tail is advanced
  * with a store-release so the writer may reuse their slots.
  */
@@ -1363,7 +1363,7 @@ static void test_stress_process(void **state)
 
 /*
  * The recorder's shape: several threads, each writing its own buffer, and
- * one consumer that drains them all in turn (cmds/record.c, drain_all()),
+ * one consumer that drains them all in turn (cli/record.c, drain_all()),
  * each until its writer has closed it.  The consumer is slower than four
  * writers together: buffers fill and drop, and each must still account
  * for every record.

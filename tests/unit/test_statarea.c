@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_statarea.c - the statistics files as the tools read them
- * (utils/statarea.c): order, layout checks, broken files, saving.
+ * (reader/statarea.c): order, layout checks, broken files, saving.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "utils/statarea.h"
+#include "reader/statarea.h"
 #include "utils/utils.h"
 
 static char dir[64];

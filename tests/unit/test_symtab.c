@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_symtab.c - unit tests of utils/symtab.c.
+ * test_symtab.c - unit tests of reader/symtab.c.
  *
  * The test names its own addresses: it copies /proc/self/maps into a
  * temporary data directory, saves and loads the symbols, and looks up a
@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "utils/symtab.h"
+#include "reader/symtab.h"
 #include "utils/utils.h"
 
 /* the function the test looks for by address: static, so only in .symtab */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_tracefs.c - the tracing directory's files (lib/tracefs/).
+ * test_tracefs.c - the tracing directory's files (tracefs/).
  *
  * Each test makes a fake session under /tmp: a control file, an
  * ftrace.<pid> file for this process (its executable is this test, so
@@ -35,12 +35,12 @@
 #include "usertrace/tracers.h"
 #include "lib/event/format.h"
 #include "lib/event/ftrace.h"
-#include "lib/trace/stat.h"
-#include "lib/trace/tracer.h"
-#include "lib/tracefs/live.h"
-#include "lib/tracefs/tracefs.h"
+#include "output/stat.h"
+#include "output/tracer.h"
+#include "tracefs/live.h"
+#include "tracefs/tracefs.h"
 
-/* ---- stand-ins for lib/tracefs/live.c ---- */
+/* ---- stand-ins for tracefs/live.c ---- */
 
 static uint64_t fake_now = 1000;
 static char last_tracer[32];
@@ -1733,7 +1733,7 @@ static void test_ack_timeout(void **state)
 	free(log);
 }
 
-/* ---- the tracer hooks (lib/trace/tracer.h), with tracers of the test's own ---- */
+/* ---- the tracer hooks (output/tracer.h), with tracers of the test's own ---- */
 
 static int hook_inits, hook_resets, hook_starts, hook_stops;
 
@@ -1940,7 +1940,7 @@ static void test_max_latency(void **state)
 	assert_int_equal(wr(f->s, "snapshot", O_TRUNC, "1\n"), 0);
 }
 
-/* ---- trace_stat/ with stat tracers of the test's own (lib/trace/stat.h) ---- */
+/* ---- trace_stat/ with stat tracers of the test's own (output/stat.h) ---- */
 
 struct hit {
 	const char *name;

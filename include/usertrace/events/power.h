@@ -2,7 +2,7 @@
 /*
  * power.h - the built-in `power` events: the frequency and idle states
  * of the CPUs the traced threads ran on.  Not written by the programs:
- * the recorder collects them (cmds/powersrc.c) from the kernel's own
+ * the recorder collects them (recorder/power_source.c) from the kernel's own
  * events (tracefs) or by sampling /sys/devices/system/cpu.  As the
  * kernel's events/power/NAME/format.
  */

@@ -82,7 +82,7 @@ TRACE_EVENT(sched_process_exit,
  * The scheduler's events, for the traced threads.  Never written by the
  * runtime (a thread does not see itself switched out): the recorder
  * writes them from the kernel's own events (a tracefs instance) or from
- * perf_event_open context-switch records (cmds/schedsrc.c), into a
+ * perf_event_open context-switch records (recorder/sched_source.c), into a
  * buffer of the thread they happened on.  The fields and print fmts are
  * the kernel's, so TP_fast_assign is never used; the print fmts are the
  * kernel's text as its format files show it (TASK_REPORT_MAX expanded).
