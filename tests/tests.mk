@@ -117,7 +117,7 @@ check: deps
 # other adapter run the same tools' code, and CI's two passes must stay
 # under 30 minutes on two cores
 asan:
-	@UT_TRACEFS_KINDS=patched UT_TRACEFS_ALTERNATE=1 $(MAKE) --no-print-directory SAN=1 check
+	@UT_SANITIZED=1 UT_TRACEFS_KINDS=patched UT_TRACEFS_ALTERNATE=1 $(MAKE) --no-print-directory SAN=1 check
 
 # test_tracepoint: the tracepoint macros, created in C, with a C++ caller
 # (tp_cxx.cc); test_tracepoint_cxx: the same test compiled as C++.  Both
